@@ -3,7 +3,6 @@ package conformance
 import (
 	"flag"
 	"fmt"
-	"go/importer"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/reference"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -82,7 +82,11 @@ func TestSchemaCorpus(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
-			imp := importer.Default()
+			imp, err := testenv.Importer()
+			if err != nil {
+				t.Error(err)
+				return
+			}
 			for in := range work {
 				opts := gen.Options{Package: "corpus", Revision: "corpus"}
 				files, diags, err := gen.Generate(filepath.Base(in.name), in.doc, opts)

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -25,6 +24,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/randschema"
 	"github.com/mcpgen/mcpgen/internal/reference"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -74,7 +74,13 @@ var selfBlame = regexp.MustCompile(`a bug in mcpgen|does not parse|gen/[a-z_]+\.
 
 // grammarImporter type-checks against the standard library's export data,
 // shared by the fuzz workers of a process.
-var grammarImporter = sync.OnceValue(func() types.Importer { return importer.Default() })
+var grammarImporter = sync.OnceValue(func() types.Importer {
+	imp, err := testenv.Importer()
+	if err != nil {
+		panic(err)
+	}
+	return imp
+})
 
 func FuzzGrammar(f *testing.F) {
 	for i := range uint64(8) {
@@ -395,7 +401,7 @@ func newValue(name string) (value, bool) {
 	return nil, false
 }
 `
-	for name, text := range map[string]string{"go.mod": "module kwtest\n\ngo 1.26\n", "main.go": driver} {
+	for name, text := range map[string]string{"go.mod": testenv.GoMod(t, "kwtest"), "main.go": driver} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/randschema"
 	"github.com/mcpgen/mcpgen/internal/reference"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -308,9 +309,9 @@ func allocException(schema, validateGo []byte, name string) bool {
 	if bytes.Contains(schema, []byte(`"format":"regex"`)) {
 		return true
 	}
-	holder := regexp.MustCompile(`^\(v ` + name + `(_h\d+)?([A-Z]\w*)?Holder\) validate\(`)
+	holder := regexp.MustCompile(`^\(v ` + name + `(_h\d+)?([A-Z]\w*)?Holder\) ValidateWith\(`)
 	for _, fn := range bytes.Split(validateGo, []byte("\nfunc ")) {
-		if holder.Match(fn) && bytes.Contains(fn, []byte("oneOfConflict")) {
+		if holder.Match(fn) && bytes.Contains(fn, []byte("OneOfConflict")) {
 			return true
 		}
 	}
@@ -463,7 +464,7 @@ func kwBuild(t *testing.T, files gen.Files) string {
 			}
 		}
 	}
-	for name, text := range map[string]string{"go.mod": "module kwtest\n\ngo 1.26\n", "main.go": kwDriver} {
+	for name, text := range map[string]string{"go.mod": testenv.GoMod(t, "kwtest"), "main.go": kwDriver} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -27,43 +27,66 @@ func TestGeneratedTypesArePlainData(t *testing.T) {
 		t.Fatalf("generated packages: %v %v", dirs, err)
 	}
 	structs := 0
+	check := func(fset *token.FileSet, f *ast.File, only map[string]bool) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok || (only != nil && !only[ts.Name.Name]) || notData[ts.Name.Name] {
+				return false
+			}
+			structs++
+			for _, fl := range st.Fields.List {
+				for _, name := range fl.Names {
+					if !name.IsExported() {
+						t.Errorf("%s: %s has the unexported field %s", fset.Position(name.Pos()), ts.Name.Name, name.Name)
+					}
+				}
+				if len(fl.Names) == 0 {
+					t.Errorf("%s: %s embeds a field", fset.Position(fl.Pos()), ts.Name.Name)
+				}
+			}
+			return false
+		})
+	}
+	// The runtime's types a generated package re-exports (runtime.go:
+	// type X = codec.X) are part of its API too.
+	reexported := map[string]bool{}
 	for _, dir := range dirs {
 		fset := token.NewFileSet()
-		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		f, err := parser.ParseFile(fset, filepath.Join(dir, "types.go"), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(fset, f, nil)
+		rf, err := parser.ParseFile(fset, filepath.Join(dir, "runtime.go"), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(rf, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok && ts.Assign.IsValid() {
+				reexported[ts.Name.Name] = true
+			}
+			return true
+		})
+	}
+	for _, pkg := range []string{"../runtime/codec", "../runtime/protocol"} {
+		files, err := filepath.Glob(filepath.Join(pkg, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
 			f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
 			if err != nil {
 				t.Fatal(err)
 			}
-			runtime := strings.HasPrefix(filepath.Base(file), "rt_")
-			if !runtime && filepath.Base(file) != "types.go" {
-				continue
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				ts, ok := n.(*ast.TypeSpec)
-				if !ok {
-					return true
-				}
-				st, ok := ts.Type.(*ast.StructType)
-				if !ok || (runtime && !ts.Name.IsExported()) || notData[ts.Name.Name] {
-					return false
-				}
-				structs++
-				for _, fl := range st.Fields.List {
-					for _, name := range fl.Names {
-						if !name.IsExported() {
-							t.Errorf("%s: %s has the unexported field %s", fset.Position(name.Pos()), ts.Name.Name, name.Name)
-						}
-					}
-					if len(fl.Names) == 0 {
-						t.Errorf("%s: %s embeds a field", fset.Position(fl.Pos()), ts.Name.Name)
-					}
-				}
-				return false
-			})
+			check(fset, f, reexported)
 		}
 	}
 	if structs < 500 {

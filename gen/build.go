@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/schema"
 
+	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
@@ -398,16 +399,11 @@ func (b *builder) reserve(name, what string) {
 // and, when there will be a dispatcher, its names.
 func (b *builder) reserveOwnNames() {
 	dispatcher := b.withDispatcher()
-	// The names of the tasks extension's, the tool set's and the
-	// conversions' runtime are claimed with any dispatcher, before the
-	// protocol is built and it is known whether the revision can carry
-	// them: a schema cannot take them either way.
-	names, err := runtimeNames(dispatcher, dispatcher, dispatcher, dispatcher)
-	if err != nil {
-		b.errorf("", "reading the runtime: %v", err)
-		return
-	}
-	for _, n := range names {
+	// The runtime names a package re-exports are claimed with any
+	// dispatcher, before the protocol is built and it is known whether
+	// the revision can carry tasks or conversions: a schema cannot take
+	// them either way.
+	for _, n := range emit.RuntimeNames(emit.Layers{RPC: dispatcher, Tasks: dispatcher, Convert: dispatcher}) {
 		b.reserve(n, "the generated package's own API")
 	}
 	for _, n := range []string{"Value", "Definitions", "NewValue", "ProtocolVersion"} {
@@ -1229,7 +1225,7 @@ func holdsByValue(t *ir.Type, target *ir.Struct, seen map[*ir.Struct]bool) bool 
 }
 
 // structMethods are the methods every generated struct has.
-var structMethods = []string{"MarshalJSON", "AppendJSON", "UnmarshalJSON", "Validate"}
+var structMethods = []string{"MarshalJSON", "AppendJSON", "UnmarshalJSON", "Validate", "DecodeJSON", "EncodeJSON", "ValidateWith"}
 
 // memberNames settles the names of st's fields and getters. The type's
 // own names come first: its methods, the Extra field, the protocol

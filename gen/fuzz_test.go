@@ -2,7 +2,6 @@ package gen_test
 
 import (
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -52,7 +52,10 @@ func FuzzLoad(f *testing.F) {
 // library's export data): no uncompilable output, whatever the schema.
 func FuzzGenerate(f *testing.F) {
 	fuzzSeeds(f)
-	imp := importer.Default() // shared: it caches the packages it loaded
+	imp, err := testenv.Importer() // shared: it caches the packages it loaded
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		files, _, err := gen.Generate("fuzz.json", data, gen.Options{Package: "fuzz", Revision: "fuzz"})
 		if err != nil {

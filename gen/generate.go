@@ -7,7 +7,7 @@ import (
 )
 
 // Generate runs the whole pipeline for one schema document: load and
-// resolve it, build the IR, emit the files and add the runtime. file names
+// resolve it, build the IR and emit the files. file names
 // the document in messages. Warnings come back even when generation fails;
 // with opts.Strict they are the errors instead.
 func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnostic, error) {
@@ -26,14 +26,6 @@ func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnost
 	files, err := emit.Emit(pkg)
 	if err != nil {
 		return nil, warns, err
-	}
-	p := pkg.Protocol
-	rt, err := runtimeFiles(pkg.Name, p != nil, p != nil && p.Tasks != nil, p != nil && p.Tools != nil, len(pkg.Older) > 0)
-	if err != nil {
-		return nil, warns, err
-	}
-	for n, b := range rt {
-		files[n] = b
 	}
 	return files, warns, nil
 }

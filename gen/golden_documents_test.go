@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/reference"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // A golden case may have documents.json: for each definition, a table of
@@ -116,7 +117,7 @@ func TestGoldenDocuments(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module golden.test\n\ngo 1.26\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(testenv.GoMod(t, "golden.test")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(dir, "driver")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/internal/textdiff"
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -115,7 +116,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal("no golden case generates code")
 	}
 	// Everything generated must compile and pass go vet.
-	if err := os.WriteFile(filepath.Join(compiled, "go.mod"), []byte("module golden.test\n\ngo 1.26\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(compiled, "go.mod"), []byte(testenv.GoMod(t, "golden.test")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("go", "vet", "./...")

@@ -79,7 +79,7 @@ func Emit(pkg *ir.Package) (Files, error) {
 	e.emitRawChecks()
 	e.emitPatterns()
 	out := Files{}
-	files := map[string]*jen.File{"types.go": e.types, "json.go": e.codec}
+	files := map[string]*jen.File{"types.go": e.types, "json.go": e.codec, "runtime.go": e.emitRuntime()}
 	if pkg.Validators {
 		files["validate.go"] = e.validate
 	}

@@ -32,7 +32,7 @@ func (e *emitter) emitClient() *jen.File {
 	doc += ") goes to the ClientHandler given to " + c.Connect + ". A " + c.Client + " is safe for concurrent use."
 	f.Comment(commentText(doc))
 	f.Type().Id(c.Client).Struct(
-		jen.Id("core").Op("*").Id("clientCore"),
+		jen.Id("core").Op("*").Qual(protocolPkg, "ClientCore"),
 		jen.Id("d").Op("*").Id("ClientDispatcher"),
 		jen.Id("opts").Id("ClientOptions"),
 	)
@@ -41,7 +41,7 @@ func (e *emitter) emitClient() *jen.File {
 
 	// Accessors.
 	f.Comment(commentText("ProtocolVersion returns the protocol version the client and the server agreed on."))
-	f.Func().Params(recv.Clone()).Id("ProtocolVersion").Params().String().Block(jen.Return(jen.Id("c").Dot("core").Dot("protocolVersion").Call()))
+	f.Func().Params(recv.Clone()).Id("ProtocolVersion").Params().String().Block(jen.Return(jen.Id("c").Dot("core").Dot("ProtocolVersion").Call()))
 	impl := goType(p.Implementation)
 	var decodeInfo []jen.Code
 	if p.Implementation.Kind == ir.TExternal {
@@ -59,13 +59,13 @@ func (e *emitter) emitClient() *jen.File {
 	}
 	f.Comment(commentText("ServerInfo returns the server's name and version as it gave them when the connection started (serverInfo), or nil when it gave none."))
 	f.Func().Params(recv.Clone()).Id("ServerInfo").Params().Op("*").Add(impl.Clone()).Block(append([]jen.Code{
-		jen.Id("raw").Op(":=").Id("helloMember").Call(jen.Id("c").Dot("core").Dot("helloResult").Call(), jen.Lit("serverInfo")),
+		jen.Id("raw").Op(":=").Qual(protocolPkg, "HelloMember").Call(jen.Id("c").Dot("core").Dot("HelloResult").Call(), jen.Lit("serverInfo")),
 		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 	}, decodeInfo...)...)
 	caps := p.ServerCapabilities.Name
 	f.Comment(commentText("ServerCapabilities returns the capabilities the server declared when the connection started, or nil when it declared none the client can read."))
 	f.Func().Params(recv.Clone()).Id("ServerCapabilities").Params().Op("*").Id(caps).Block(
-		jen.Id("raw").Op(":=").Id("helloMember").Call(jen.Id("c").Dot("core").Dot("helloResult").Call(), jen.Lit("capabilities")),
+		jen.Id("raw").Op(":=").Qual(protocolPkg, "HelloMember").Call(jen.Id("c").Dot("core").Dot("HelloResult").Call(), jen.Lit("capabilities")),
 		jen.If(jen.Id("raw").Op("==").Nil()).Block(jen.Return(jen.Nil())),
 		jen.Id("v").Op(":=").New(jen.Id(caps)),
 		jen.If(jen.Id("v").Dot("UnmarshalJSON").Call(jen.Id("raw")).Op("!=").Nil()).Block(jen.Return(jen.Nil())),
@@ -73,11 +73,11 @@ func (e *emitter) emitClient() *jen.File {
 	)
 	f.Comment(commentText("Instructions returns the instructions the server gave when the connection started, or \"\"."))
 	f.Func().Params(recv.Clone()).Id("Instructions").Params().String().Block(
-		jen.List(jen.Id("s"), jen.Id("_")).Op(":=").Id("headerText").Call(jen.Id("helloMember").Call(jen.Id("c").Dot("core").Dot("helloResult").Call(), jen.Lit("instructions"))),
+		jen.List(jen.Id("s"), jen.Id("_")).Op(":=").Qual(protocolPkg, "HeaderText").Call(jen.Qual(protocolPkg, "HelloMember").Call(jen.Id("c").Dot("core").Dot("HelloResult").Call(), jen.Lit("instructions"))),
 		jen.Return(jen.Id("s")),
 	)
 	f.Comment(commentText("Close ends the connection: requests still waiting fail, and the transport closes (see its documentation). It returns nil when the server ended cleanly."))
-	f.Func().Params(recv.Clone()).Id("Close").Params().Error().Block(jen.Return(jen.Id("c").Dot("core").Dot("close").Call()))
+	f.Func().Params(recv.Clone()).Id("Close").Params().Error().Block(jen.Return(jen.Id("c").Dot("core").Dot("Close").Call()))
 
 	for _, call := range c.Requests {
 		e.emitClientRequest(f, p, c, call, ctx)
@@ -144,31 +144,31 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		jen.Id("d").Op(":=").Id("NewClientDispatcher").Call(jen.Id("h"), jen.Id("opts")),
 	)
 	cfg := []jen.Code{
-		jen.Id("revision").Op(":").Id("ProtocolVersion"),
-		jen.Id("modern").Op(":").Lit(p.Modern),
-		jen.Id("clientInfo").Op(":").Id("info"),
-		jen.Id("capabilities").Op(":").Id("caps"),
-		jen.Id("requestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
-		jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
-		jen.Id("incoming").Op(":").Op("&").Id("d").Dot("rpc"),
+		jen.Id("Revision").Op(":").Id("ProtocolVersion"),
+		jen.Id("Modern").Op(":").Lit(p.Modern),
+		jen.Id("ClientInfo").Op(":").Id("info"),
+		jen.Id("Capabilities").Op(":").Id("caps"),
+		jen.Id("RequestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
+		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
+		jen.Id("Incoming").Op(":").Op("&").Id("d").Dot("rpc"),
 	}
 	if p.Modern {
-		cfg = append(cfg, jen.Id("probeTimeout").Op(":").Id("opts").Dot("ProbeTimeout"))
+		cfg = append(cfg, jen.Id("ProbeTimeout").Op(":").Id("opts").Dot("ProbeTimeout"))
 	}
 	if len(c.Inputs) > 0 {
 		cfg = append(cfg,
-			jen.Id("maxRounds").Op(":").Id("opts").Dot("MaxInputRounds"),
-			jen.Id("answerInput").Op(":").Id("d").Dot("answerInput"),
+			jen.Id("MaxRounds").Op(":").Id("opts").Dot("MaxInputRounds"),
+			jen.Id("AnswerInput").Op(":").Id("d").Dot("answerInput"),
 		)
 	}
 	if c.Cacheable {
 		cfg = append(cfg,
-			jen.Id("cache").Op(":").Id("opts").Dot("Cache"),
-			jen.Id("noCache").Op(":").Id("opts").Dot("NoCache"),
-			jen.Id("authContext").Op(":").Id("opts").Dot("AuthContext"),
+			jen.Id("Cache").Op(":").Id("opts").Dot("Cache"),
+			jen.Id("NoCache").Op(":").Id("opts").Dot("NoCache"),
+			jen.Id("AuthContext").Op(":").Id("opts").Dot("AuthContext"),
 		)
 	} else {
-		cfg = append(cfg, jen.Id("noCache").Op(":").True())
+		cfg = append(cfg, jen.Id("NoCache").Op(":").True())
 	}
 	older := e.clientOlder(p)
 	if older {
@@ -176,10 +176,10 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 			jen.List(jen.Id("older"), jen.Id("err")).Op(":=").Id("clientOlders").Call(jen.Id("d"), jen.Op("&").Id("opts")),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		)
-		cfg = append(cfg, jen.Id("older").Op(":").Id("older"))
+		cfg = append(cfg, jen.Id("Older").Op(":").Id("older"))
 	}
 	body = append(body,
-		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Id("newClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Id("clientConfig").Values(cfg...)),
+		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Qual(protocolPkg, "NewClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Qual(protocolPkg, "ClientConfig").Values(cfg...)),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		jen.Return(jen.Op("&").Id(c.Client).Values(
 			jen.Id("core").Op(":").Id("core"),
@@ -219,15 +219,15 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 		body = append(body, encodeParamsCode(m, call, []jen.Code{jen.Nil()}, older)...)
 		enc = jen.Id("b")
 	}
-	method := []jen.Code{jen.Id("name").Op(":").Id(m.Const)}
+	method := []jen.Code{jen.Id("Name").Op(":").Id(m.Const)}
 	if m.Cacheable {
-		method = append(method, jen.Id("cacheable").Op(":").True())
+		method = append(method, jen.Id("Cacheable").Op(":").True())
 	}
 	if m.InputRequired && len(c.Inputs) > 0 {
-		method = append(method, jen.Id("inputRequired").Op(":").True())
+		method = append(method, jen.Id("InputRequired").Op(":").True())
 	}
 	body = append(body,
-		jen.List(jen.Id("raw"), jen.Id("err")).Op(":=").Id("c").Dot("core").Dot("call").Call(jen.Id("ctx"), jen.Id("clientMethod").Values(method...), enc),
+		jen.List(jen.Id("raw"), jen.Id("err")).Op(":=").Id("c").Dot("core").Dot("Call").Call(jen.Id("ctx"), jen.Qual(protocolPkg, "ClientMethod").Values(method...), enc),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 	)
 	if older {
@@ -235,15 +235,15 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 		// against its schema and converted to this package's type.
 		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
 			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ResultFromOlder").Call(jen.Id(m.Const), jen.Id("raw")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Id("err")))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ResultInvalid").Call(jen.Id(m.Const), jen.Id("err")))),
 			jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("v").Assert(resultGoType(m)),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Qual("fmt", "Errorf").Call(jen.Lit("the conversion gave a %T"), jen.Id("v"))))),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ResultInvalid").Call(jen.Id(m.Const), jen.Qual("fmt", "Errorf").Call(jen.Lit("the conversion gave a %T"), jen.Id("v"))))),
 			jen.Return(jen.Id("r"), jen.Nil()),
 		))
 	}
 	var ret jen.Code
 	var target jen.Code // what decodes and validates
-	decode := []jen.Code{jen.Var().Id("d").Id("decoder"), jen.Id("d").Dot("initShared").Call(jen.Id("raw"))}
+	decode := []jen.Code{jen.Var().Id("d").Qual(codecPkg, "Decoder"), jen.Id("d").Dot("InitShared").Call(jen.Id("raw"))}
 	switch {
 	case m.Result.IsStruct():
 		body = append(body, jen.Id("r").Op(":=").New(goType(m.Result)))
@@ -256,10 +256,10 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 		target, ret = jen.Id("r"), jen.Id("r")
 	}
 	body = append(body, decode...)
-	body = append(body, jen.Add(target).Dot("decodeJSON").Call(jen.Op("&").Id("d")))
+	body = append(body, jen.Add(target).Dot("DecodeJSON").Call(jen.Op("&").Id("d")))
 	// The members an earlier server may leave out, and what they are
 	// then: resultType first (resultError checks its value).
-	args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("d").Dot("finish").Call()}
+	args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("d").Dot("Finish").Call()}
 	var fills, after []jen.Code
 	if call.ResultType != nil && p.Complete != "" {
 		args = append(args, jen.Lit("resultType"))
@@ -277,19 +277,19 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 	}
 	if len(fills) > 0 {
 		body = append(body,
-			jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Id("resultError").Call(args...),
+			jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Qual(protocolPkg, "ResultError").Call(args...),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		)
 		body = append(body, fills...)
 	} else {
 		body = append(body,
-			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("resultError").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Qual(protocolPkg, "ResultError").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		)
 	}
 	body = append(body, after...)
 	body = append(body, jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipResponseValidation")).Block(
 		jen.If(jen.Id("err").Op(":=").Add(target).Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("resultInvalid").Call(jen.Id(m.Const), jen.Id("err"))),
+			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ResultInvalid").Call(jen.Id(m.Const), jen.Id("err"))),
 		),
 	))
 	body = append(body, jen.Return(ret, jen.Nil()))
@@ -340,7 +340,7 @@ func (e *emitter) emitClientNotification(f *jen.File, p *ir.Protocol, c *ir.Clie
 		body = append(body, encodeParamsCode(m, call, nil, e.clientOlder(p))...)
 		enc = jen.Id("b")
 	}
-	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("notify").Call(jen.Id("ctx"), jen.Id(m.Const), enc)))
+	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("Notify").Call(jen.Id("ctx"), jen.Id(m.Const), enc)))
 	doc := fmt.Sprintf("%s sends the notification %q ([%s]).", call.Name, m.Name, m.Definition.Name)
 	if m.Params != nil && m.Params.IsStruct() {
 		doc += " params may be nil (no members)."
@@ -353,7 +353,7 @@ func (e *emitter) emitClientNotification(f *jen.File, p *ir.Protocol, c *ir.Clie
 func (e *emitter) emitFillMeta(f *jen.File, c *ir.ClientSupport) {
 	m := c.Meta
 	body := []jen.Code{
-		jen.Id("m").Dot(m.ProtocolVersion.Name).Op("=").Id("c").Dot("core").Dot("protocolVersion").Call(),
+		jen.Id("m").Dot(m.ProtocolVersion.Name).Op("=").Id("c").Dot("core").Dot("ProtocolVersion").Call(),
 	}
 	if m.ClientInfo != nil {
 		body = append(body, jen.If(jen.Id("m").Dot(m.ClientInfo.Name).Op("==").Nil()).Block(
@@ -405,7 +405,7 @@ func (e *emitter) emitAnswerInput(f *jen.File, c *ir.ClientSupport) {
 			}
 			stmts = append(stmts,
 				jen.Var().Id("p").Add(pt),
-				jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			)
 			switch {
 			case in.Params.Union() != nil:
@@ -418,12 +418,12 @@ func (e *emitter) emitAnswerInput(f *jen.File, c *ir.ClientSupport) {
 		}
 		answer := jen.Return(jen.Id("b"), jen.Nil())
 		if in.FillDefaults {
-			answer = jen.Return(jen.Id("elicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
+			answer = jen.Return(jen.Qual(protocolPkg, "ElicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
 		}
 		stmts = append(stmts,
 			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Id("err")))),
-			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Nil()))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InputError").Call(jen.Lit(in.Handler), jen.Id("err")))),
+			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InputError").Call(jen.Lit(in.Handler), jen.Nil()))),
 			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
 				jen.If(jen.Id("err").Op(":=").Id("r").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: the result of "+in.Handler+": %w"), jen.Id("err"))),
@@ -472,7 +472,7 @@ func clientInputHandlers(p *ir.Protocol, s *ir.Side) (ifc, unimpl []jen.Code) {
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(in.Handler).Params(params...).Params(jen.Op("*").Id(in.Result.Name), jen.Error()))
 		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(in.Handler).Params(uparams...).Params(jen.Op("*").Id(in.Result.Name), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ErrNotImplemented")),
 		))
 	}
 	return ifc, unimpl
@@ -546,7 +546,7 @@ func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, o
 	own := []jen.Code{
 		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipRequestValidation")).Block(
 			jen.If(jen.Id("err").Op(":=").Id("p").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-				ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err"))),
+				ret(jen.Qual(protocolPkg, "ParamsError").Call(jen.Id(m.Const), jen.Id("err"))),
 			),
 		),
 		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("p").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
@@ -565,7 +565,7 @@ func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, o
 	} else {
 		body = append(body, own...)
 	}
-	body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Id("paramsError").Call(jen.Id(m.Const), jen.Id("err")))))
+	body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Qual(protocolPkg, "ParamsError").Call(jen.Id(m.Const), jen.Id("err")))))
 	return body
 }
 
@@ -577,7 +577,7 @@ func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, o
 func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
 	f.Comment(commentText(fmt.Sprintf("older returns the conversions of the older revision the server speaks, or nil when it speaks %s's.", e.pkg.Revision)))
 	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("older").Params().Op("*").Id("Older").Block(
-		jen.If(jen.Id("i").Op(":=").Id("c").Dot("core").Dot("olderIndex").Call(), jen.Id("i").Op(">=").Lit(0)).Block(
+		jen.If(jen.Id("i").Op(":=").Id("c").Dot("core").Dot("OlderIndex").Call(), jen.Id("i").Op(">=").Lit(0)).Block(
 			jen.Return(jen.Id(e.pkg.OlderRevisions).Index(jen.Id("i"))),
 		),
 		jen.Return(jen.Nil()),
@@ -601,15 +601,19 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 		var ms []jen.Code
 		for _, m := range o.Methods {
 			if toClient[m.Name] {
-				ms = append(ms, jen.Values(jen.Lit(m.Name), jen.Lit(m.Notification)))
+				item := jen.Dict{jen.Id("Name"): jen.Lit(m.Name)}
+				if m.Notification {
+					item[jen.Id("Notification")] = jen.True()
+				}
+				ms = append(ms, jen.Values(item))
 			}
 		}
 		lists = append(lists, jen.Custom(multi, ms...))
 	}
 	info := jen.Op("&").Id("opts").Dot("ClientInfo")
 	body := []jen.Code{
-		jen.Id("methods").Op(":=").Index().Index().Id("clientOlderMethod").Custom(multi, lists...),
-		jen.Id("out").Op(":=").Make(jen.Index().Id("clientOlder"), jen.Lit(0), jen.Len(jen.Id(e.pkg.OlderRevisions))),
+		jen.Id("methods").Op(":=").Index().Index().Qual(protocolPkg, "ClientOlderMethod").Custom(multi, lists...),
+		jen.Id("out").Op(":=").Make(jen.Index().Qual(protocolPkg, "ClientOlder"), jen.Lit(0), jen.Len(jen.Id(e.pkg.OlderRevisions))),
 		jen.For(jen.List(jen.Id("i"), jen.Id("o")).Op(":=").Range().Id(e.pkg.OlderRevisions)).Block(
 			jen.List(jen.Id("oi"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(info),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.ClientInfo: %w"), jen.Id("err")))),
@@ -619,19 +623,19 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			jen.List(jen.Id("caps"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oc")),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("clientOlder").Values(
-				jen.Id("revision").Op(":").Id("o").Dot("Revision").Call(),
-				jen.Id("clientInfo").Op(":").Id("info"),
-				jen.Id("capabilities").Op(":").Id("caps"),
-				jen.Id("methods").Op(":").Id("methods").Index(jen.Id("i")),
-				jen.Id("params").Op(":").Func().Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(protocolPkg, "ClientOlder").Values(
+				jen.Id("Revision").Op(":").Id("o").Dot("Revision").Call(),
+				jen.Id("ClientInfo").Op(":").Id("info"),
+				jen.Id("Capabilities").Op(":").Id("caps"),
+				jen.Id("Methods").Op(":").Id("methods").Index(jen.Id("i")),
+				jen.Id("Params").Op(":").Func().Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 					jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
-					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Id("err")))),
+					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidParams").Call(jen.Id("err")))),
 					jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))),
 					jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Nil())),
 					jen.Return(jen.Id("a").Dot("AppendJSON").Call(jen.Nil())),
 				),
-				jen.Id("answer").Op(":").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+				jen.Id("Answer").Op(":").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
 					jen.Return(jen.Id("d").Dot("answerOlder").Call(jen.Id("ctx"), jen.Id("o"), jen.Id("method"), jen.Id("raw"))),
 				),
 			)),
@@ -639,7 +643,7 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 		jen.Return(jen.Id("out"), jen.Nil()),
 	}
 	f.Comment(commentText(fmt.Sprintf("clientOlders describes the older revisions of %s for a Client's core: what it declares to each, the methods each carries, and how what a server of each sends reaches the ClientHandler.", e.pkg.OlderRevisions)))
-	f.Func().Id("clientOlders").Params(jen.Id("d").Op("*").Id("ClientDispatcher"), jen.Id("opts").Op("*").Id("ClientOptions")).Params(jen.Index().Id("clientOlder"), jen.Error()).Block(body...)
+	f.Func().Id("clientOlders").Params(jen.Id("d").Op("*").Id("ClientDispatcher"), jen.Id("opts").Op("*").Id("ClientOptions")).Params(jen.Index().Qual(protocolPkg, "ClientOlder"), jen.Error()).Block(body...)
 
 	// answerOlder: the requests an older server sends.
 	var cases []jen.Code
@@ -648,7 +652,7 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 		args := []jen.Code{jen.Id("ctx")}
 		stmts = append(stmts,
 			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidParams").Call(jen.Id("err")))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidParams").Call(jen.Id("err")))),
 		)
 		if in.Params != nil {
 			switch {
@@ -668,19 +672,19 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 		}
 		answer := jen.Return(jen.Id("b"), jen.Nil())
 		if in.FillDefaults {
-			answer = jen.Return(jen.Id("elicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
+			answer = jen.Return(jen.Qual(protocolPkg, "ElicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
 		}
 		stmts = append(stmts,
 			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("inputError").Call(jen.Lit(in.Handler), jen.Nil()))),
+			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InputError").Call(jen.Lit(in.Handler), jen.Nil()))),
 			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
 				jen.If(jen.Id("err").Op(":=").Id("r").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err"))),
+					jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidResult").Call(jen.Id("err"))),
 				),
 			),
 			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("o").Dot("ResultToOlder").Call(jen.Id("method"), jen.Id("r")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err")))),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidResult").Call(jen.Id("err")))),
 			answer,
 		)
 		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
@@ -690,6 +694,6 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("o").Op("*").Id("Older"), jen.Id("method").String(), jen.Id("raw").Index().Byte(),
 	).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Switch(jen.Id("method")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Id("errNotImplemented")),
+		jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ErrNotImplemented")),
 	)
 }

@@ -127,12 +127,12 @@ func isStructRep(t *ir.Type) bool { return t.IsStruct() }
 
 // path is the expression of a member's path below at.
 func path(at jen.Code, key string) *jen.Statement {
-	return jen.Add(at).Dot("member").Call(jen.Lit(key))
+	return jen.Add(at).Dot("Member").Call(jen.Lit(key))
 }
 
 // pathIndex is the expression of an element's path below at.
 func pathIndex(at jen.Code, i jen.Code) *jen.Statement {
-	return jen.Add(at).Dot("elem").Call(i)
+	return jen.Add(at).Dot("Elem").Call(i)
 }
 
 // check returns `if err != nil { <fail> }`.
@@ -208,14 +208,14 @@ func (c *convEmitter) value(d convDir, p *ir.Pair, src *jen.Statement, srcPtr bo
 		} else {
 			out = append(out,
 				jen.Var().Id(b).Qual(jsonPkg, "RawMessage"),
-				jen.If(jen.List(jen.Id(b), jen.Err()).Op("=").Id("convEncode").Call(val(), at), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())))
+				jen.If(jen.List(jen.Id(b), jen.Err()).Op("=").Qual(protocolPkg, "ConvEncode").Call(val(), at), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())))
 		}
 		if len(cv.Drop) > 0 {
 			args := []jen.Code{jen.Id(b)}
 			for _, m := range cv.Drop {
 				args = append(args, jen.Lit(m))
 			}
-			out = append(out, jen.Id(b).Op("=").Id("convDropMembers").Call(args...))
+			out = append(out, jen.Id(b).Op("=").Qual(protocolPkg, "ConvDropMembers").Call(args...))
 		}
 		if isRaw(d.dst(p)) {
 			return append(out, dst.Clone().Op("=").Add(c.typ(d.dst(p), d.down)).Call(jen.Id(b)))
@@ -254,12 +254,12 @@ func addZeros(b jen.Code, zeros []*ir.ZeroMember) *jen.Statement {
 	for _, z := range zeros {
 		args = append(args, jen.Lit(z.Name), jen.Lit(z.JSON))
 	}
-	return jen.Id("convAddMembers").Call(args...)
+	return jen.Qual(protocolPkg, "ConvAddMembers").Call(args...)
 }
 
 // pathKey is the expression of a map value's path below at.
 func pathKey(at jen.Code, k jen.Code) *jen.Statement {
-	return jen.Add(at).Dot("member").Call(k)
+	return jen.Add(at).Dot("Member").Call(k)
 }
 
 // decode writes the statements that decode the JSON raw into dst, an
@@ -276,7 +276,7 @@ func (c *convEmitter) decode(t *ir.Type, old bool, rev string, raw jen.Code, dst
 		return []jen.Code{
 			jen.Var().Id(x).Add(c.typ(t, old)),
 			jen.If(jen.List(jen.Id(x), jen.Err()).Op("=").Add(c.id(u.Unmarshal, old)).Call(raw), jen.Err().Op("!=").Nil()).Block(
-				c.fail(jen.Id("convFail").Call(at, jen.Lit("the value does not fit "+rev+"'s "+u.Name+": ").Op("+").Err().Dot("Error").Call())),
+				c.fail(jen.Qual(protocolPkg, "ConvFail").Call(at, jen.Lit("the value does not fit "+rev+"'s "+u.Name+": ").Op("+").Err().Dot("Error").Call())),
 			),
 			dst.Clone().Op("=").Id(x),
 		}
@@ -285,7 +285,7 @@ func (c *convEmitter) decode(t *ir.Type, old bool, rev string, raw jen.Code, dst
 		body := c.decode(r.Elem, old, rev, jen.Id(parts).Index(jen.Id(i)), jen.Id(s).Index(jen.Id(i)), pathIndex(at, jen.Id(i)), depth+1)
 		return []jen.Code{
 			jen.Var().Id(parts).Index().Qual(jsonPkg, "RawMessage"),
-			jen.If(jen.List(jen.Id(parts), jen.Err()).Op("=").Id("convSplit").Index(jen.Index().Qual(jsonPkg, "RawMessage")).Call(raw, at), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())),
+			jen.If(jen.List(jen.Id(parts), jen.Err()).Op("=").Qual(protocolPkg, "ConvSplit").Index(jen.Index().Qual(jsonPkg, "RawMessage")).Call(raw, at), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())),
 			jen.Id(s).Op(":=").Make(c.typ(t, old), jen.Len(jen.Id(parts))),
 			jen.For(jen.Id(i).Op(":=").Range().Id(parts)).Block(body...),
 			dst.Clone().Op("=").Id(s),
@@ -297,14 +297,14 @@ func (c *convEmitter) decode(t *ir.Type, old bool, rev string, raw jen.Code, dst
 		body = append(body, jen.Id(m).Index(jen.Id(k)).Op("=").Id(x))
 		return []jen.Code{
 			jen.Var().Id(parts).Map(jen.String()).Qual(jsonPkg, "RawMessage"),
-			jen.If(jen.List(jen.Id(parts), jen.Err()).Op("=").Id("convSplit").Index(jen.Map(jen.String()).Qual(jsonPkg, "RawMessage")).Call(raw, at), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())),
+			jen.If(jen.List(jen.Id(parts), jen.Err()).Op("=").Qual(protocolPkg, "ConvSplit").Index(jen.Map(jen.String()).Qual(jsonPkg, "RawMessage")).Call(raw, at), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())),
 			jen.Id(m).Op(":=").Make(c.typ(t, old), jen.Len(jen.Id(parts))),
 			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(jen.Id(parts)))).Block(body...),
 			dst.Clone().Op("=").Id(m),
 		}
 	}
 	return []jen.Code{
-		jen.If(jen.Err().Op("=").Id("convDecode").Call(raw, jen.Op("&").Add(dst.Clone()), at, jen.Lit(rev), jen.Lit(typeSpelling(t))), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())),
+		jen.If(jen.Err().Op("=").Qual(protocolPkg, "ConvDecode").Call(raw, jen.Op("&").Add(dst.Clone()), at, jen.Lit(rev), jen.Lit(typeSpelling(t))), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())),
 	}
 }
 
@@ -396,7 +396,7 @@ func (c *convEmitter) pairFunc(d convDir, p *ir.Pair) {
 		panic(fmt.Sprintf("emit: no function for pair kind %d", p.Kind))
 	}
 	c.f.Comment(commentText(doc))
-	c.f.Func().Id(cv.Func).Params(jen.Id("in").Add(in), jen.Id("at").Op("*").Id("convPath")).
+	c.f.Func().Id(cv.Func).Params(jen.Id("in").Add(in), jen.Id("at").Op("*").Qual(protocolPkg, "ConvPath")).
 		Params(jen.Id("out").Add(c.typ(dst, d.down)), jen.Err().Error()).Block(body...)
 }
 
@@ -445,7 +445,7 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 				// the target has a field for it.
 				v := c.constLit(sf.Const, tf.Type, d.down)
 				if tf.Pointer() {
-					v = jen.Id("convPtr").Call(v)
+					v = jen.Qual(protocolPkg, "ConvPtr").Call(v)
 				}
 				out = append(out, dstExpr.Clone().Op("=").Add(v))
 				continue
@@ -453,10 +453,10 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 				// The target's type writes a constant: the source's value,
 				// when it has one, must be it.
 				stmts := []jen.Code{
-					jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("convEncode").Call(srcExpr.Clone(), at),
+					jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(protocolPkg, "ConvEncode").Call(srcExpr.Clone(), at),
 					c.check(),
-					jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("b"), jen.Index().Byte().Call(jen.Lit(tf.Const.JSON)))).Block(
-						c.fail(jen.Id("convFail").Call(at, jen.Lit(fmt.Sprintf("%s requires %s here", d.rev, tf.Const.JSON))))),
+					jen.If(jen.Op("!").Qual(codecPkg, "JSONEqual").Call(jen.Id("b"), jen.Index().Byte().Call(jen.Lit(tf.Const.JSON)))).Block(
+						c.fail(jen.Qual(protocolPkg, "ConvFail").Call(at, jen.Lit(fmt.Sprintf("%s requires %s here", d.rev, tf.Const.JSON))))),
 				}
 				if cond := present(sf, srcExpr); cond != nil {
 					out = append(out, jen.If(cond).Block(stmts...))
@@ -479,7 +479,7 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 			if e := c.inline(d, pf.Pair, srcExpr, sf.Pointer()); e != nil && !fc.OmitEmpty {
 				// A plain assignment or Go conversion.
 				if tf.Pointer() {
-					e = jen.Id("convPtr").Call(e)
+					e = jen.Qual(protocolPkg, "ConvPtr").Call(e)
 				}
 				assign = dstExpr.Clone().Op("=").Add(e)
 			} else {
@@ -503,7 +503,7 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 				out = append(out, jen.Block(stmts...))
 			case tf.Required && !fc.Zero:
 				out = append(out, jen.If(cond).Block(stmts...).Else().Block(
-					c.fail(jen.Id("convMissing").Call(at, jen.Lit(d.rev), jen.Lit(pf.JSONName)))))
+					c.fail(jen.Qual(protocolPkg, "ConvMissing").Call(at, jen.Lit(d.rev), jen.Lit(pf.JSONName)))))
 			default:
 				out = append(out, jen.If(cond).Block(stmts...))
 			}
@@ -514,7 +514,7 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 			} else {
 				v := srcExpr.Clone()
 				stmts = append(stmts,
-					jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("convEncode").Call(v, at),
+					jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(protocolPkg, "ConvEncode").Call(v, at),
 					c.check())
 			}
 			if len(fc.Drop) > 0 {
@@ -522,12 +522,12 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 				for _, m := range fc.Drop {
 					args = append(args, jen.Lit(m))
 				}
-				stmts = append(stmts, jen.Id("b").Op("=").Id("convDropMembers").Call(args...))
+				stmts = append(stmts, jen.Id("b").Op("=").Qual(protocolPkg, "ConvDropMembers").Call(args...))
 				notes = append(notes, fmt.Sprintf("%s keeps %s among its unknown members, without %s.", d.rev, pf.JSONName, strings.Join(quoteAll(fc.Drop), ", ")))
 			}
 			add := c.addExtra(dstSt, d.down, d.rev, jen.Lit(pf.JSONName), jen.Id("b"), at)
 			if fc.OmitEmpty {
-				add = []jen.Code{jen.If(jen.Op("!").Id("convEmptyObject").Call(jen.Id("b"))).Block(add...)}
+				add = []jen.Code{jen.If(jen.Op("!").Qual(protocolPkg, "ConvEmptyObject").Call(jen.Id("b"))).Block(add...)}
 			}
 			stmts = append(stmts, add...)
 			var cond *jen.Statement
@@ -545,7 +545,7 @@ func (c *convEmitter) structBody(d convDir, p *ir.Pair) ([]jen.Code, []string) {
 			if srcExpr == nil {
 				continue
 			}
-			fail := c.fail(jen.Id("convFail").Call(at, jen.Lit(fmt.Sprintf("%s has no member %q here and keeps no unknown members", d.rev, pf.JSONName))))
+			fail := c.fail(jen.Qual(protocolPkg, "ConvFail").Call(at, jen.Lit(fmt.Sprintf("%s has no member %q here and keeps no unknown members", d.rev, pf.JSONName))))
 			if cond := present(sf, srcExpr); cond != nil {
 				out = append(out, jen.If(cond).Block(fail))
 			} else {
@@ -572,11 +572,11 @@ func quoteAll(ss []string) []string {
 func (c *convEmitter) unlessEmpty(t *ir.Type, old bool, x, assign *jen.Statement) []jen.Code {
 	if t.IsStruct() {
 		return []jen.Code{
-			jen.If(jen.List(jen.Id("b"), jen.Id("_")).Op(":=").Add(x.Clone()).Dot("AppendJSON").Call(jen.Nil()), jen.Op("!").Id("convEmptyObject").Call(jen.Id("b"))).Block(assign),
+			jen.If(jen.List(jen.Id("b"), jen.Id("_")).Op(":=").Add(x.Clone()).Dot("AppendJSON").Call(jen.Nil()), jen.Op("!").Qual(protocolPkg, "ConvEmptyObject").Call(jen.Id("b"))).Block(assign),
 		}
 	}
 	if r := t.Resolve(); r.Kind == ir.TRaw || r.Kind == ir.TDecl && isRawDecl(r.Decl) {
-		return []jen.Code{jen.If(jen.Op("!").Id("convEmptyObject").Call(x.Clone())).Block(assign)}
+		return []jen.Code{jen.If(jen.Op("!").Qual(protocolPkg, "ConvEmptyObject").Call(x.Clone())).Block(assign)}
 	}
 	return []jen.Code{assign}
 }
@@ -624,22 +624,22 @@ func (c *convEmitter) fill(d convDir, pf *ir.PairField, srcSt *ir.Struct, tf *ir
 			v = c.constLit(fc.Default, tf.Type, d.down)
 		}
 		if tf.Pointer() {
-			v = jen.Id("convPtr").Call(v)
+			v = jen.Qual(protocolPkg, "ConvPtr").Call(v)
 		}
 		fallback = append(fallback, dstExpr.Clone().Op("=").Add(v))
 		*notes = append(*notes, fmt.Sprintf("A %s the value lacks is %s: %s.", pf.JSONName, fc.Default.JSON, fc.Why))
 	case tf.Required && fc.Zero:
 		*notes = append(*notes, fmt.Sprintf("A %s the value lacks is the zero value: %s.", pf.JSONName, fc.Why))
 	case tf.Required:
-		fallback = append(fallback, c.fail(jen.Id("convMissing").Call(at, jen.Lit(d.rev), jen.Lit(pf.JSONName))))
+		fallback = append(fallback, c.fail(jen.Qual(protocolPkg, "ConvMissing").Call(at, jen.Lit(d.rev), jen.Lit(pf.JSONName))))
 	}
 	if !fc.FromExtra {
 		return fallback
 	}
 	var use []jen.Code
 	if dstExpr == nil {
-		use = []jen.Code{jen.If(jen.Op("!").Id("rtJSONEqual").Call(jen.Id("b"), jen.Index().Byte().Call(jen.Lit(tf.Const.JSON)))).Block(
-			c.fail(jen.Id("convFail").Call(at, jen.Lit(fmt.Sprintf("%s requires %s here", d.rev, tf.Const.JSON)))))}
+		use = []jen.Code{jen.If(jen.Op("!").Qual(codecPkg, "JSONEqual").Call(jen.Id("b"), jen.Index().Byte().Call(jen.Lit(tf.Const.JSON)))).Block(
+			c.fail(jen.Qual(protocolPkg, "ConvFail").Call(at, jen.Lit(fmt.Sprintf("%s requires %s here", d.rev, tf.Const.JSON)))))}
 	} else {
 		if add := addZeros(jen.Id("b"), fc.Zeros); add != nil {
 			use = append(use, jen.Id("b").Op(":=").Add(add))
@@ -667,7 +667,7 @@ func (c *convEmitter) fill(d convDir, pf *ir.PairField, srcSt *ir.Struct, tf *ir
 		stmt = stmt.Else().Block(fallback...)
 	}
 	return []jen.Code{jen.Block(
-		jen.List(jen.Id("b"), jen.Id("ok"), jen.Err()).Op(":=").Id("convExtraGet").Call(e, jen.Lit(pf.JSONName), at),
+		jen.List(jen.Id("b"), jen.Id("ok"), jen.Err()).Op(":=").Qual(protocolPkg, "ConvExtraGet").Call(e, jen.Lit(pf.JSONName), at),
 		c.check(),
 		stmt,
 	)}
@@ -706,7 +706,7 @@ func (c *convEmitter) extra(d convDir, cv *ir.Conv, src, dst *ir.Struct) []jen.C
 	}
 	at := pathKey(jen.Id("at"), jen.Id("k"))
 	if dst.Extra == nil {
-		refuse := c.fail(jen.Id("convFail").Call(at, jen.Lit(d.rev+" keeps no unknown members here")))
+		refuse := c.fail(jen.Qual(protocolPkg, "ConvFail").Call(at, jen.Lit(d.rev+" keeps no unknown members here")))
 		keys := jen.Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(e.Clone()))
 		if members {
 			keys = jen.Add(e.Clone())
@@ -737,7 +737,7 @@ func (c *convEmitter) extra(d convDir, cv *ir.Conv, src, dst *ir.Struct) []jen.C
 		return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Add(e)).Block(body...)}
 	}
 	body = append(body,
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("convEncode").Call(e.Clone().Index(jen.Id("k")), at),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(protocolPkg, "ConvEncode").Call(e.Clone().Index(jen.Id("k")), at),
 		c.check())
 	body = append(body, c.addExtra(dst, d.down, d.rev, jen.Id("k"), jen.Id("b"), at)...)
 	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(e))).Block(body...)}
@@ -754,7 +754,7 @@ func (c *convEmitter) unionBody(d convDir, p *ir.Pair) []jen.Code {
 			tb = b.Old
 		}
 		if tb == nil {
-			return []jen.Code{c.fail(jen.Id("convFail").Call(jen.Id("at"), jen.Lit(d.rev+" has no "+b.Label)))}
+			return []jen.Code{c.fail(jen.Qual(protocolPkg, "ConvFail").Call(jen.Id("at"), jen.Lit(d.rev+" has no "+b.Label)))}
 		}
 		out := []jen.Code{jen.Var().Id("x").Add(c.typ(tb, d.down))}
 		out = append(out, c.value(d, b.Pair, v, vPtr, jen.Id("x"), jen.Id("at"), 1)...)
@@ -792,7 +792,7 @@ func (c *convEmitter) unionBody(d convDir, p *ir.Pair) []jen.Code {
 	}
 	return []jen.Code{
 		jen.Switch(jen.Id("v").Op(":=").Id("in").Assert(jen.Type())).Block(cases...),
-		c.fail(jen.Id("convWrongType").Call(jen.Id("in"), jen.Lit("a branch of "+typeSpelling(src)))),
+		c.fail(jen.Qual(protocolPkg, "ConvWrongType").Call(jen.Id("in"), jen.Lit("a branch of "+typeSpelling(src)))),
 	}
 }
 
@@ -809,7 +809,7 @@ func (c *convEmitter) kindsBody(d convDir, p *ir.Pair) []jen.Code {
 		}
 		var body []jen.Code
 		if ta == nil {
-			body = []jen.Code{c.fail(jen.Id("convFail").Call(jen.Id("at"), jen.Lit(fmt.Sprintf("%s has no %s here", d.rev, sa.Kind))))}
+			body = []jen.Code{c.fail(jen.Qual(protocolPkg, "ConvFail").Call(jen.Id("at"), jen.Lit(fmt.Sprintf("%s has no %s here", d.rev, sa.Kind))))}
 		} else {
 			body = append(body, jen.Id("out").Dot("Kind").Op("=").Add(c.id("Kind"+ta.Name, d.down)))
 			if a.Pair != nil {
@@ -821,7 +821,7 @@ func (c *convEmitter) kindsBody(d convDir, p *ir.Pair) []jen.Code {
 	}
 	return []jen.Code{
 		jen.Switch(jen.Id("in").Dot("Kind")).Block(cases...),
-		c.fail(jen.Id("convFail").Call(jen.Id("at"), jen.Lit("no value of a kind "+d.rev+" knows"))),
+		c.fail(jen.Qual(protocolPkg, "ConvFail").Call(jen.Id("at"), jen.Lit("no value of a kind "+d.rev+" knows"))),
 	}
 }
 
@@ -848,7 +848,7 @@ func (c *convEmitter) enumBody(d convDir, p *ir.Pair) []jen.Code {
 	}
 	return []jen.Code{
 		jen.Switch(jen.Id("in")).Block(jen.Case(lits...).Block(jen.Return(c.typ(d.dst(p), d.down).Call(jen.Id("in")), jen.Nil()))),
-		c.fail(jen.Id("convNotAllowed").Call(jen.Id("at"), jen.Lit(d.rev), text, jen.Lit(strings.Join(words, ", ")))),
+		c.fail(jen.Qual(protocolPkg, "ConvNotAllowed").Call(jen.Id("at"), jen.Lit(d.rev), text, jen.Lit(strings.Join(words, ", ")))),
 	}
 }
 
@@ -889,7 +889,7 @@ func (c *convEmitter) validate(t *ir.Type, old bool, x string, wrap string) jen.
 		ret = jen.Id(wrap).Call(jen.Err())
 		rev = c.o.Revision
 	}
-	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("convInvalid").Call(jen.Lit(rev), ret)))
+	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvInvalid").Call(jen.Lit(rev), ret)))
 }
 
 // fromOlderFunc writes the table function that decodes a method's params
@@ -903,7 +903,7 @@ func (c *convEmitter) fromOlderFunc(d convDir, name, what, method string, p *ir.
 	}
 	var body []jen.Code
 	if oldRequired {
-		body = append(body, jen.If(jen.Len(jen.Id("data")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Id("convMissingParams").Call())))
+		body = append(body, jen.If(jen.Len(jen.Id("data")).Op("==").Lit(0)).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvMissingParams").Call())))
 	} else {
 		body = append(body, jen.If(jen.Len(jen.Id("data")).Op("==").Lit(0)).Block(jen.Id("data").Op("=").Index().Byte().Call(jen.Lit("{}"))))
 	}
@@ -914,7 +914,7 @@ func (c *convEmitter) fromOlderFunc(d convDir, name, what, method string, p *ir.
 			jen.Return(jen.Nil(), jen.Id(c.o.Errors).Call(jen.Err()))),
 		jen.Var().Id("x").Add(c.typ(p.New, false)),
 	)
-	body = append(body, c.value(d, p, hv, false, jen.Id("x"), jen.Id("convRoot"), 1)...)
+	body = append(body, c.value(d, p, hv, false, jen.Id("x"), jen.Qual(protocolPkg, "ConvRoot"), 1)...)
 	body = append(body, c.validate(p.New, false, "x", ""))
 	if p.New.IsStruct() {
 		body = append(body, jen.Return(jen.Op("&").Id("x"), jen.Nil()))
@@ -930,14 +930,14 @@ func (c *convEmitter) toOlderFunc(d convDir, name, what, method string, p *ir.Pa
 	c.f.Comment(commentText(fmt.Sprintf("%s converts the %s of %s to revision %s, validates them and encodes them.", name, what, method, c.o.Revision)))
 	if p == nil {
 		c.f.Func().Id(name).Params(jen.Id("v").Any()).Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.If(jen.Id("v").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("convWrongType").Call(jen.Id("v"), jen.Lit("no "+what)))),
+			jen.If(jen.Id("v").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvWrongType").Call(jen.Id("v"), jen.Lit("no "+what)))),
 			jen.Return(jen.Nil(), jen.Nil()))
 		return
 	}
 	want := typeSpelling(p.New)
 	var body []jen.Code
 	if oldRequired {
-		body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("convFail").Call(jen.Nil(), jen.Lit(fmt.Sprintf("%s requires the %s of %s", c.o.Revision, what, method))))))
+		body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvFail").Call(jen.Nil(), jen.Lit(fmt.Sprintf("%s requires the %s of %s", c.o.Revision, what, method))))))
 	} else {
 		body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Nil())))
 	}
@@ -945,15 +945,15 @@ func (c *convEmitter) toOlderFunc(d convDir, name, what, method string, p *ir.Pa
 	if p.New.IsStruct() {
 		want = "*" + want
 		assert = jen.If(jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("v").Assert(c.branchTyp(p.New, false)), jen.Op("!").Id("ok").Op("||").Id("p").Op("==").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("convWrongType").Call(jen.Id("v"), jen.Lit(want))))
+			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvWrongType").Call(jen.Id("v"), jen.Lit(want))))
 	} else {
 		assert = jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("v").Assert(c.typ(p.New, false)), jen.Op("!").Id("ok")).Block(
-			jen.Return(jen.Nil(), jen.Id("convWrongType").Call(jen.Id("v"), jen.Lit(want))))
+			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvWrongType").Call(jen.Id("v"), jen.Lit(want))))
 	}
 	body = append(body, assert)
 	src := jen.Id("v").Assert(c.branchTyp(p.New, false))
 	body = append(body, jen.Var().Id("x").Add(c.typ(p.Old, true)))
-	body = append(body, c.value(d, p, src, p.New.IsStruct(), jen.Id("x"), jen.Id("convRoot"), 1)...)
+	body = append(body, c.value(d, p, src, p.New.IsStruct(), jen.Id("x"), jen.Qual(protocolPkg, "ConvRoot"), 1)...)
 	body = append(body, c.validate(p.Old, true, "x", c.o.Errors))
 	body = append(body, jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())))
 	c.f.Func().Id(name).Params(jen.Id("v").Any()).Params(jen.Id("_").Index().Byte(), jen.Err().Error()).Block(body...)
@@ -975,7 +975,7 @@ func (c *convEmitter) valueFunc(d convDir) {
 			body = append(body, jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Parens(jen.Op("*").Add(c.typ(dst, d.down))).Call(jen.Nil()), jen.Nil())))
 		}
 		body = append(body, jen.Var().Id("x").Add(c.typ(dst, d.down)))
-		body = append(body, c.value(d, p, jen.Id("v"), st, jen.Id("x"), jen.Id("convRoot"), 1)...)
+		body = append(body, c.value(d, p, jen.Id("v"), st, jen.Id("x"), jen.Qual(protocolPkg, "ConvRoot"), 1)...)
 		if dst.IsStruct() {
 			body = append(body, jen.Return(jen.Op("&").Id("x"), jen.Nil()))
 		} else {
@@ -986,7 +986,7 @@ func (c *convEmitter) valueFunc(d convDir) {
 	c.f.Comment(commentText(fmt.Sprintf("%s is Older.%s of revision %s.", name, verb, c.o.Revision)))
 	c.f.Func().Id(name).Params(jen.Id("v").Any()).Params(jen.Id("_").Any(), jen.Err().Error()).Block(
 		jen.Switch(jen.Id("v").Op(":=").Id("v").Assert(jen.Type())).Block(cases...),
-		jen.Return(jen.Nil(), jen.Id("convWrongType").Call(jen.Id("v"), jen.Lit("a value of a type both revisions declare"))),
+		jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ConvWrongType").Call(jen.Id("v"), jen.Lit("a value of a type both revisions declare"))),
 	)
 }
 
@@ -1017,14 +1017,14 @@ func (c *convEmitter) table() {
 	var names []string
 	for _, m := range c.o.Methods {
 		d := jen.Dict{
-			jen.Id("paramsUp"):   jen.Id(m.ParamsUp),
-			jen.Id("paramsDown"): jen.Id(m.ParamsDown),
+			jen.Id("ParamsUp"):   jen.Id(m.ParamsUp),
+			jen.Id("ParamsDown"): jen.Id(m.ParamsDown),
 		}
 		if m.Notification {
-			d[jen.Id("notification")] = jen.True()
+			d[jen.Id("Notification")] = jen.True()
 		} else {
-			d[jen.Id("resultUp")] = jen.Id(m.ResultUp)
-			d[jen.Id("resultDown")] = jen.Id(m.ResultDown)
+			d[jen.Id("ResultUp")] = jen.Id(m.ResultUp)
+			d[jen.Id("ResultDown")] = jen.Id(m.ResultDown)
 		}
 		entries = append(entries, jen.Lit(m.Name).Op(":").Values(d))
 		names = append(names, m.Name)
@@ -1037,9 +1037,9 @@ func (c *convEmitter) table() {
 		doc += fmt.Sprintf(" The members the runtime handles itself are dropped on the way to %s: %s.", c.o.Revision, strings.Join(drops, ", "))
 	}
 	c.f.Comment(commentText(doc))
-	c.f.Var().Id(c.o.Var).Op("=").Id("newOlder").Call(
+	c.f.Var().Id(c.o.Var).Op("=").Qual(protocolPkg, "NewOlder").Call(
 		jen.Lit(c.o.Revision),
-		jen.Map(jen.String()).Id("olderMethod").Values(entries...),
+		jen.Map(jen.String()).Qual(protocolPkg, "OlderMethod").Values(entries...),
 		jen.Id(c.o.ToValue), jen.Id(c.o.FromValue),
 	)
 }

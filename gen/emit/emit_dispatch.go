@@ -200,7 +200,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 			if m.InputRequired && p.InputRequired != nil {
 				ir = jen.Id("ir")
 			}
-			body = append(body, jen.List(ir, jen.Id("err")).Op(":=").Id("resultKind").Call(jen.Id("result"), jen.Lit(m.InputRequired && p.InputRequired != nil)),
+			body = append(body, jen.List(ir, jen.Id("err")).Op(":=").Qual(protocolPkg, "ResultKind").Call(jen.Id("result"), jen.Lit(m.InputRequired && p.InputRequired != nil)),
 				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))))
 			if m.InputRequired && p.InputRequired != nil {
 				body = append(body, jen.If(jen.Id("ir")).Block(
@@ -217,7 +217,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 				body = append(body,
 					jen.Id("v").Op(":=").New(goType(m.Result.Resolve())),
 					jen.Id("err").Op("=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("result")), // err is resultKind's
-					jen.If(jen.Id("onlyMissing").Call(jen.Id("err"), jen.Lit(fl.JSONName))).Block(
+					jen.If(jen.Qual(protocolPkg, "OnlyMissing").Call(jen.Id("err"), jen.Lit(fl.JSONName))).Block(
 						jen.List(jen.Id("v").Dot(fl.Name), jen.Id("err")).Op("=").List(jen.Id(p.Complete), jen.Nil()),
 					),
 					jen.Return(jen.Id("v"), jen.Id("err")),
@@ -278,7 +278,7 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Params(resultGoType(m), jen.Error()))
 		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
-			jen.Return(resultZero(m), jen.Id("errNotImplemented")),
+			jen.Return(resultZero(m), jen.Qual(protocolPkg, "ErrNotImplemented")),
 		))
 	}
 	inIfc, inUnimpl := clientInputHandlers(p, s)
@@ -374,14 +374,14 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	f.Type().Id(s.Dispatcher).Struct(
 		jen.Id("h").Id(s.Handler),
 		jen.Id("opts").Id(s.Options),
-		jen.Id("rpc").Id("rpcDispatcher"),
+		jen.Id("rpc").Qual(protocolPkg, "RpcDispatcher"),
 	)
 	var table []jen.Code
 	hasInitialize := false
 	for _, m := range ms {
-		entry := []jen.Code{jen.Id("call").Op(":").Id("d").Dot(callName(m))}
+		entry := []jen.Code{jen.Id("Call").Op(":").Id("d").Dot(callName(m))}
 		if m.Notification {
-			entry = append([]jen.Code{jen.Id("notification").Op(":").True()}, entry...)
+			entry = append([]jen.Code{jen.Id("Notification").Op(":").True()}, entry...)
 		}
 		table = append(table, jen.Id(m.Const).Op(":").Values(entry...))
 		hasInitialize = hasInitialize || m.Name == "initialize"
@@ -390,7 +390,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	if rejectInit {
 		// A legacy client opens with initialize: name the versions this
 		// server speaks (basic/versioning: backward compatibility).
-		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("call").Op(":").Id("d").Dot("rejectInitialize")))
+		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("Call").Op(":").Id("d").Dot("rejectInitialize")))
 	}
 	// A nil handler is the Unimplemented one.
 	body := []jen.Code{jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Id("h").Op("=").Id(s.Unimplemented).Values())}
@@ -408,44 +408,44 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		}
 	}
 	fields := []jen.Code{
-		jen.Id("batches").Op(":").Lit(p.Batches),
-		jen.Id("omitUnknownID").Op(":").Lit(p.ErrorIDOptional),
-		jen.Id("logf").Op(":").Id("opts").Dot("Logf"),
+		jen.Id("Batches").Op(":").Lit(p.Batches),
+		jen.Id("OmitUnknownID").Op(":").Lit(p.ErrorIDOptional),
+		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
 		serveLimitsValue(),
-		jen.Id("methods").Op(":").Map(jen.String()).Op("*").Id("rpcMethod").Values(table...),
+		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(protocolPkg, "RpcMethod").Values(table...),
 	}
 	if s.Dir == ir.ClientToServer {
 		fields = append(fields,
-			jen.Id("modern").Op(":").Lit(p.Modern),
-			jen.Id("versions").Op(":").Id("opts").Dot("SupportedVersions"),
+			jen.Id("Modern").Op(":").Lit(p.Modern),
+			jen.Id("Versions").Op(":").Id("opts").Dot("SupportedVersions"),
 		)
 	}
 	seal := sealsState(p, s, ms)
 	var kinds []*ir.InputKind
 	if seal {
 		kinds = p.InputKinds
-		fields = append(fields, jen.Id("state").Op(":").Id("newStateSealer").Call(
+		fields = append(fields, jen.Id("State").Op(":").Qual(protocolPkg, "NewStateSealer").Call(
 			jen.Id("opts").Dot("RequestStateKeys"), jen.Id("opts").Dot("RequestStateTTL"), jen.Id("opts").Dot("Principal")))
 	}
 	body = append(body, tasksDefaults(p, s)...)
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.Dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
-		jen.Id("d").Dot("rpc").Op("=").Id("rpcDispatcher").Values(fields...),
+		jen.Id("d").Dot("rpc").Op("=").Qual(protocolPkg, "RpcDispatcher").Values(fields...),
 	)
 	if len(kinds) > 0 {
-		body = append(body, jen.Id("d").Dot("rpc").Dot("checkInput").Op("=").Id("d").Dot("checkInputResponse"))
+		body = append(body, jen.Id("d").Dot("rpc").Dot("CheckInput").Op("=").Id("d").Dot("checkInputResponse"))
 	}
 	if s.Dir == ir.ClientToServer {
-		body = append(body, jen.Id("d").Dot("rpc").Dot("addExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
+		body = append(body, jen.Id("d").Dot("rpc").Dot("AddExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
 		body = append(body, tasksAttach(p, s)...)
 		if e.serveOlder(p) {
-			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("older").Op("=").Id("newOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("olderServe").Values(
-				jen.Id("version").Op(":").Id("ProtocolVersion"),
-				jen.Id("olders").Op(":").Id(e.pkg.OlderRevisions),
-				jen.Id("capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
-				jen.Id("serverInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
-				jen.Id("instructions").Op(":").Id("d").Dot("opts").Dot("Instructions"),
-				jen.Id("inputParams").Op(":").Id("olderInputParams"),
+			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("Older").Op("=").Qual(protocolPkg, "NewOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Qual(protocolPkg, "OlderServe").Values(
+				jen.Id("Version").Op(":").Id("ProtocolVersion"),
+				jen.Id("Olders").Op(":").Id(e.pkg.OlderRevisions),
+				jen.Id("Capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
+				jen.Id("ServerInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
+				jen.Id("Instructions").Op(":").Id("d").Dot("opts").Dot("Instructions"),
+				jen.Id("InputParams").Op(":").Id("olderInputParams"),
 			))))
 		}
 	}
@@ -455,7 +455,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 
 	f.Comment(commentText("Handle answers one JSON-RPC message (or batch, where the revision has them):\nit returns the response to send, or nil when there is none (a notification)."))
 	f.Func().Params(recv.Clone()).Id("Handle").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("msg").Index().Byte()).Index().Byte().Block(
-		jen.Return(jen.Id("d").Dot("rpc").Dot("handle").Call(jen.Id("ctx"), jen.Id("msg"))),
+		jen.Return(jen.Id("d").Dot("rpc").Dot("Handle").Call(jen.Id("ctx"), jen.Id("msg"))),
 	)
 	serveDoc := "Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done, and returns nil then (or the error of reading r). Several\nmessages on one line ({...}{...}) are answered each. A notifications/cancelled\nmessage cancels the context of the request it names (matching the id by value:\n100 and 1e2 are the same id), after which nothing about it is written, its\nresponse included; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. Responses to the requests sent to the peer (SendRequest) go to\nthe callers waiting for them. The options MaxInFlight and MaxBufferedBytes\nbound the work and memory of one connection (past them Serve stops reading),\nand ShutdownGrace bounds how long Serve waits, at the end, for handlers whose\ncontexts it has cancelled."
 	if s.Dir == ir.ClientToServer && e.serveOlder(p) {
@@ -463,7 +463,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	}
 	f.Comment(commentText(serveDoc))
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
-		jen.Return(jen.Id("d").Dot("rpc").Dot("serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
+		jen.Return(jen.Id("d").Dot("rpc").Dot("Serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
 	if s.Dir == ir.ClientToServer {
 		e.emitHTTP(f, p, s)
@@ -474,8 +474,8 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		e.emitInputCheck(f, s, kinds)
 	}
 	if rejectInit {
-		f.Func().Params(recv.Clone()).Id("rejectInitialize").Params(jen.Id("_").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Id("rejectInitialize").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions"))),
+		f.Func().Params(recv.Clone()).Id("rejectInitialize").Params(jen.Id("_").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(
+			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "RejectInitialize").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions"))),
 		)
 	}
 	finishers := map[string]bool{}
@@ -501,7 +501,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 			// The requestState the client gets is the sealed token.
 			rs := p.InputRequired.FieldByJSON("requestState")
 			sealing = []jen.Code{
-				jen.List(jen.Id("st"), jen.Id("err")).Op(":=").Id("d").Dot("rpc").Dot("sealState").Call(jen.Id("ctx"), jen.Id("method"), jen.Id("params"), jen.Id("b")),
+				jen.List(jen.Id("st"), jen.Id("err")).Op(":=").Id("d").Dot("rpc").Dot("SealState").Call(jen.Id("ctx"), jen.Id("method"), jen.Id("params"), jen.Id("b")),
 				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 				jen.Id("res").Assert(jen.Op("*").Id(p.InputRequired.Name)).Dot(rs.Name).Op("=").Op("&").Id("st"),
 			}
@@ -520,13 +520,13 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("ir").Dot("AppendJSON").Call(jen.Nil()),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
-				jen.If(jen.Id("err").Op(":=").Id("checkInputRequired").Call(jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "CheckInputRequired").Call(jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			),
-			jen.If(jen.Id("err").Op(":=").Id("inputRequestCapabilities").Call(jen.Id("params"), jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "InputRequestCapabilities").Call(jen.Id("params"), jen.Id("b")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		}
 		nbody = append(nbody, sealing...)
 		nbody = append(nbody, jen.Return(jen.Id("res"), jen.Nil()))
-		f.Func().Params(recv.Clone()).Id("needInput").Params(ctxParam.Qual("context", "Context"), methodParam.String(), jen.Id("params").Index().Byte(), jen.Id("r").Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Block(nbody...)
+		f.Func().Params(recv.Clone()).Id("needInput").Params(ctxParam.Qual("context", "Context"), methodParam.String(), jen.Id("params").Index().Byte(), jen.Id("r").Qual(protocolPkg, "RpcResult")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(nbody...)
 	}
 	e.emitDefaults(f, p, s, ms)
 }
@@ -568,7 +568,7 @@ func finishArgs(p *ir.Protocol, s *ir.Side, st *ir.Struct, result jen.Code, resu
 func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method) {
 	var body []jen.Code
 	if p.Modern && s.Dir == ir.ClientToServer && !m.Notification {
-		body = append(body, jen.If(jen.Id("err").Op(":=").Id("checkProtocolVersion").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions")), jen.Id("err").Op("!=").Nil()).Block(
+		body = append(body, jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "CheckProtocolVersion").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions")), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Id("err")),
 		))
 	}
@@ -580,7 +580,7 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 		}
 		body = append(body,
 			jen.Var().Id("p").Add(pt),
-			jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.Lit(m.ParamsRequired)), jen.Id("err").Op("!=").Nil()).Block(
+			jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.Lit(m.ParamsRequired)), jen.Id("err").Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Id("err")),
 			),
 		)
@@ -601,13 +601,13 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 	} else {
 		body = append(body, jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(m.Handler).Call(args...))
 		if m.Default != "" {
-			body = append(body, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Id("errNotImplemented"))).Block(
+			body = append(body, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(protocolPkg, "ErrNotImplemented"))).Block(
 				jen.List(jen.Id("r"), jen.Id("err")).Op("=").Id("d").Dot("default"+strings.TrimPrefix(m.Const, "Method")).Call(args[1:]...),
 			))
 		}
 		errBlock := []jen.Code{}
 		if m.InputRequired && p.Modern && p.InputRequired != nil && s.Dir == ir.ClientToServer {
-			errBlock = append(errBlock, jen.If(jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("asInputRequired").Call(jen.Id("err")), jen.Id("ok")).Block(
+			errBlock = append(errBlock, jen.If(jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Qual(protocolPkg, "AsInputRequired").Call(jen.Id("err")), jen.Id("ok")).Block(
 				jen.Return(jen.Id("d").Dot("needInput").Call(jen.Id("ctx"), jen.Id(m.Const), jen.Id("raw"), jen.Id("ir"))),
 			))
 		}
@@ -639,7 +639,7 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 	if m.Notification && m.Params == nil {
 		body = append([]jen.Code{jen.Id("_").Op("=").Id("raw")}, body...)
 	}
-	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(body...)
 }
 
 // emitFinish writes finishT: it fills what the protocol makes the
@@ -685,7 +685,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	body = append(body,
 		jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
 			jen.If(jen.Id("err").Op(":=").Id("c").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Id("invalidResult").Call(jen.Id("err"))),
+				jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidResult").Call(jen.Id("err"))),
 			),
 		),
 		jen.Return(jen.Op("&").Id("c"), jen.Nil()),
@@ -694,7 +694,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	if fillsResultType(p, s, st) {
 		params = append(params, jen.Id("resultType").Id(p.ResultType.GoName()))
 	}
-	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Id("rpcResult"), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(body...)
 }
 
 // emitDefaults writes the answers the dispatcher gives itself.
@@ -717,7 +717,7 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 			body = e.defaultAnswer(p, m, st)
 		}
 		if len(body) == 0 {
-			body = []jen.Code{jen.Return(resultZero(m), jen.Id("errNotImplemented"))}
+			body = []jen.Code{jen.Return(resultZero(m), jen.Qual(protocolPkg, "ErrNotImplemented"))}
 		}
 		if m.Default != "initialize" && m.Params != nil {
 			params[0] = jen.Id("_").Add(paramsGoType(m))
@@ -797,7 +797,7 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 	if p.InputRequired != nil {
 		f.Comment(commentText("NeedInput returns an error that makes the dispatcher answer the request with r\n(resultType \"input_required\") instead of a result: the client fulfils\nr.InputRequests and retries. The dispatcher first checks that the client\ndeclared the capabilities the input requests need, and answers\nMissingRequiredClientCapabilityError (-32021) otherwise."))
 		f.Func().Id(p.Names.NeedInput).Params(jen.Id("r").Id(p.InputRequired.Name)).Error().Block(
-			jen.Return(jen.Op("&").Id("inputRequired").Values(jen.Id("result").Op(":").Op("&").Id("r"))),
+			jen.Return(jen.Op("&").Qual(protocolPkg, "InputRequired").Values(jen.Id("Result").Op(":").Op("&").Id("r"))),
 		)
 	}
 	// Cache helpers for every cacheable result type.
@@ -820,7 +820,7 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 		ttl, n := r.TTL, p.Names
 		f.Comment(commentText(fmt.Sprintf("%s returns %s as a duration; a negative %s counts as 0 (immediately stale).", n.TTL, ttl.JSONName, ttl.JSONName)))
 		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id(n.TTL).Params().Qual("time", "Duration").Block(
-			jen.Return(jen.Id("rtTTL").Call(jen.Id("r").Dot(ttl.Name))),
+			jen.Return(jen.Qual(protocolPkg, "TTL").Call(jen.Id("r").Dot(ttl.Name))),
 		)
 		f.Comment(commentText(fmt.Sprintf("%s reports whether the result, received at received, is still fresh at now: now < received + %s.", n.Fresh, ttl.JSONName)))
 		f.Func().Params(jen.Id("r").Op("*").Id(st.Name)).Id(n.Fresh).Params(jen.List(jen.Id("received"), jen.Id("now")).Qual("time", "Time")).Bool().Block(
@@ -849,7 +849,7 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.False())),
 				jen.Id("raw").Op("=").Id("b"),
 			),
-			jen.Return(jen.Id("rtCacheKey").Call(jen.Id("method"), jen.Id("raw"))),
+			jen.Return(jen.Qual(protocolPkg, "CacheKey").Call(jen.Id("method"), jen.Id("raw"))),
 		)
 	} else {
 		body = append(body, jen.Return(jen.Lit(""), jen.False()))

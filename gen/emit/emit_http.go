@@ -58,7 +58,7 @@ func (e *emitter) emitInputCheck(f *jen.File, s *ir.Side, kinds []*ir.InputKind)
 	var cases []jen.Code
 	for _, k := range kinds {
 		cases = append(cases, jen.Case(jen.Lit(k.Method)).Block(
-			jen.Return(jen.Id("checkValue").Call(jen.Id("raw"), jen.New(jen.Id(k.Result.Name)))),
+			jen.Return(jen.Qual(protocolPkg, "CheckValue").Call(jen.Id("raw"), jen.New(jen.Id(k.Result.Name)))),
 		))
 	}
 	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id("checkInputResponse").Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Error().Block(
@@ -79,7 +79,7 @@ func openStateCode(m *ir.Method) []jen.Code {
 		drop = jen.Id("drop")
 	}
 	code := []jen.Code{
-		jen.List(jen.Id("st"), drop, jen.Id("err")).Op(":=").Id("d").Dot("rpc").Dot("openState").Call(jen.Id("ctx"), jen.Id(m.Const), jen.Id("raw")),
+		jen.List(jen.Id("st"), drop, jen.Id("err")).Op(":=").Id("d").Dot("rpc").Dot("OpenState").Call(jen.Id("ctx"), jen.Id(m.Const), jen.Id("raw")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		jen.Id("p").Dot(rs.Name).Op("=").Id("st"),
 	}
@@ -101,14 +101,14 @@ func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		doc += "\n\nIt also serves the clients of " + e.pkg.OlderRevisions + " (the initialize era), with d's handlers through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is absent or names an older revision (and whose params carry no per-request _meta), and every request that names a session (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport describes (see the README, \"Serving every revision\"). HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision turns it off."
 	}
 	f.Comment(commentText(doc))
-	call := jen.Id("newHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+	call := jen.Qual(protocolPkg, "NewHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
 	if e.serveOlder(p) {
-		call = jen.Id("newHTTPHandlerOlder").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+		call = jen.Qual(protocolPkg, "NewHTTPHandlerOlder").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
 	}
 	if !p.Modern {
 		// Sessions, or the HTTP+SSE transport of revisions before
 		// 2025-03-26 (the runtime tells them apart by the revision).
-		call = jen.Id("newSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"), jen.Id("ProtocolVersion"))
+		call = jen.Qual(protocolPkg, "NewSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"), jen.Id("ProtocolVersion"))
 	}
 	f.Func().Id("NewHTTPHandler").Params(jen.Id("d").Op("*").Id(s.Dispatcher), jen.Id("opts").Id("HTTPOptions")).Op("*").Id("HTTPHandler").Block(
 		jen.Return(call),

@@ -81,17 +81,17 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		wants = append(wants, kindWord(a.Kind))
 		var body []jen.Code
 		if a.Type == nil {
-			body = []jen.Code{jen.Id("d").Dot("literal").Call(jen.Lit("null"))}
+			body = []jen.Code{jen.Id("d").Dot("Literal").Call(jen.Lit("null"))}
 		} else {
 			body = decodeValue(a.Type, jen.Id("v").Dot(a.Field), false)
 		}
 		body = append([]jen.Code{jen.Id("v").Dot("Kind").Op("=").Id(kindConst(a.Kind))}, body...)
 		cases = append(cases, jen.Case(kindTest(a.Kind)).Block(body...))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(k.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(k.Name)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(
 		jen.Op("*").Id("v").Op("=").Id(k.Name).Values(),
-		jen.Switch(jen.Id("c").Op(":=").Id("d").Dot("peek").Call(), jen.Empty()).Block(cases...),
+		jen.Switch(jen.Id("c").Op(":=").Id("d").Dot("Peek").Call(), jen.Empty()).Block(cases...),
 	)
 
 	// encodeJSON
@@ -99,14 +99,14 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 	for _, a := range k.Alts {
 		var body []jen.Code
 		if a.Type == nil {
-			body = []jen.Code{jen.Id("e").Dot("null").Call()}
+			body = []jen.Code{jen.Id("e").Dot("Null").Call()}
 		} else {
 			body = encodeValue(a.Type, jen.Id("v").Dot(a.Field), true)
 		}
 		enc = append(enc, jen.Case(jen.Id(kindConst(a.Kind))).Block(body...))
 	}
-	enc = append(enc, jen.Default().Block(jen.Id("e").Dot("null").Call()))
-	e.codec.Func().Params(jen.Id("v").Id(k.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(
+	enc = append(enc, jen.Default().Block(jen.Id("e").Dot("Null").Call()))
+	e.codec.Func().Params(jen.Id("v").Id(k.Name)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(
 		jen.Switch(jen.Id("v").Dot("Kind")).Block(enc...),
 	)
 
@@ -120,10 +120,10 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		val = append(val, jen.Case(jen.Id(kindConst(a.Kind))).Block(checks...))
 	}
 	val = append(val,
-		jen.Case(jen.Lit(0)).Block(jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value: want "+kindsWant(k)))),
-		jen.Default().Block(jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("holds a ").Op("+").Id("v").Dot("Kind").Dot("String").Call().Op("+").Lit(", want "+kindsWant(k)))),
+		jen.Case(jen.Lit(0)).Block(jen.Id("s").Dot("Add").Call(jen.Lit("type"), jen.Lit("no value: want "+kindsWant(k)))),
+		jen.Default().Block(jen.Id("s").Dot("Add").Call(jen.Lit("type"), jen.Lit("holds a ").Op("+").Id("v").Dot("Kind").Dot("String").Call().Op("+").Lit(", want "+kindsWant(k)))),
 	)
-	e.validateFunc().Params(jen.Id("v").Id(k.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+	e.validateFunc().Params(jen.Id("v").Id(k.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(
 		jen.Switch(jen.Id("v").Dot("Kind")).Block(val...),
 	)
 }

@@ -48,14 +48,14 @@ func (e *emitter) emitEnum(en *ir.Enum) {
 	}
 	e.emitConverted(en.Name, under)
 
-	show := jen.Id("rtQuote").Call(jen.String().Call(jen.Id("v")))
+	show := jen.Qual(codecPkg, "Quote").Call(jen.String().Call(jen.Id("v")))
 	if en.Base == ir.KInt {
 		show = jen.Qual("strconv", "FormatInt").Call(jen.Int64().Call(jen.Id("v")), jen.Lit(10))
 	}
-	e.validateFunc().Params(jen.Id("v").Id(en.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+	e.validateFunc().Params(jen.Id("v").Id(en.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(
 		jen.Switch(jen.Id("v")).Block(
 			jen.Case(cases...),
-			jen.Default().Block(jen.Id("s").Dot("add").Call(jen.Lit("enum"), show.Op("+").Lit(" is not one of "+enumValuesList(en)))),
+			jen.Default().Block(jen.Id("s").Dot("Add").Call(jen.Lit("enum"), show.Op("+").Lit(" is not one of "+enumValuesList(en)))),
 		),
 	)
 }
@@ -78,11 +78,11 @@ func (e *emitter) emitConverted(name string, under *ir.Type) {
 	dec := []jen.Code{jen.Var().Id("u").Add(goType(under))}
 	dec = append(dec, decodeValue(under, jen.Id("u"), false)...)
 	dec = append(dec, jen.Op("*").Id("v").Op("=").Id(name).Call(jen.Id("u")))
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(dec...)
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(name)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(dec...)
 	// func (v N) encodeJSON(e *encoder) { u := U(v); <encode u> }
 	enc := []jen.Code{jen.Id("u").Op(":=").Add(goType(under)).Call(jen.Id("v"))}
 	enc = append(enc, encodeValue(under, jen.Id("u"), true)...)
-	e.codec.Func().Params(jen.Id("v").Id(name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(enc...)
+	e.codec.Func().Params(jen.Id("v").Id(name)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(enc...)
 }
 
 // emitNamed writes a named non-struct type: a string, a slice, a map, raw
@@ -105,7 +105,7 @@ func (e *emitter) emitNamed(n *ir.Named) {
 		body = append(body, jen.Id("u").Op(":=").Add(goType(n.Type)).Call(jen.Id("v")))
 		body = append(body, checks...)
 	}
-	e.validateFunc().Params(jen.Id("v").Id(n.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validateFunc().Params(jen.Id("v").Id(n.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(body...)
 }
 
 // emitRaw writes an opaque JSON type that keeps its exact bytes.
@@ -114,7 +114,7 @@ func (e *emitter) emitRaw(r *ir.Raw) {
 	e.declDoc(doc).Type().Id(r.Name).Qual(jsonPkg, "RawMessage")
 	e.emitPublic(r.Name, false)
 	e.emitConverted(r.Name, &ir.Type{Kind: ir.TRaw})
-	e.validateFunc().Params(jen.Id("v").Id(r.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(
+	e.validateFunc().Params(jen.Id("v").Id(r.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(
 		e.rawCall(r.Check, jen.Id("v"))...,
 	)
 }

@@ -90,10 +90,10 @@ func (e *emitter) emitRawCheck(f rawFunc) {
 	if f.check.Pointer == "" {
 		where = "the schema"
 	}
-	params := []jen.Code{jen.Id("d").Op("*").Id("decoder"), jen.Id("s").Op("*").Id("vstate")}
+	params := []jen.Code{jen.Id("d").Op("*").Qual(codecPkg, "Decoder"), jen.Id("s").Op("*").Qual(codecPkg, "Validator")}
 	doc := fmt.Sprintf("%s checks one JSON value against %s.", f.name, where)
 	if f.eval {
-		params = append(params, jen.Id("ev").Op("*").Id("rtEval"))
+		params = append(params, jen.Id("ev").Op("*").Qual(codecPkg, "Eval"))
 		doc = fmt.Sprintf("%s checks one JSON value against %s and records in ev the members or items it evaluated.", f.name, where)
 	}
 	e.validate.Comment(commentText(doc))
@@ -132,17 +132,17 @@ func (g *rawGen) evArg() jen.Code {
 // s records violations (a quiet vstate counts the failure, and nothing is
 // allocated).
 func add(keyword string, msg jen.Code) jen.Code {
-	return jen.If(jen.Id("s").Dot("loud").Call()).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg))
+	return jen.If(jen.Id("s").Dot("Loud").Call()).Block(jen.Id("s").Dot("Add").Call(jen.Lit(keyword), msg))
 }
 
 // addConst records a violation with a constant message.
 func addConst(keyword, msg string) jen.Code {
-	return jen.Id("s").Dot("add").Call(jen.Lit(keyword), jen.Lit(msg))
+	return jen.Id("s").Dot("Add").Call(jen.Lit(keyword), jen.Lit(msg))
 }
 
 func (g *rawGen) body() []jen.Code {
 	sc := g.sc
-	skip := jen.Id("d").Dot("skip").Call()
+	skip := jen.Id("d").Dot("Skip").Call()
 	if sc.IsBool {
 		if sc.Accept {
 			return []jen.Code{skip}
@@ -152,18 +152,18 @@ func (g *rawGen) body() []jen.Code {
 	g.track = g.eval || sc.UnevaluatedProperties != nil || sc.UnevaluatedItems != nil
 	var out []jen.Code
 	if g.track && !g.eval {
-		out = append(out, jen.Var().Id("evs").Id("rtEval"), jen.Id("ev").Op(":=").Op("&").Id("evs"))
+		out = append(out, jen.Var().Id("evs").Qual(codecPkg, "Eval"), jen.Id("ev").Op(":=").Op("&").Id("evs"))
 	}
 	if sc.UnevaluatedProperties != nil || sc.UnevaluatedItems != nil {
-		out = append(out, jen.Id("sv").Op(":=").Id("d").Dot("sub").Call())
+		out = append(out, jen.Id("sv").Op(":=").Id("d").Dot("Sub").Call())
 	}
 	out = append(out, g.inPlace()...)
 	if sc.Types != nil {
 		out = append(out, g.typeCheck())
 	}
 	if sc.Const != nil {
-		out = append(out, jen.If(jen.Op("!").Id("rtEqualsConst").Call(jen.Id("d").Dot("peekRaw").Call(), jen.Lit(sc.Const.JSON))).Block(
-			add("const", jen.String().Call(jen.Id("d").Dot("peekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON)),
+		out = append(out, jen.If(jen.Op("!").Qual(codecPkg, "EqualsConst").Call(jen.Id("d").Dot("PeekRaw").Call(), jen.Lit(sc.Const.JSON))).Block(
+			add("const", jen.String().Call(jen.Id("d").Dot("PeekRaw").Call()).Op("+").Lit(" is not "+sc.Const.JSON)),
 		))
 	}
 	if sc.Enum != nil {
@@ -186,7 +186,7 @@ func (g *rawGen) body() []jen.Code {
 		g.needC = true
 	}
 	if g.needC {
-		out = append([]jen.Code{jen.Id("c").Op(":=").Id("d").Dot("peek").Call()}, out...)
+		out = append([]jen.Code{jen.Id("c").Op(":=").Id("d").Dot("Peek").Call()}, out...)
 	}
 	if len(cases) == 0 {
 		return append(out, skip)
@@ -202,7 +202,7 @@ func (g *rawGen) inPlace() []jen.Code {
 	var out []jen.Code
 	sub := func(c *ir.Check, st string, ev jen.Code) jen.Code {
 		return jen.Block(
-			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
+			jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(),
 			g.call(c, jen.Op("&").Id("sd"), jen.Id(st), ev),
 		)
 	}
@@ -222,10 +222,10 @@ func (g *rawGen) inPlace() []jen.Code {
 		// A not whose subschema cannot be decided exactly is not enforced
 		// (the builder warns): a pass might be a failure.
 		out = append(out, jen.Block(
-			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-			jen.Id("vs").Op(":=").Id("newQuietVState").Call(),
+			jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(),
+			jen.Id("vs").Op(":=").Qual(codecPkg, "NewQuietValidator").Call(),
 			g.call(sc.Not, jen.Op("&").Id("sd"), jen.Id("vs"), nil),
-			jen.If(jen.Id("vs").Dot("release").Call()).Block(
+			jen.If(jen.Id("vs").Dot("Release").Call()).Block(
 				add("not", jen.Lit("must not be valid against "+pointerText(sc.Not.Pointer))),
 			),
 		))
@@ -259,16 +259,16 @@ func (g *rawGen) alternatives(kw string, list []*ir.Check) jen.Code {
 			counter, inexact = "maybe", true
 		}
 		var ev jen.Code
-		try := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), jen.Id("vs").Op(":=").Id("newQuietVState").Call()}
+		try := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(), jen.Id("vs").Op(":=").Qual(codecPkg, "NewQuietValidator").Call()}
 		passed := []jen.Code{jen.Id(counter).Op("++")}
 		if g.track {
-			try = append(try, jen.Var().Id("be").Id("rtEval"))
+			try = append(try, jen.Var().Id("be").Qual(codecPkg, "Eval"))
 			ev = jen.Op("&").Id("be")
-			passed = append(passed, jen.Id("ev").Dot("merge").Call(jen.Op("&").Id("be")))
+			passed = append(passed, jen.Id("ev").Dot("Merge").Call(jen.Op("&").Id("be")))
 		}
 		try = append(try,
 			g.call(p, jen.Op("&").Id("sd"), jen.Id("vs"), ev),
-			jen.If(jen.Id("vs").Dot("release").Call()).Block(passed...),
+			jen.If(jen.Id("vs").Dot("Release").Call()).Block(passed...),
 		)
 		// A branch whose type rules out the value's kind fails without
 		// being run (and without building messages).
@@ -305,12 +305,12 @@ func (g *rawGen) alternatives(kw string, list []*ir.Check) jen.Code {
 func (g *rawGen) ifThenElse() jen.Code {
 	sc := g.sc
 	block := []jen.Code{
-		jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-		jen.Id("vs").Op(":=").Id("newQuietVState").Call(),
+		jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(),
+		jen.Id("vs").Op(":=").Qual(codecPkg, "NewQuietValidator").Call(),
 	}
 	var ifEv jen.Code
 	if g.track {
-		block = append(block, jen.Var().Id("ie").Id("rtEval"))
+		block = append(block, jen.Var().Id("ie").Qual(codecPkg, "Eval"))
 		ifEv = jen.Op("&").Id("ie")
 	}
 	block = append(block, g.call(sc.If, jen.Op("&").Id("sd"), jen.Id("vs"), ifEv))
@@ -318,29 +318,29 @@ func (g *rawGen) ifThenElse() jen.Code {
 		if c == nil {
 			return nil
 		}
-		return []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), g.call(c, jen.Op("&").Id("sd"), jen.Id(st), g.evArg())}
+		return []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(), g.call(c, jen.Op("&").Id("sd"), jen.Id(st), g.evArg())}
 	}
 	var then []jen.Code
 	if g.track {
-		then = append(then, jen.Id("ev").Dot("merge").Call(jen.Op("&").Id("ie")))
+		then = append(then, jen.Id("ev").Dot("Merge").Call(jen.Op("&").Id("ie")))
 	}
 	switch {
 	case sc.If.Inexact && sc.Then != nil && sc.Else != nil:
-		then = append(then, jen.Id("tv").Op(":=").Id("newQuietVState").Call())
+		then = append(then, jen.Id("tv").Op(":=").Qual(codecPkg, "NewQuietValidator").Call())
 		then = append(then, branch(sc.Then, "tv")...)
-		elseTry := []jen.Code{jen.Id("ev2").Op(":=").Id("newQuietVState").Call()}
+		elseTry := []jen.Code{jen.Id("ev2").Op(":=").Qual(codecPkg, "NewQuietValidator").Call()}
 		elseTry = append(elseTry, jen.Block(branch(sc.Else, "ev2")...))
-		elseTry = append(elseTry, jen.If(jen.Op("!").Id("ev2").Dot("release").Call()).Block(
+		elseTry = append(elseTry, jen.If(jen.Op("!").Id("ev2").Dot("Release").Call()).Block(
 			addConst("if", "is valid against neither then nor else"),
 		))
-		then = append(then, jen.If(jen.Op("!").Id("tv").Dot("release").Call()).Block(elseTry...))
+		then = append(then, jen.If(jen.Op("!").Id("tv").Dot("Release").Call()).Block(elseTry...))
 	case sc.If.Inexact:
 		// then alone, or else alone: the other side accepts everything.
 	default:
 		then = append(then, branch(sc.Then, "s")...)
 	}
 	els := branch(sc.Else, "s")
-	cond := jen.If(jen.Id("vs").Dot("release").Call()).Block(then...)
+	cond := jen.If(jen.Id("vs").Dot("Release").Call()).Block(then...)
 	if len(els) > 0 {
 		cond.Else().Block(els...)
 	}
@@ -375,12 +375,12 @@ func (g *rawGen) dependencies() []jen.Code {
 	for w := 0; w*64 < len(names); w++ {
 		chunk := names[w*64 : min(len(names), (w+1)*64)]
 		g.e.raw.nameLists = append(g.e.raw.nameLists, slices.Clone(chunk))
-		body = append(body, jen.Id("p"+strconv.Itoa(w)).Op(":=").Id("d").Dot("peekKeys").Call(jen.Id("rawNames"+strconv.Itoa(len(g.e.raw.nameLists)))))
+		body = append(body, jen.Id("p"+strconv.Itoa(w)).Op(":=").Id("d").Dot("PeekKeys").Call(jen.Id("rawNames"+strconv.Itoa(len(g.e.raw.nameLists)))))
 	}
 	for _, dep := range sc.Dependencies {
 		var then []jen.Code
 		if dep.Check != nil {
-			then = append(then, jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), g.call(dep.Check, jen.Op("&").Id("sd"), jen.Id("s"), g.evArg()))
+			then = append(then, jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(), g.call(dep.Check, jen.Op("&").Id("sd"), jen.Id("s"), g.evArg()))
 		}
 		for _, r := range dep.Required {
 			then = append(then, jen.If(jen.Op("!").Parens(present(r))).Block(
@@ -407,7 +407,7 @@ func (g *rawGen) typeCheck() jen.Code {
 		case k == ir.KInt && !intOnly:
 			continue // number holds every integer
 		case k == ir.KInt:
-			conds = append(conds, kindTest(ir.KFloat).Op("&&").Id("d").Dot("peekInteger").Call())
+			conds = append(conds, kindTest(ir.KFloat).Op("&&").Id("d").Dot("PeekInteger").Call())
 		default:
 			conds = append(conds, kindTest(k))
 		}
@@ -420,8 +420,8 @@ func (g *rawGen) typeCheck() jen.Code {
 		ok.Parens(c)
 	}
 	return jen.If(jen.Op("!").Parens(ok)).Block(
-		add("type", jen.Lit("expected "+strings.Join(words, " or ")+", got ").Op("+").Id("d").Dot("describe").Call()),
-		jen.Id("d").Dot("skip").Call(),
+		add("type", jen.Lit("expected "+strings.Join(words, " or ")+", got ").Op("+").Id("d").Dot("Describe").Call()),
+		jen.Id("d").Dot("Skip").Call(),
 		jen.Return(),
 	)
 }
@@ -436,10 +436,10 @@ func (g *rawGen) enumCheck() jen.Code {
 		if i > 0 {
 			all.Op("&&")
 		}
-		all.Op("!").Id("rtEqualsConst").Call(jen.Id("raw"), jen.Lit(v.JSON))
+		all.Op("!").Qual(codecPkg, "EqualsConst").Call(jen.Id("raw"), jen.Lit(v.JSON))
 	}
-	return jen.If(jen.Id("raw").Op(":=").Id("d").Dot("peekRaw").Call(), all).Block(
-		add("enum", jen.Id("rtQuote").Call(jen.String().Call(jen.Id("raw"))).Op("+").Lit(" is not one of "+enumList(sc.Enum))),
+	return jen.If(jen.Id("raw").Op(":=").Id("d").Dot("PeekRaw").Call(), all).Block(
+		add("enum", jen.Qual(codecPkg, "Quote").Call(jen.String().Call(jen.Id("raw"))).Op("+").Lit(" is not one of "+enumList(sc.Enum))),
 	)
 }
 
@@ -485,30 +485,30 @@ func (g *rawGen) object() []jen.Code {
 	}
 	var out []jen.Code
 	if !loop {
-		out = append(out, jen.Id("d").Dot("skip").Call())
+		out = append(out, jen.Id("d").Dot("Skip").Call())
 	} else {
 		out = append(out, g.members()...)
 	}
 	if evalAll {
-		out = append(out, jen.Id("ev").Dot("all").Op("=").True())
+		out = append(out, jen.Id("ev").Dot("All").Op("=").True())
 	}
 	if u := sc.UnevaluatedProperties; u != nil {
 		var each []jen.Code
 		if u.IsBool && !u.Accept {
-			each = []jen.Code{addConst("unevaluatedProperties", "member is not allowed"), jen.Id("sv").Dot("skip").Call()}
+			each = []jen.Code{addConst("unevaluatedProperties", "member is not allowed"), jen.Id("sv").Dot("Skip").Call()}
 		} else {
 			each = []jen.Code{g.call(u, jen.Op("&").Id("sv"), jen.Id("s"), nil)}
 		}
 		loopBody := []jen.Code{
-			jen.If(jen.Id("ev").Dot("has").Call(jen.Id("i"))).Block(jen.Id("sv").Dot("skip").Call(), jen.Continue()),
-			jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
+			jen.If(jen.Id("ev").Dot("Has").Call(jen.Id("i"))).Block(jen.Id("sv").Dot("Skip").Call(), jen.Continue()),
+			jen.Id("m").Op(":=").Id("s").Dot("Mark").Call(),
 		}
 		loopBody = append(loopBody, each...)
-		loopBody = append(loopBody, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("sv").Dot("key")))
+		loopBody = append(loopBody, jen.Id("s").Dot("At").Call(jen.Id("m"), jen.Id("sv").Dot("Key")))
 		out = append(out,
-			jen.Id("sv").Dot("object").Call(),
-			jen.For(jen.List(jen.Id("i"), jen.Id("first")).Op(":=").List(jen.Lit(0), jen.True()), jen.Id("sv").Dot("member").Call(jen.Op("&").Id("first")), jen.Id("i").Op("++")).Block(loopBody...),
-			jen.Id("ev").Dot("all").Op("=").True(),
+			jen.Id("sv").Dot("Object").Call(),
+			jen.For(jen.List(jen.Id("i"), jen.Id("first")).Op(":=").List(jen.Lit(0), jen.True()), jen.Id("sv").Dot("NextMember").Call(jen.Op("&").Id("first")), jen.Id("i").Op("++")).Block(loopBody...),
+			jen.Id("ev").Dot("All").Op("=").True(),
 		)
 	}
 	return out
@@ -533,24 +533,24 @@ func (g *rawGen) members() []jen.Code {
 		if !mark {
 			return nil
 		}
-		return []jen.Code{jen.Id("ev").Dot("set").Call(jen.Id("i"))}
+		return []jen.Code{jen.Id("ev").Dot("Set").Call(jen.Id("i"))}
 	}
 	// additionalProperties, for a member no property or pattern takes.
 	addl := func() []jen.Code {
 		ap := sc.AdditionalProperties
 		switch {
 		case ap == nil || (ap.IsBool && ap.Accept) || sc.UnknownPatterns:
-			return []jen.Code{jen.Id("d").Dot("skip").Call()}
+			return []jen.Code{jen.Id("d").Dot("Skip").Call()}
 		case ap.IsBool && !ap.Accept:
 			return []jen.Code{
 				addConst("additionalProperties", "member is not allowed"),
-				jen.Id("d").Dot("skip").Call(),
+				jen.Id("d").Dot("Skip").Call(),
 			}
 		}
 		return []jen.Code{g.call(ap, jen.Id("d"), jen.Id("s"), nil)}
 	}
 	patternSub := func(p *ir.CheckPattern) jen.Code {
-		return jen.Block(jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(), g.call(p.Check, jen.Op("&").Id("sd"), jen.Id("s"), nil))
+		return jen.Block(jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(), g.call(p.Check, jen.Op("&").Id("sd"), jen.Id("s"), nil))
 	}
 	// The body for a member properties does not name.
 	other := func() []jen.Code {
@@ -564,7 +564,7 @@ func (g *rawGen) members() []jen.Code {
 				patternSub(p),
 			))
 		}
-		matched := append(setEv(), jen.Id("d").Dot("skip").Call())
+		matched := append(setEv(), jen.Id("d").Dot("Skip").Call())
 		body = append(body, jen.If(jen.Id("matched")).Block(matched...).Else().Block(addl()...))
 		return body
 	}
@@ -588,11 +588,11 @@ func (g *rawGen) members() []jen.Code {
 		cases = append(cases, jen.Case(jen.Lit(n)).Block(body...))
 	}
 	var loopBody []jen.Code
-	loopBody = append(loopBody, jen.Id("k").Op(":=").Id("d").Dot("key"), jen.Id("m").Op(":=").Id("s").Dot("mark").Call())
+	loopBody = append(loopBody, jen.Id("k").Op(":=").Id("d").Dot("Key"), jen.Id("m").Op(":=").Id("s").Dot("Mark").Call())
 	if sc.PropertyNames != nil {
 		loopBody = append(loopBody, jen.Block(
-			jen.Id("kd").Op(":=").Id("d").Dot("sub").Call(),
-			jen.Id("kd").Dot("pos").Op("=").Id("d").Dot("keyPos"),
+			jen.Id("kd").Op(":=").Id("d").Dot("Sub").Call(),
+			jen.Id("kd").Dot("Pos").Op("=").Id("d").Dot("KeyPos"),
 			g.call(sc.PropertyNames, jen.Op("&").Id("kd"), jen.Id("s"), nil),
 		))
 	}
@@ -602,9 +602,9 @@ func (g *rawGen) members() []jen.Code {
 	} else {
 		loopBody = append(loopBody, other()...)
 	}
-	loopBody = append(loopBody, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("k")))
+	loopBody = append(loopBody, jen.Id("s").Dot("At").Call(jen.Id("m"), jen.Id("k")))
 	var out []jen.Code
-	out = append(out, jen.Id("d").Dot("object").Call())
+	out = append(out, jen.Id("d").Dot("Object").Call())
 	if len(names) > 0 {
 		out = append(out, jen.Var().Id("seen").Index(jen.Lit(max((len(names)+63)/64, 1))).Uint64())
 	}
@@ -613,7 +613,7 @@ func (g *rawGen) members() []jen.Code {
 		out = append(out, jen.Id("i").Op(":=").Lit(0))
 		post = jen.Id("i").Op("++")
 	}
-	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), post).Block(loopBody...))
+	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("NextMember").Call(jen.Op("&").Id("first")), post).Block(loopBody...))
 	for i, n := range names {
 		if !slices.Contains(sc.Required, n) {
 			continue
@@ -645,38 +645,38 @@ func (g *rawGen) array() []jen.Code {
 	}
 	var out []jen.Code
 	if sc.UniqueItems {
-		out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Id("rtUniqueItems").Call(jen.Id("d")), jen.Id("dup")).Block(
+		out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(codecPkg, "UniqueItems").Call(jen.Id("d")), jen.Id("dup")).Block(
 			add("uniqueItems", jen.Lit("items ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("i")).Op("+").Lit(" and ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("j")).Op("+").Lit(" are equal")),
 		))
 	}
 	if !loop {
-		out = append(out, jen.Id("d").Dot("skip").Call())
+		out = append(out, jen.Id("d").Dot("Skip").Call())
 	} else {
 		out = append(out, g.elements()...)
 	}
 	if g.track && len(sc.PrefixItems) > 0 {
-		out = append(out, jen.Id("ev").Dot("prefix").Call(jen.Lit(len(sc.PrefixItems))))
+		out = append(out, jen.Id("ev").Dot("Prefix").Call(jen.Lit(len(sc.PrefixItems))))
 	}
 	if g.track && sc.Items != nil {
-		out = append(out, jen.Id("ev").Dot("all").Op("=").True())
+		out = append(out, jen.Id("ev").Dot("All").Op("=").True())
 	}
 	if u := sc.UnevaluatedItems; u != nil {
 		var each []jen.Code
 		if u.IsBool && !u.Accept {
-			each = []jen.Code{addConst("unevaluatedItems", "item is not allowed"), jen.Id("sv").Dot("skip").Call()}
+			each = []jen.Code{addConst("unevaluatedItems", "item is not allowed"), jen.Id("sv").Dot("Skip").Call()}
 		} else {
 			each = []jen.Code{g.call(u, jen.Op("&").Id("sv"), jen.Id("s"), nil)}
 		}
 		loopBody := []jen.Code{
-			jen.If(jen.Id("ev").Dot("has").Call(jen.Id("i"))).Block(jen.Id("sv").Dot("skip").Call(), jen.Continue()),
-			jen.Id("m").Op(":=").Id("s").Dot("mark").Call(),
+			jen.If(jen.Id("ev").Dot("Has").Call(jen.Id("i"))).Block(jen.Id("sv").Dot("Skip").Call(), jen.Continue()),
+			jen.Id("m").Op(":=").Id("s").Dot("Mark").Call(),
 		}
 		loopBody = append(loopBody, each...)
-		loopBody = append(loopBody, jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Id("i")))
+		loopBody = append(loopBody, jen.Id("s").Dot("AtIndex").Call(jen.Id("m"), jen.Id("i")))
 		out = append(out,
-			jen.Id("sv").Dot("array").Call(),
-			jen.For(jen.List(jen.Id("i"), jen.Id("first")).Op(":=").List(jen.Lit(0), jen.True()), jen.Id("sv").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("i").Op("++")).Block(loopBody...),
-			jen.Id("ev").Dot("all").Op("=").True(),
+			jen.Id("sv").Dot("Array").Call(),
+			jen.For(jen.List(jen.Id("i"), jen.Id("first")).Op(":=").List(jen.Lit(0), jen.True()), jen.Id("sv").Dot("NextElem").Call(jen.Op("&").Id("first")), jen.Id("i").Op("++")).Block(loopBody...),
+			jen.Id("ev").Dot("All").Op("=").True(),
 		)
 	}
 	return out
@@ -687,22 +687,22 @@ func (g *rawGen) elements() []jen.Code {
 	sc := g.sc
 	item := func() jen.Code {
 		if sc.Items == nil {
-			return jen.Id("d").Dot("skip").Call()
+			return jen.Id("d").Dot("Skip").Call()
 		}
 		return g.call(sc.Items, jen.Id("d"), jen.Id("s"), nil)
 	}
 	var each []jen.Code
-	each = append(each, jen.Id("m").Op(":=").Id("s").Dot("mark").Call())
+	each = append(each, jen.Id("m").Op(":=").Id("s").Dot("Mark").Call())
 	if sc.Contains != nil {
 		passed := []jen.Code{jen.Id("matched").Op("++")}
 		if g.track {
-			passed = append(passed, jen.Id("ev").Dot("set").Call(jen.Id("n")))
+			passed = append(passed, jen.Id("ev").Dot("Set").Call(jen.Id("n")))
 		}
 		each = append(each, jen.Block(
-			jen.Id("sd").Op(":=").Id("d").Dot("sub").Call(),
-			jen.Id("vs").Op(":=").Id("newQuietVState").Call(),
+			jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call(),
+			jen.Id("vs").Op(":=").Qual(codecPkg, "NewQuietValidator").Call(),
 			g.call(sc.Contains, jen.Op("&").Id("sd"), jen.Id("vs"), nil),
-			jen.If(jen.Id("vs").Dot("release").Call()).Block(passed...),
+			jen.If(jen.Id("vs").Dot("Release").Call()).Block(passed...),
 		))
 	}
 	if len(sc.PrefixItems) > 0 {
@@ -715,12 +715,12 @@ func (g *rawGen) elements() []jen.Code {
 	} else {
 		each = append(each, item())
 	}
-	each = append(each, jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Id("n")))
-	out := []jen.Code{jen.Id("d").Dot("array").Call(), jen.Id("n").Op(":=").Lit(0)}
+	each = append(each, jen.Id("s").Dot("AtIndex").Call(jen.Id("m"), jen.Id("n")))
+	out := []jen.Code{jen.Id("d").Dot("Array").Call(), jen.Id("n").Op(":=").Lit(0)}
 	if sc.Contains != nil {
 		out = append(out, jen.Id("matched").Op(":=").Lit(0))
 	}
-	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(each...))
+	out = append(out, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("NextElem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(each...))
 	if sc.MinItems != nil && *sc.MinItems > 0 {
 		out = append(out, jen.If(jen.Id("n").Op("<").Lit(int(*sc.MinItems))).Block(
 			add("minItems", jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *sc.MinItems))),
@@ -759,7 +759,7 @@ func (e *emitter) rawString(sc *ir.Check) []jen.Code {
 	if len(checks) == 0 {
 		return nil
 	}
-	return append([]jen.Code{jen.Id("x").Op(":=").Id("d").Dot("string").Call()}, checks...)
+	return append([]jen.Code{jen.Id("x").Op(":=").Id("d").Dot("Str").Call()}, checks...)
 }
 
 // rawNumber compares a number's text with the bounds and multipleOf
@@ -780,17 +780,17 @@ func rawNumber(sc *ir.Check) []jen.Code {
 		if b.bound == nil {
 			continue
 		}
-		checks = append(checks, jen.If(jen.Id("rtCmpNumber").Call(jen.Id("x"), jen.Lit(*b.bound)).Op(b.bad).Lit(0)).Block(
+		checks = append(checks, jen.If(jen.Qual(codecPkg, "CmpNumber").Call(jen.Id("x"), jen.Lit(*b.bound)).Op(b.bad).Lit(0)).Block(
 			add(b.keyword, jen.Lit("must be "+b.text+" "+*b.bound+", got ").Op("+").String().Call(jen.Id("x"))),
 		))
 	}
 	if sc.MultipleOf != nil {
-		checks = append(checks, jen.If(jen.Op("!").Id("rtMultipleOf").Call(jen.Id("x"), jen.Lit(*sc.MultipleOf))).Block(
+		checks = append(checks, jen.If(jen.Op("!").Qual(codecPkg, "MultipleOf").Call(jen.Id("x"), jen.Lit(*sc.MultipleOf))).Block(
 			add("multipleOf", jen.Lit("must be a multiple of "+*sc.MultipleOf+", got ").Op("+").String().Call(jen.Id("x"))),
 		))
 	}
 	if len(checks) == 0 {
 		return nil
 	}
-	return append([]jen.Code{jen.List(jen.Id("x"), jen.Id("_")).Op(":=").Id("d").Dot("number").Call()}, checks...)
+	return append([]jen.Code{jen.List(jen.Id("x"), jen.Id("_")).Op(":=").Id("d").Dot("Number").Call()}, checks...)
 }

@@ -19,10 +19,10 @@ func serveOptionFields() []jen.Code {
 
 // serveLimitsValue sets the dispatcher's serveLimits from opts.
 func serveLimitsValue() jen.Code {
-	return jen.Id("limits").Op(":").Id("serveLimits").Values(
-		jen.Id("grace").Op(":").Id("opts").Dot("ShutdownGrace"),
-		jen.Id("maxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
-		jen.Id("maxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),
-		jen.Id("requestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
+	return jen.Id("Limits").Op(":").Qual(protocolPkg, "ServeLimits").Values(
+		jen.Id("Grace").Op(":").Id("opts").Dot("ShutdownGrace"),
+		jen.Id("MaxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
+		jen.Id("MaxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),
+		jen.Id("RequestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
 	)
 }

@@ -56,7 +56,7 @@ func (e *emitter) emitSessionMethods(f *jen.File, p *ir.Protocol, s *ir.Side, ms
 	}
 	f.Comment(commentText("Broadcast sends a notification (such as notifications/tools/list_changed) to\nthe clients of every session d serves: connections served by Serve, and HTTP\nsessions (on their GET streams). params may be nil. It returns how many\nsessions it reached."))
 	f.Func().Params(recv.Clone()).Id("Broadcast").Params(jen.Id("method").String(), jen.Id("params").Add(appendJSON)).Params(jen.Int(), jen.Error()).Block(
-		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastJSON").Call(jen.Id("method"), jen.Id("params"))),
+		jen.Return(jen.Id("d").Dot("rpc").Dot("BroadcastJSON").Call(jen.Id("method"), jen.Id("params"))),
 	)
 	for _, m := range ms {
 		if m.Name != "resources/subscribe" {
@@ -64,7 +64,7 @@ func (e *emitter) emitSessionMethods(f *jen.File, p *ir.Protocol, s *ir.Side, ms
 		}
 		f.Comment(commentText("NotifyResourceUpdated sends notifications/resources/updated for uri to the\nclients of every session that subscribed to it (resources/subscribe) and has not\nunsubscribed since, and returns how many it reached."))
 		f.Func().Params(recv.Clone()).Id("NotifyResourceUpdated").Params(jen.Id("uri").String()).Int().Block(
-			jen.Return(jen.Id("d").Dot("rpc").Dot("notifyResourceUpdated").Call(jen.Id("uri"))),
+			jen.Return(jen.Id("d").Dot("rpc").Dot("NotifyResourceUpdated").Call(jen.Id("uri"))),
 		)
 	}
 }
@@ -83,13 +83,13 @@ func (e *emitter) serveOlder(p *ir.Protocol) bool {
 func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *jen.Statement) {
 	f.Comment(commentText("Broadcast sends a notification (such as notifications/tools/list_changed) to\nthe clients of " + e.pkg.OlderRevisions + " d serves: their HTTP sessions (on\ntheir GET streams) and the connections served by Serve that opened with\ninitialize. params may be nil. It returns how many sessions it reached.\nClients of " + e.pkg.Revision + " hear of changes through the subscriptions they\nopen (subscriptions/listen)."))
 	f.Func().Params(recv.Clone()).Id("Broadcast").Params(jen.Id("method").String(), jen.Id("params").Add(appendJSON)).Params(jen.Int(), jen.Error()).Block(
-		jen.List(jen.Id("msg"), jen.Id("err")).Op(":=").Id("notificationJSON").Call(jen.Id("method"), jen.Id("params")),
+		jen.List(jen.Id("msg"), jen.Id("err")).Op(":=").Qual(protocolPkg, "NotificationJSON").Call(jen.Id("method"), jen.Id("params")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Id("err"))),
-		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastOlder").Call(jen.Id("msg"), jen.Nil()), jen.Nil()),
+		jen.Return(jen.Id("d").Dot("rpc").Dot("BroadcastOlder").Call(jen.Id("msg"), jen.Nil()), jen.Nil()),
 	)
 	f.Comment(commentText("NotifyResourceUpdated sends notifications/resources/updated for uri to the\nclients of " + e.pkg.OlderRevisions + " that subscribed to it (resources/subscribe)\nand have not unsubscribed since, and returns how many it reached."))
 	f.Func().Params(recv.Clone()).Id("NotifyResourceUpdated").Params(jen.Id("uri").String()).Int().Block(
-		jen.Return(jen.Id("d").Dot("rpc").Dot("broadcastOlder").Call(jen.Id("resourceUpdatedJSON").Call(jen.Id("uri")),
+		jen.Return(jen.Id("d").Dot("rpc").Dot("BroadcastOlder").Call(jen.Qual(protocolPkg, "ResourceUpdatedJSON").Call(jen.Id("uri")),
 			jen.Func().Params(jen.Id("s").Op("*").Id("Session")).Bool().Block(jen.Return(jen.Id("s").Dot("Subscribed").Call(jen.Id("uri")))))),
 	)
 	var cases []jen.Code
@@ -104,7 +104,7 @@ func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *
 			}
 			stmts = append(stmts,
 				jen.Var().Id("p").Add(pt),
-				jen.If(jen.Id("err").Op(":=").Id("decodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			)
 			switch {
 			case in.Params.Union() != nil:
@@ -120,6 +120,6 @@ func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *
 	f.Comment(commentText("olderInputParams decodes the params of an input request of an\nInputRequiredResult into the value the conversions to an older revision take."))
 	f.Func().Id("olderInputParams").Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
 		jen.Switch(jen.Id("method")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("not an input request: ").Op("+").Id("rtQuote").Call(jen.Id("method")))),
+		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("not an input request: ").Op("+").Qual(codecPkg, "Quote").Call(jen.Id("method")))),
 	)
 }

@@ -25,18 +25,18 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 	)
 	f.Comment(commentText("AppendJSON appends the JSON encoding of v to b."))
 	f.Func().Params(recv.Clone()).Id("AppendJSON").Params(jen.Id("b").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Id("e").Op(":=").Id("encoder").Values(jen.Id("buf").Op(":").Id("b")),
-		jen.Id("v").Dot("encodeJSON").Call(jen.Op("&").Id("e")),
-		jen.Return(jen.Id("e").Dot("result").Call(jen.Id("b"))),
+		jen.Id("e").Op(":=").Qual(codecPkg, "Encoder").Values(jen.Id("Buf").Op(":").Id("b")),
+		jen.Id("v").Dot("EncodeJSON").Call(jen.Op("&").Id("e")),
+		jen.Return(jen.Id("e").Dot("Result").Call(jen.Id("b"))),
 	)
 	f.Comment(commentText("UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed " +
 		"JSON and with a *ValidationError on values v cannot hold (a wrong JSON type " +
 		"or constant) and on missing required members; Validate checks the rest of the schema."))
 	f.Func().Params(jen.Id("v").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-		jen.Var().Id("d").Id("decoder"),
-		jen.Id("d").Dot("init").Call(jen.Id("b")),
-		jen.Id("v").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
-		jen.Return(jen.Id("d").Dot("finish").Call()),
+		jen.Var().Id("d").Qual(codecPkg, "Decoder"),
+		jen.Id("d").Dot("Init").Call(jen.Id("b")),
+		jen.Id("v").Dot("DecodeJSON").Call(jen.Op("&").Id("d")),
+		jen.Return(jen.Id("d").Dot("Finish").Call()),
 	)
 	if !e.pkg.Validators {
 		return
@@ -44,9 +44,9 @@ func (e *emitter) emitPublic(name string, ptr bool) {
 	f = e.validate
 	f.Comment(commentText("Validate reports every way v breaks the schema, as a *ValidationError, or returns nil."))
 	f.Func().Params(recv.Clone()).Id("Validate").Params().Error().Block(
-		jen.Id("s").Op(":=").Id("newVState").Call(),
-		jen.Id("v").Dot("validate").Call(jen.Id("s")),
-		jen.Return(jen.Id("s").Dot("done").Call()),
+		jen.Id("s").Op(":=").Qual(codecPkg, "NewValidator").Call(),
+		jen.Id("v").Dot("ValidateWith").Call(jen.Id("s")),
+		jen.Return(jen.Id("s").Dot("Done").Call()),
 	)
 }
 
@@ -174,7 +174,7 @@ func (e *emitter) emitStructDecode(st *ir.Struct) {
 		w, mask := bit(i)
 		body := []jen.Code{
 			// if !d.once(&seen[w], mask) { return }
-			jen.If(jen.Op("!").Id("d").Dot("once").Call(jen.Op("&").Id("seen").Index(jen.Lit(w)), mask)).Block(jen.Return()),
+			jen.If(jen.Op("!").Id("d").Dot("Once").Call(jen.Op("&").Id("seen").Index(jen.Lit(w)), mask)).Block(jen.Return()),
 		}
 		lv := jen.Id("v").Dot(f.Name)
 		switch {
@@ -188,7 +188,7 @@ func (e *emitter) emitStructDecode(st *ir.Struct) {
 	cases = append(cases, jen.Default().Block(e.decodeExtra(st)...))
 	body := []jen.Code{
 		jen.Op("*").Id("v").Op("=").Id(st.Name).Values(),
-		jen.If(jen.Op("!").Id("d").Dot("object").Call()).Block(jen.Return()),
+		jen.If(jen.Op("!").Id("d").Dot("Object").Call()).Block(jen.Return()),
 	}
 	// Required members that were absent are reported at the object: a
 	// mask per word of seen says whether any is missing at all, so a
@@ -202,16 +202,16 @@ func (e *emitter) emitStructDecode(st *ir.Struct) {
 	hasRequired := slices.ContainsFunc(masks, func(m uint64) bool { return m != 0 })
 	if hasRequired {
 		// off is where the object starts: the violations' pointer.
-		body = append(body, jen.Id("off").Op(":=").Id("d").Dot("pos").Op("-").Lit(1))
+		body = append(body, jen.Id("off").Op(":=").Id("d").Dot("Pos").Op("-").Lit(1))
 	}
 	if len(st.Fields) > 0 {
 		body = append(body, jen.Var().Id("seen").Index(jen.Lit(max(words, 1))).Uint64())
 	}
 	if rawExtra(st) {
-		body = append(body, jen.Var().Id("ix").Id("memberIndex"))
+		body = append(body, jen.Var().Id("ix").Qual(codecPkg, "MemberIndex"))
 	}
-	body = append(body, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
-		jen.Switch(jen.Id("d").Dot("key")).Block(cases...),
+	body = append(body, jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("NextMember").Call(jen.Op("&").Id("first")), jen.Empty()).Block(
+		jen.Switch(jen.Id("d").Dot("Key")).Block(cases...),
 	))
 	for w, mask := range masks {
 		if mask == 0 {
@@ -224,7 +224,7 @@ func (e *emitter) emitStructDecode(st *ir.Struct) {
 			}
 			_, bm := bit(i)
 			checks = append(checks, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(bm).Op("==").Lit(0)).Block(
-				jen.Id("d").Dot("violate").Call(jen.Id("off"), jen.Lit("required"), jen.Lit(requiredMessage(f.JSONName))),
+				jen.Id("d").Dot("Violate").Call(jen.Id("off"), jen.Lit("required"), jen.Lit(requiredMessage(f.JSONName))),
 			))
 		}
 		var m *jen.Statement
@@ -235,46 +235,46 @@ func (e *emitter) emitStructDecode(st *ir.Struct) {
 		}
 		body = append(body, jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Add(m).Op("!=").Add(m.Clone())).Block(checks...))
 	}
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(body...)
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(body...)
 }
 
 // decodeConst reads a member whose value is fixed.
 func decodeConst(c *ir.Value, t *ir.Type) jen.Code {
 	switch c.Kind {
 	case ir.String:
-		return jen.Id("d").Dot("constString").Call(jen.Lit(c.Str))
+		return jen.Id("d").Dot("ConstString").Call(jen.Lit(c.Str))
 	case ir.Bool:
-		return jen.Id("d").Dot("constBool").Call(jen.Lit(c.Bool))
+		return jen.Id("d").Dot("ConstBool").Call(jen.Lit(c.Bool))
 	case ir.Number:
 		if t.Kind == ir.TInt {
 			if n, ok := int64Lit(c.Num); ok {
-				return jen.Id("d").Dot("constInt").Call(jen.Lit(n))
+				return jen.Id("d").Dot("ConstInt").Call(jen.Lit(n))
 			}
 		}
 	}
-	return jen.Id("d").Dot("constRaw").Call(jen.Lit(c.JSON))
+	return jen.Id("d").Dot("ConstRaw").Call(jen.Lit(c.JSON))
 }
 
 func (e *emitter) decodeExtra(st *ir.Struct) []jen.Code {
 	if st.Extra == nil {
 		// additionalProperties: false
-		return []jen.Code{jen.Id("d").Dot("notAllowed").Call()}
+		return []jen.Code{jen.Id("d").Dot("NotAllowed").Call()}
 	}
 	if rawExtra(st) {
 		// if !d.extraMember(&v.Extra, &ix) { return } (ix is declared by
 		// emitStructDecode: it keeps the duplicate check linear)
 		return []jen.Code{
-			jen.If(jen.Op("!").Id("d").Dot("extraMember").Call(jen.Op("&").Id("v").Dot(st.Extra.Name), jen.Op("&").Id("ix"))).Block(jen.Return()),
+			jen.If(jen.Op("!").Id("d").Dot("ExtraMember").Call(jen.Op("&").Id("v").Dot(st.Extra.Name), jen.Op("&").Id("ix"))).Block(jen.Return()),
 		}
 	}
 	x := jen.Id("x")
 	body := []jen.Code{
-		jen.Id("k").Op(":=").Id("d").Dot("key"),
+		jen.Id("k").Op(":=").Id("d").Dot("Key"),
 		jen.If(jen.Id("v").Dot(st.Extra.Name).Op("==").Nil()).Block(
 			jen.Id("v").Dot(st.Extra.Name).Op("=").Map(jen.String()).Add(goType(st.Extra.Value)).Values(),
 		),
 		jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id("v").Dot(st.Extra.Name).Index(jen.Id("k")), jen.Id("dup")).Block(
-			jen.Id("d").Dot("dup").Call(jen.Id("k")),
+			jen.Id("d").Dot("Dup").Call(jen.Id("k")),
 			jen.Return(),
 		),
 		jen.Var().Id("x").Add(goType(st.Extra.Value)),
@@ -300,15 +300,15 @@ func presentCheck(f *ir.Field, expr *jen.Statement) *jen.Statement {
 }
 
 func (e *emitter) emitStructEncode(st *ir.Struct) {
-	body := []jen.Code{jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{'))}
+	body := []jen.Code{jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune('{'))}
 	for _, f := range st.Fields {
 		lv := jen.Id("v").Dot(f.Name)
 		var write []jen.Code
 		if f.Const != nil && f.Name == "" {
 			// The constant member, name and value in one piece.
-			write = []jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName) + f.Const.JSON))}
+			write = []jen.Code{jen.Id("e").Dot("Name").Call(jen.Lit(quotedName(f.JSONName) + f.Const.JSON))}
 		} else {
-			write = append([]jen.Code{jen.Id("e").Dot("name").Call(jen.Lit(quotedName(f.JSONName)))}, encodeField(f, lv)...)
+			write = append([]jen.Code{jen.Id("e").Dot("Name").Call(jen.Lit(quotedName(f.JSONName)))}, encodeField(f, lv)...)
 		}
 		switch {
 		case f.Required && f.Name != "" && absentCheck(f.Type, lv) != nil:
@@ -325,20 +325,20 @@ func (e *emitter) emitStructEncode(st *ir.Struct) {
 	if st.Extra != nil {
 		if st.Extra.Value.Kind == ir.TRaw && st.Extra.Value.C.Raw == nil {
 			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("v").Dot(st.Extra.Name)).Block(
-				jen.Id("e").Dot("key").Call(jen.Id("m").Dot("Name")),
-				jen.Id("e").Dot("raw").Call(jen.Id("m").Dot("Value")),
+				jen.Id("e").Dot("Key").Call(jen.Id("m").Dot("Name")),
+				jen.Id("e").Dot("Raw").Call(jen.Id("m").Dot("Value")),
 			))
 		} else {
 			x := jen.Id("v").Dot(st.Extra.Name).Index(jen.Id("k"))
-			inner := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id("k"))}, encodeValue(st.Extra.Value, x, false)...)
+			inner := append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Id("k"))}, encodeValue(st.Extra.Value, x, false)...)
 			body = append(body, jen.Block(
-				jen.List(jen.Id("ks"), jen.Id("n")).Op(":=").Id("rtSortedKeys").Call(jen.Id("e"), jen.Id("v").Dot(st.Extra.Name)),
+				jen.List(jen.Id("ks"), jen.Id("n")).Op(":=").Qual(codecPkg, "SortedKeys").Call(jen.Id("e"), jen.Id("v").Dot(st.Extra.Name)),
 				jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("ks")).Block(inner...),
-				jen.Id("e").Dot("keys").Op("=").Id("e").Dot("keys").Index(jen.Empty(), jen.Id("n"))))
+				jen.Id("e").Dot("Keys").Op("=").Id("e").Dot("Keys").Index(jen.Empty(), jen.Id("n"))))
 		}
 	}
-	body = append(body, jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')))
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(body...)
+	body = append(body, jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune('}')))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(body...)
 }
 
 // encodeField encodes a field's value (dereferencing pointer fields).
@@ -361,8 +361,8 @@ func (e *emitter) emitStructValidate(st *ir.Struct) {
 		return
 	}
 	if st.Whole != nil {
-		body := e.wholeCheck(st.Whole, []jen.Code{jen.Id("v").Dot("encodeJSON").Call(jen.Id("e"))})
-		e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+		body := e.wholeCheck(st.Whole, []jen.Code{jen.Id("v").Dot("EncodeJSON").Call(jen.Id("e"))})
+		e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(body...)
 		return
 	}
 	var body []jen.Code
@@ -397,20 +397,20 @@ func (e *emitter) emitStructValidate(st *ir.Struct) {
 		x := jen.Id("x")
 		inner := e.validateValue(st.Extra.Value, x)
 		if len(inner) > 0 {
-			loop := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("mark").Call()}, inner...)
-			loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Id("k")))
+			loop := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("Mark").Call()}, inner...)
+			loop = append(loop, jen.Id("s").Dot("At").Call(jen.Id("m"), jen.Id("k")))
 			body = append(body,
-				jen.Id("m0").Op(":=").Id("s").Dot("mark").Call(),
+				jen.Id("m0").Op(":=").Id("s").Dot("Mark").Call(),
 				jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("v").Dot(st.Extra.Name)).Block(loop...),
-				jen.Id("s").Dot("sortSince").Call(jen.Id("m0")),
+				jen.Id("s").Dot("SortSince").Call(jen.Id("m0")),
 			)
 		}
 	}
-	e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validate.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(body...)
 }
 
 func requiredViolation(name string) jen.Code {
-	return jen.Id("s").Dot("add").Call(jen.Lit("required"), jen.Lit(requiredMessage(name)))
+	return jen.Id("s").Dot("Add").Call(jen.Lit("required"), jen.Lit(requiredMessage(name)))
 }
 
 // requiredMessage is the message of a missing required member, the same
@@ -429,7 +429,7 @@ func (e *emitter) validateField(f *ir.Field, lv *jen.Statement) []jen.Code {
 	if len(checks) == 0 {
 		return nil
 	}
-	out := []jen.Code{jen.Id("m").Op(":=").Id("s").Dot("mark").Call()}
+	out := []jen.Code{jen.Id("m").Op(":=").Id("s").Dot("Mark").Call()}
 	out = append(out, checks...)
-	return append(out, jen.Id("s").Dot("at").Call(jen.Id("m"), jen.Lit(f.JSONName)))
+	return append(out, jen.Id("s").Dot("At").Call(jen.Id("m"), jen.Lit(f.JSONName)))
 }

@@ -31,7 +31,7 @@ func tasksDefaults(p *ir.Protocol, s *ir.Side) []jen.Code {
 	}
 	caps := jen.Id("opts").Dot("Capabilities").Dot(ts.Extensions.Name)
 	return []jen.Code{jen.If(jen.Id("opts").Dot("Tasks").Op("!=").Nil()).Block(
-		caps.Clone().Op("=").Id("withExtension").Call(caps.Clone(), jen.Id("TasksExtension")),
+		caps.Clone().Op("=").Qual(protocolPkg, "WithExtension").Call(caps.Clone(), jen.Id("TasksExtension")),
 	)}
 }
 
@@ -53,7 +53,7 @@ func tasksAttach(p *ir.Protocol, s *ir.Side) []jen.Code {
 	if fillsResultType(p, s, ts.Result) {
 		args = append(args, jen.Lit(resultComplete))
 	}
-	finish := jen.Func().Params(jen.Id("r").Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Block(
+	finish := jen.Func().Params(jen.Id("r").Qual(protocolPkg, "RpcResult")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(
 		jen.Return(jen.Id("d").Dot(finishName(ts.Result)).Call(args...)),
 	)
 	return []jen.Code{jen.If(jen.Id("opts").Dot("Tasks").Op("!=").Nil()).Block(
@@ -62,9 +62,9 @@ func tasksAttach(p *ir.Protocol, s *ir.Side) []jen.Code {
 			// encoding/json: the Implementation may be an external type.
 			jen.List(jen.Id("info"), jen.Id("_")).Op("=").Qual("encoding/json", "Marshal").Call(jen.Id("opts").Dot("ServerInfo")),
 		),
-		jen.Id("d").Dot("rpc").Dot("attachTasks").Call(
-			jen.Op("&").Id("opts").Dot("Tasks").Dot("store"),
-			jen.Map(jen.String()).Func().Params(jen.Id("rpcResult")).Params(jen.Id("rpcResult"), jen.Error()).Values(
+		jen.Id("d").Dot("rpc").Dot("AttachTasks").Call(
+			jen.Op("&").Id("opts").Dot("Tasks").Dot("Store"),
+			jen.Map(jen.String()).Func().Params(jen.Qual(protocolPkg, "RpcResult")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Values(
 				jen.Id(ts.Call.Const).Op(":").Add(finish),
 			),
 			jen.Id("info"),
@@ -95,15 +95,15 @@ func (e *emitter) emitTasks(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		"not declare the tasks extension (ClientSupportsTasks tells beforehand), and with an\n" +
 		"internal error when the dispatcher has no ServerOptions.Tasks or the store is full."))
 	f.Func().Id("RunAsTask").Params(ctx.Clone(), jen.Id("fn").Func().Params(jen.Qual("context", "Context")).Params(jen.Op("*").Id(res), jen.Error())).Error().Block(
-		jen.Var().Id("run").Func().Params(jen.Qual("context", "Context")).Params(jen.Id("rpcResult"), jen.Error()),
+		jen.Var().Id("run").Func().Params(jen.Qual("context", "Context")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()),
 		jen.If(jen.Id("fn").Op("!=").Nil()).Block(
-			jen.Id("run").Op("=").Func().Params(ctx.Clone()).Params(jen.Id("rpcResult"), jen.Error()).Block(
+			jen.Id("run").Op("=").Func().Params(ctx.Clone()).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(
 				jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("fn").Call(jen.Id("ctx")),
 				jen.If(jen.Id("err").Op("!=").Nil().Op("||").Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 				jen.Return(jen.Id("r"), jen.Nil()),
 			),
 		),
-		jen.Return(jen.Id("runAsTask").Call(jen.Id("ctx"), jen.Id(ts.Call.Const), jen.Id("run"))),
+		jen.Return(jen.Qual(protocolPkg, "RunAsTask").Call(jen.Id("ctx"), jen.Id(ts.Call.Const), jen.Id("run"))),
 	)
 
 	f.Comment(commentText("AwaitInput asks the client for input on behalf of the task ctx belongs to (the context\n" +
@@ -121,7 +121,7 @@ func (e *emitter) emitTasks(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		),
 		jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("requests").Dot("AppendJSON").Call(jen.Nil()),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-		jen.List(jen.Id("got"), jen.Id("err")).Op(":=").Id("awaitTaskInput").Call(jen.Id("ctx"), jen.Id("b")),
+		jen.List(jen.Id("got"), jen.Id("err")).Op(":=").Qual(protocolPkg, "AwaitTaskInput").Call(jen.Id("ctx"), jen.Id("b")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		jen.Var().Id("out").Id(ts.Responses),
 		jen.If(jen.Id("err").Op(":=").Id("out").Dot("UnmarshalJSON").Call(jen.Id("got")), jen.Id("err").Op("!=").Nil()).Block(

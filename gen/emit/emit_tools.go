@@ -70,7 +70,7 @@ func (e *emitter) emitTools() *jen.File {
 			jen.Id("CacheScope").Id(t.CacheScopeType),
 		)
 	}
-	fields = append(fields, jen.Id("set").Id("toolSet").Types(jen.Id(t.Tool), jen.Id(t.CallParams), jen.Id(t.Result)))
+	fields = append(fields, jen.Id("set").Qual(protocolPkg, "ToolSet").Types(jen.Id(t.Tool), jen.Id(t.CallParams), jen.Id(t.Result)))
 	s := serverSide(p)
 	fields = append([]jen.Code{jen.Id(s.Unimplemented)}, fields...)
 	f.Comment(commentText(fmt.Sprintf(toolsDoc, t.Set, adders, s.Handler, s.Constructor, s.Unimplemented)))
@@ -98,19 +98,19 @@ func (e *emitter) emitTools() *jen.File {
 	f.Comment(commentText("add adds a tool, after checking it against the schema."))
 	f.Func().Params(jen.Id("t").Op("*").Id(t.Set)).Id("add").Params(jen.Id("tool").Id(t.Tool), jen.Id("call").Add(callFunc.Clone())).Block(
 		jen.If(jen.Err().Op(":=").Id("tool").Dot("Validate").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Panic(jen.Lit("mcp: tool ").Op("+").Id("rtQuote").Call(jen.Id("tool").Dot(t.ToolName)).Op("+").Lit(": ").Op("+").Err().Dot("Error").Call()),
+			jen.Panic(jen.Lit("mcp: tool ").Op("+").Qual(codecPkg, "Quote").Call(jen.Id("tool").Dot(t.ToolName)).Op("+").Lit(": ").Op("+").Err().Dot("Error").Call()),
 		),
-		jen.Id("t").Dot("set").Dot("add").Call(jen.Id("tool").Dot(t.ToolName), jen.Id("tool"), jen.Id("call")),
+		jen.Id("t").Dot("set").Dot("Add").Call(jen.Id("tool").Dot(t.ToolName), jen.Id("tool"), jen.Id("call")),
 	)
 
 	// ListTools
 	var list []jen.Code
 	if t.Cursor != "" {
 		list = append(list, jen.If(jen.Id("p").Op("!=").Nil().Op("&&").Id("p").Dot(t.Cursor).Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Id("errToolsCursor")),
+			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ErrToolsCursor")),
 		))
 	}
-	values := jen.Dict{jen.Id(t.ListTools): jen.Id("t").Dot("set").Dot("list").Call()}
+	values := jen.Dict{jen.Id(t.ListTools): jen.Id("t").Dot("set").Dot("List").Call()}
 	if t.TTL != "" {
 		list = append(list,
 			jen.Id("scope").Op(":=").Id("t").Dot("CacheScope"),
@@ -137,7 +137,7 @@ func (e *emitter) emitTools() *jen.File {
 	// CallTool
 	f.Comment(commentText("CallTool answers tools/call: it runs the tool p names. An unknown name is\ninvalid params (-32602), the protocol error the specification gives it."))
 	f.Func().Params(jen.Id("t").Op("*").Id(t.Set)).Id("CallTool").Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(t.CallParams)).Params(jen.Op("*").Id(t.Result), jen.Error()).Block(
-		jen.Return(jen.Id("t").Dot("set").Dot("call").Call(jen.Id("ctx"), jen.Id("p").Dot(t.CallName), jen.Id("p"))),
+		jen.Return(jen.Id("t").Dot("set").Dot("Call").Call(jen.Id("ctx"), jen.Id("p").Dot(t.CallName), jen.Id("p"))),
 	)
 
 	// toolError
@@ -208,8 +208,8 @@ An error h returns is a tool execution error too (its text in a result with isEr
 		jen.Id("tool").Id(t.Tool),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(t.CallParams), jen.Id("in").Id("In")).Params(jen.Op("*").Id(t.Result), jen.Error()),
 	).Block(
-		jen.Id("args").Op(":=").Id("toolCodec").Types(jen.Id("In")).Call(jen.Id("tool").Dot(t.ToolName), jen.False()),
-		jen.Id("setToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("inputSchema"), jen.Op("&").Id("tool").Dot(t.InputSchema), jen.Id("args")),
+		jen.Id("args").Op(":=").Qual(protocolPkg, "ToolCodec").Types(jen.Id("In")).Call(jen.Id("tool").Dot(t.ToolName), jen.False()),
+		jen.Qual(protocolPkg, "SetToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("inputSchema"), jen.Op("&").Id("tool").Dot(t.InputSchema), jen.Id("args")),
 		jen.Id("s").Dot("tools").Call().Dot("add").Call(jen.Id("tool"), toolCall(t, jen.Return(jen.Id("h").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("in"))))),
 	)
 }
@@ -220,7 +220,7 @@ func toolCall(t *ir.ToolSupport, body ...jen.Code) *jen.Statement {
 	ctx := jen.Qual("context", "Context")
 	run := jen.Func().Params(jen.Id("in").Id("In")).Params(jen.Op("*").Id(t.Result), jen.Error()).Block(body...)
 	return jen.Func().Params(jen.Id("ctx").Add(ctx), jen.Id("p").Op("*").Id(t.CallParams)).Params(jen.Op("*").Id(t.Result), jen.Error()).Block(
-		jen.Return(jen.Id("callTool").Call(jen.Id("args"), jen.Id("p").Dot(t.CallName), jen.Id("p").Dot(t.Arguments), run, jen.Id("toolError"))),
+		jen.Return(jen.Qual(protocolPkg, "CallTool").Call(jen.Id("args"), jen.Id("p").Dot(t.CallName), jen.Id("p").Dot(t.Arguments), run, jen.Id("toolError"))),
 	)
 }
 
@@ -232,7 +232,7 @@ func (e *emitter) emitAddStructuredTool(f *jen.File, t *ir.ToolSupport) {
 	body := []jen.Code{
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("h").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("in")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("structuredResult").Call(jen.Id("out"), jen.Id("p").Dot(t.CallName), jen.Id("v")),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(protocolPkg, "StructuredResult").Call(jen.Id("out"), jen.Id("p").Dot(t.CallName), jen.Id("v")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id(t.Result).Values(jen.Dict{
 			jen.Id(t.Content):    jen.Index().Id(t.ContentItem).Values(jen.Op("&").Id(t.Text).Values(jen.Dict{jen.Id(t.TextField): jen.String().Call(jen.Id("b"))})),
@@ -244,13 +244,13 @@ func (e *emitter) emitAddStructuredTool(f *jen.File, t *ir.ToolSupport) {
 		jen.Id("tool").Id(t.Tool),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(t.CallParams), jen.Id("in").Id("In")).Params(jen.Id("Out"), jen.Error()),
 	).Block(
-		jen.Id("args").Op(":=").Id("toolCodec").Types(jen.Id("In")).Call(jen.Id("tool").Dot(t.ToolName), jen.False()),
-		jen.Id("out").Op(":=").Id("toolCodec").Types(jen.Id("Out")).Call(jen.Id("tool").Dot(t.ToolName), jen.True()),
-		jen.Id("setToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("inputSchema"), jen.Op("&").Id("tool").Dot(t.InputSchema), jen.Id("args")),
+		jen.Id("args").Op(":=").Qual(protocolPkg, "ToolCodec").Types(jen.Id("In")).Call(jen.Id("tool").Dot(t.ToolName), jen.False()),
+		jen.Id("out").Op(":=").Qual(protocolPkg, "ToolCodec").Types(jen.Id("Out")).Call(jen.Id("tool").Dot(t.ToolName), jen.True()),
+		jen.Qual(protocolPkg, "SetToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("inputSchema"), jen.Op("&").Id("tool").Dot(t.InputSchema), jen.Id("args")),
 		jen.If(jen.Id("tool").Dot(t.OutputSchema).Op("==").Nil()).Block(
 			jen.Id("tool").Dot(t.OutputSchema).Op("=").New(jen.Id(t.OutputSchemaType)),
 		),
-		jen.Id("setToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("outputSchema"), jen.Id("tool").Dot(t.OutputSchema), jen.Id("out")),
+		jen.Qual(protocolPkg, "SetToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("outputSchema"), jen.Id("tool").Dot(t.OutputSchema), jen.Id("out")),
 		jen.Id("s").Dot("tools").Call().Dot("add").Call(jen.Id("tool"), toolCall(t, body...)),
 	)
 }

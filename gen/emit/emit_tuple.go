@@ -70,9 +70,9 @@ func (e *emitter) emitTupleDecode(tu *ir.Tuple) {
 	} else {
 		// The Go type cannot hold it, as the schema does not allow it.
 		rest = []jen.Code{
-			jen.Id("d").Dot("peek").Call(),
-			jen.Id("d").Dot("violate").Call(jen.Id("d").Dot("pos"), jen.Lit("false"), jen.Lit("no value is allowed here")),
-			jen.Id("d").Dot("skip").Call(),
+			jen.Id("d").Dot("Peek").Call(),
+			jen.Id("d").Dot("Violate").Call(jen.Id("d").Dot("Pos"), jen.Lit("false"), jen.Lit("no value is allowed here")),
+			jen.Id("d").Dot("Skip").Call(),
 		}
 	}
 	cases = append(cases, jen.Default().Block(rest...))
@@ -86,12 +86,12 @@ func (e *emitter) emitTupleDecode(tu *ir.Tuple) {
 	if required > 0 {
 		// off is where the array starts: the pointer of a minItems
 		// violation.
-		body = append(body, jen.Id("d").Dot("peek").Call(), jen.Id("off").Op(":=").Id("d").Dot("pos"))
+		body = append(body, jen.Id("d").Dot("Peek").Call(), jen.Id("off").Op(":=").Id("d").Dot("Pos"))
 	}
 	body = append(body,
-		jen.If(jen.Op("!").Id("d").Dot("array").Call()).Block(jen.Return()),
+		jen.If(jen.Op("!").Id("d").Dot("Array").Call()).Block(jen.Return()),
 		jen.Id("n").Op(":=").Lit(0),
-		jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(
+		jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("NextElem").Call(jen.Op("&").Id("first")), jen.Id("n").Op("++")).Block(
 			jen.Switch(jen.Id("n")).Block(cases...),
 		),
 	)
@@ -99,11 +99,11 @@ func (e *emitter) emitTupleDecode(tu *ir.Tuple) {
 		// Positions the Go type requires were absent: the array is too
 		// short for minItems.
 		body = append(body, jen.If(jen.Id("n").Op("<").Lit(required)).Block(
-			jen.Id("d").Dot("violate").Call(jen.Id("off"), jen.Lit("minItems"),
+			jen.Id("d").Dot("Violate").Call(jen.Id("off"), jen.Lit("minItems"),
 				jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *tu.MinItems))),
 		))
 	}
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(body...)
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(body...)
 }
 
 // emitTupleEncode writes the positions up to the first absent one, then
@@ -114,13 +114,13 @@ func (e *emitter) emitTupleEncode(tu *ir.Tuple) {
 	gap := tupleGapCheck(tu)
 	if gap != nil {
 		body = append(body, jen.If(jen.Id("v").Dot("gap").Call()).Block(
-			jen.Id("e").Dot("fail").Call(jen.Lit(tu.Name+": a position is set after an absent one")),
+			jen.Id("e").Dot("Fail").Call(jen.Lit(tu.Name+": a position is set after an absent one")),
 		))
 	}
-	body = append(body, jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('[')))
+	body = append(body, jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune('[')))
 	for _, f := range tu.Items {
 		lv := jen.Id("v").Dot(f.Name)
-		enc := append([]jen.Code{jen.Id("e").Dot("comma").Call()}, encodeField(f, lv)...)
+		enc := append([]jen.Code{jen.Id("e").Dot("Comma").Call()}, encodeField(f, lv)...)
 		if f.Required {
 			body = append(body, enc...)
 		} else {
@@ -129,11 +129,11 @@ func (e *emitter) emitTupleEncode(tu *ir.Tuple) {
 	}
 	if tu.RestType != nil {
 		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot(tu.Rest)).Block(
-			append([]jen.Code{jen.Id("e").Dot("comma").Call()}, encodeValue(tu.RestType, jen.Id("v").Dot(tu.Rest).Index(jen.Id("i")), true)...)...,
+			append([]jen.Code{jen.Id("e").Dot("Comma").Call()}, encodeValue(tu.RestType, jen.Id("v").Dot(tu.Rest).Index(jen.Id("i")), true)...)...,
 		))
 	}
-	body = append(body, jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune(']')))
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(body...)
+	body = append(body, jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune(']')))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(body...)
 	if gap != nil {
 		e.codec.Comment(commentText("gap reports whether a position is set after an absent one (or Rest has elements after one), which has no JSON form."))
 		e.codec.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("gap").Params().Bool().Block(jen.Return(gap))
@@ -188,11 +188,11 @@ func (e *emitter) emitTupleValidate(tu *ir.Tuple) {
 	}
 	var body []jen.Code
 	if tu.Whole != nil {
-		body = e.wholeCheck(tu.Whole, []jen.Code{jen.Id("v").Dot("encodeJSON").Call(jen.Id("e"))})
+		body = e.wholeCheck(tu.Whole, []jen.Code{jen.Id("v").Dot("EncodeJSON").Call(jen.Id("e"))})
 	} else {
 		if tupleGapCheck(tu) != nil {
 			body = append(body, jen.If(jen.Id("v").Dot("gap").Call()).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("prefixItems"), jen.Lit("a position is set after an absent one, which has no JSON form")),
+				jen.Id("s").Dot("Add").Call(jen.Lit("prefixItems"), jen.Lit("a position is set after an absent one, which has no JSON form")),
 			))
 		}
 		fixed := 0
@@ -214,12 +214,12 @@ func (e *emitter) emitTupleValidate(tu *ir.Tuple) {
 			}
 			if tu.MinItems != nil && *tu.MinItems > 0 {
 				body = append(body, jen.If(jen.Id("n").Op("<").Lit(int(*tu.MinItems))).Block(
-					jen.Id("s").Dot("add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *tu.MinItems))),
+					jen.Id("s").Dot("Add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *tu.MinItems))),
 				))
 			}
 			if tu.MaxItems != nil {
 				body = append(body, jen.If(jen.Id("n").Op(">").Lit(int(*tu.MaxItems))).Block(
-					jen.Id("s").Dot("add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *tu.MaxItems))),
+					jen.Id("s").Dot("Add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(jen.Id("n")).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *tu.MaxItems))),
 				))
 			}
 		}
@@ -229,8 +229,8 @@ func (e *emitter) emitTupleValidate(tu *ir.Tuple) {
 			if len(checks) == 0 {
 				continue
 			}
-			block := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("mark").Call()}, checks...)
-			block = append(block, jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Lit(i)))
+			block := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("Mark").Call()}, checks...)
+			block = append(block, jen.Id("s").Dot("AtIndex").Call(jen.Id("m"), jen.Lit(i)))
 			if f.Required {
 				body = append(body, jen.Block(block...))
 			} else {
@@ -240,13 +240,13 @@ func (e *emitter) emitTupleValidate(tu *ir.Tuple) {
 		if tu.RestType != nil {
 			checks := e.validateValue(tu.RestType, jen.Id("v").Dot(tu.Rest).Index(jen.Id("i")))
 			if len(checks) > 0 {
-				loop := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("mark").Call()}, checks...)
-				loop = append(loop, jen.Id("s").Dot("atIndex").Call(jen.Id("m"), jen.Lit(len(tu.Items)).Op("+").Id("i")))
+				loop := append([]jen.Code{jen.Id("m").Op(":=").Id("s").Dot("Mark").Call()}, checks...)
+				loop = append(loop, jen.Id("s").Dot("AtIndex").Call(jen.Id("m"), jen.Lit(len(tu.Items)).Op("+").Id("i")))
 				body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("v").Dot(tu.Rest)).Block(loop...))
 			}
 		}
 	}
-	e.validate.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validate.Func().Params(jen.Id("v").Op("*").Id(tu.Name)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(body...)
 }
 
 // wholeCheck checks a value by its JSON encoding: encode (statements that
@@ -256,11 +256,11 @@ func (e *emitter) emitTupleValidate(tu *ir.Tuple) {
 //
 //	{ e := s.encoder(); <encode>; var d decoder; if s.encoded(&d) { rawCheckN(&d, s) } }
 func (e *emitter) wholeCheck(c *ir.Check, encode []jen.Code) []jen.Code {
-	out := []jen.Code{jen.Id("e").Op(":=").Id("s").Dot("encoder").Call()}
+	out := []jen.Code{jen.Id("e").Op(":=").Id("s").Dot("Encoder").Call()}
 	out = append(out, encode...)
 	out = append(out,
-		jen.Var().Id("d").Id("decoder"),
-		jen.If(jen.Id("s").Dot("encoded").Call(jen.Op("&").Id("d"))).Block(
+		jen.Var().Id("d").Qual(codecPkg, "Decoder"),
+		jen.If(jen.Id("s").Dot("Encoded").Call(jen.Op("&").Id("d"))).Block(
 			jen.Id(e.raw.need(c)).Call(jen.Op("&").Id("d"), jen.Id("s")),
 		),
 	)

@@ -63,9 +63,9 @@ func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Co
 	switch t.Kind {
 	case ir.TFloat:
 		if c := t.C; c.Minimum != nil || c.Maximum != nil || c.ExclusiveMinimum != nil || c.ExclusiveMaximum != nil || c.MultipleOf != nil {
-			m := "floatBounds"
+			m := "FloatBounds"
 			if c.MultipleOf != nil {
-				m = "floatExact"
+				m = "FloatExact"
 			}
 			if asPtr {
 				m += "Ptr"
@@ -84,28 +84,28 @@ func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Co
 		}
 		fallthrough
 	case ir.TString, ir.TInt, ir.TBool:
-		m := map[ir.TKind]string{ir.TString: "string", ir.TInt: "int", ir.TFloat: "float", ir.TBool: "bool"}[t.Kind]
+		m := map[ir.TKind]string{ir.TString: "Str", ir.TInt: "Int", ir.TFloat: "Float", ir.TBool: "Bool"}[t.Kind]
 		if asPtr {
 			m += "Ptr"
 		}
 		return []jen.Code{lv.Clone().Op("=").Id("d").Dot(m).Call()}
 	case ir.TRaw:
-		return []jen.Code{lv.Clone().Op("=").Id("d").Dot("raw").Call()}
+		return []jen.Code{lv.Clone().Op("=").Id("d").Dot("Raw").Call()}
 	case ir.TExternal:
 		if asPtr {
 			return []jen.Code{
 				lv.Clone().Op("=").New(goType(t)),
-				jen.Id("d").Dot("external").Call(lv.Clone()),
+				jen.Id("d").Dot("External").Call(lv.Clone()),
 			}
 		}
-		return []jen.Code{jen.Id("d").Dot("external").Call(jen.Op("&").Add(lv))}
+		return []jen.Code{jen.Id("d").Dot("External").Call(jen.Op("&").Add(lv))}
 	case ir.TDecl:
 		if u := t.Union(); u != nil {
 			// A union decodes through its holder: var h UHolder; h.decodeJSON(d); lv = h.Value
 			h := "h" + strconv.Itoa(depth)
 			return []jen.Code{
 				jen.Var().Id(h).Id(u.Holder),
-				jen.Id(h).Dot("decodeJSON").Call(jen.Id("d")),
+				jen.Id(h).Dot("DecodeJSON").Call(jen.Id("d")),
 				lv.Clone().Op("=").Id(h).Dot("Value"),
 			}
 		}
@@ -113,10 +113,10 @@ func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Co
 			// lv = new(T); lv.decodeJSON(d)
 			return []jen.Code{
 				lv.Clone().Op("=").New(goType(t)),
-				lv.Clone().Dot("decodeJSON").Call(jen.Id("d")),
+				lv.Clone().Dot("DecodeJSON").Call(jen.Id("d")),
 			}
 		}
-		return []jen.Code{lv.Clone().Dot("decodeJSON").Call(jen.Id("d"))}
+		return []jen.Code{lv.Clone().Dot("DecodeJSON").Call(jen.Id("d"))}
 	case ir.TSlice:
 		// Elements go to a small array on the stack first, then into a
 		// slice of the exact length: one allocation for most arrays.
@@ -125,28 +125,28 @@ func decodeValueN(t *ir.Type, lv *jen.Statement, asPtr bool, depth int) []jen.Co
 		buf, sl := "buf"+strconv.Itoa(depth), "s"+strconv.Itoa(depth)
 		body := append([]jen.Code{jen.Var().Id(x).Add(goType(t.Elem))}, decodeValueN(t.Elem, jen.Id(x), false, depth+1)...)
 		body = append(body, jen.Id(sl).Op("=").Append(jen.Id(sl), jen.Id(x)))
-		return []jen.Code{jen.If(jen.Id("d").Dot("array").Call()).Block(
+		return []jen.Code{jen.If(jen.Id("d").Dot("Array").Call()).Block(
 			jen.Var().Id(buf).Index(jen.Lit(8)).Add(goType(t.Elem)),
 			jen.Id(sl).Op(":=").Id(buf).Index(jen.Empty(), jen.Lit(0)),
-			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("elem").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
+			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("NextElem").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
 			lv.Clone().Op("=").Append(jen.Make(goType(t), jen.Lit(0), jen.Len(jen.Id(sl))), jen.Id(sl).Op("...")),
 		)}
 	case ir.TMap:
 		// if d.object() { m := map[string]T{}; for first := true; d.member(&first); { k := d.key; dup check; var x T; ...; m[k] = x }; lv = m }
 		m := "m" + strconv.Itoa(depth)
 		body := []jen.Code{
-			jen.Id(k).Op(":=").Id("d").Dot("key"),
+			jen.Id(k).Op(":=").Id("d").Dot("Key"),
 			jen.If(jen.List(jen.Id("_"), jen.Id("dup")).Op(":=").Id(m).Index(jen.Id(k)), jen.Id("dup")).Block(
-				jen.Id("d").Dot("dup").Call(jen.Id(k)),
+				jen.Id("d").Dot("Dup").Call(jen.Id(k)),
 				jen.Break(),
 			),
 			jen.Var().Id(x).Add(goType(t.Elem)),
 		}
 		body = append(body, decodeValueN(t.Elem, jen.Id(x), false, depth+1)...)
 		body = append(body, jen.Id(m).Index(jen.Id(k)).Op("=").Id(x))
-		return []jen.Code{jen.If(jen.Id("d").Dot("object").Call()).Block(
+		return []jen.Code{jen.If(jen.Id("d").Dot("Object").Call()).Block(
 			jen.Id(m).Op(":=").Add(goType(t)).Values(),
-			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("member").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
+			jen.For(jen.Id("first").Op(":=").True(), jen.Id("d").Dot("NextMember").Call(jen.Op("&").Id("first")), jen.Empty()).Block(body...),
 			lv.Clone().Op("=").Id(m),
 		)}
 	}
@@ -164,47 +164,47 @@ func encodeValueN(t *ir.Type, expr *jen.Statement, addressable bool, depth int) 
 	k := "k" + strconv.Itoa(depth)
 	switch t.Kind {
 	case ir.TString:
-		return []jen.Code{jen.Id("e").Dot("string").Call(expr)}
+		return []jen.Code{jen.Id("e").Dot("Str").Call(expr)}
 	case ir.TInt:
-		return []jen.Code{jen.Id("e").Dot("int").Call(expr)}
+		return []jen.Code{jen.Id("e").Dot("Int").Call(expr)}
 	case ir.TFloat:
-		return []jen.Code{jen.Id("e").Dot("float").Call(expr)}
+		return []jen.Code{jen.Id("e").Dot("Float").Call(expr)}
 	case ir.TBool:
-		return []jen.Code{jen.Id("e").Dot("bool").Call(expr)}
+		return []jen.Code{jen.Id("e").Dot("Bool").Call(expr)}
 	case ir.TRaw:
-		return []jen.Code{jen.Id("e").Dot("raw").Call(expr)}
+		return []jen.Code{jen.Id("e").Dot("Raw").Call(expr)}
 	case ir.TExternal:
-		return []jen.Code{jen.Id("e").Dot("external").Call(expr)}
+		return []jen.Code{jen.Id("e").Dot("External").Call(expr)}
 	case ir.TDecl:
 		if u := t.Union(); u != nil {
-			return []jen.Code{holderOf(u, expr).Dot("encodeJSON").Call(jen.Id("e"))}
+			return []jen.Code{holderOf(u, expr).Dot("EncodeJSON").Call(jen.Id("e"))}
 		}
 		if t.PointerMethods() && !addressable {
 			x := "x" + strconv.Itoa(depth)
 			return []jen.Code{jen.Block(
 				jen.Id(x).Op(":=").Add(expr),
-				jen.Id(x).Dot("encodeJSON").Call(jen.Id("e")),
+				jen.Id(x).Dot("EncodeJSON").Call(jen.Id("e")),
 			)}
 		}
-		return []jen.Code{expr.Clone().Dot("encodeJSON").Call(jen.Id("e"))}
+		return []jen.Code{expr.Clone().Dot("EncodeJSON").Call(jen.Id("e"))}
 	case ir.TSlice:
 		// e.buf = append(e.buf, '['); for i := range expr { e.comma(); <elem> }; e.buf = append(e.buf, ']')
-		body := append([]jen.Code{jen.Id("e").Dot("comma").Call()}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(i)), true, depth+1)...)
+		body := append([]jen.Code{jen.Id("e").Dot("Comma").Call()}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(i)), true, depth+1)...)
 		return []jen.Code{
-			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('[')),
+			jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune('[')),
 			jen.For(jen.Id(i).Op(":=").Range().Add(expr)).Block(body...),
-			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune(']')),
+			jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune(']')),
 		}
 	case ir.TMap:
 		// e.buf = append(e.buf, '{'); ks, n := rtSortedKeys(e, expr); for _, k := range ks { e.key(k); <value> }; e.keys = e.keys[:n]; ...
-		body := append([]jen.Code{jen.Id("e").Dot("key").Call(jen.Id(k))}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(k)), false, depth+1)...)
+		body := append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Id(k))}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(k)), false, depth+1)...)
 		ks, n := "ks"+strconv.Itoa(depth), "n"+strconv.Itoa(depth)
 		return []jen.Code{jen.Block(
-			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('{')),
-			jen.List(jen.Id(ks), jen.Id(n)).Op(":=").Id("rtSortedKeys").Call(jen.Id("e"), expr),
+			jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune('{')),
+			jen.List(jen.Id(ks), jen.Id(n)).Op(":=").Qual(codecPkg, "SortedKeys").Call(jen.Id("e"), expr),
 			jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Id(ks)).Block(body...),
-			jen.Id("e").Dot("keys").Op("=").Id("e").Dot("keys").Index(jen.Empty(), jen.Id(n)),
-			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitRune('}')),
+			jen.Id("e").Dot("Keys").Op("=").Id("e").Dot("Keys").Index(jen.Empty(), jen.Id(n)),
+			jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune('}')),
 		)}
 	}
 	panic("encodeValue")

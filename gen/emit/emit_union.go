@@ -116,9 +116,9 @@ func (e *emitter) emitUnion(u *ir.Union) {
 	if e.pkg.Validators {
 		methods = append(methods, jen.Id("Validate").Params().Error())
 	}
-	methods = append(methods, jen.Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")))
+	methods = append(methods, jen.Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")))
 	if e.pkg.Validators {
-		methods = append(methods, jen.Id("validate").Params(jen.Id("s").Op("*").Id("vstate")))
+		methods = append(methods, jen.Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")))
 	}
 	e.declDoc(doc).Type().Id(u.Name).Interface(methods...)
 	for _, t := range concreteBranches(u, map[*ir.Union]bool{}) {
@@ -136,9 +136,9 @@ func (e *emitter) emitUnion(u *ir.Union) {
 	)
 
 	// encodeJSON: the branch writes itself.
-	e.codec.Func().Params(jen.Id("v").Id(u.Holder)).Id("encodeJSON").Params(jen.Id("e").Op("*").Id("encoder")).Block(
-		jen.If(jen.Id("v").Dot("Value").Op("==").Nil()).Block(jen.Id("e").Dot("null").Call(), jen.Return()),
-		jen.Id("v").Dot("Value").Dot("encodeJSON").Call(jen.Id("e")),
+	e.codec.Func().Params(jen.Id("v").Id(u.Holder)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(
+		jen.If(jen.Id("v").Dot("Value").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
+		jen.Id("v").Dot("Value").Dot("EncodeJSON").Call(jen.Id("e")),
 	)
 	e.emitUnionDecode(u)
 
@@ -152,12 +152,12 @@ func (e *emitter) emitUnion(u *ir.Union) {
 	}
 	body := []jen.Code{
 		jen.If(jen.Id("v").Dot("Value").Op("==").Nil()).Block(
-			jen.Id("s").Dot("add").Call(jen.Lit(keyword), jen.Lit("no value: want one of "+branchNames(u))),
+			jen.Id("s").Dot("Add").Call(jen.Lit(keyword), jen.Lit("no value: want one of "+branchNames(u))),
 			jen.Return(),
 		),
 	}
 	// A branch that is a union is checked as that union (its own oneOf).
-	check := jen.Id("v").Dot("Value").Dot("validate").Call(jen.Id("s"))
+	check := jen.Id("v").Dot("Value").Dot("ValidateWith").Call(jen.Id("s"))
 	var chain *jen.Statement
 	for _, br := range u.Branches {
 		iu := br.Type.Union()
@@ -165,7 +165,7 @@ func (e *emitter) emitUnion(u *ir.Union) {
 			continue
 		}
 		cond := jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("v").Dot("Value").Assert(jen.Id(iu.Name)), jen.Id("ok")).Block(
-			holderOf(iu, jen.Id("x")).Dot("validate").Call(jen.Id("s")),
+			holderOf(iu, jen.Id("x")).Dot("ValidateWith").Call(jen.Id("s")),
 		)
 		if chain == nil {
 			chain = cond
@@ -183,19 +183,19 @@ func (e *emitter) emitUnion(u *ir.Union) {
 		body = append(body,
 			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("v").Dot("AppendJSON").Call(jen.Nil()),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return()),
-			jen.Var().Id("d").Id("decoder"),
-			jen.Id("d").Dot("initShared").Call(jen.Id("b")),
+			jen.Var().Id("d").Qual(codecPkg, "Decoder"),
+			jen.Id("d").Dot("InitShared").Call(jen.Id("b")),
 			jen.Var().Id("w").Id(u.Holder),
-			jen.Id("w").Dot("decodeJSON").Call(jen.Op("&").Id("d")),
-			jen.If(jen.Id("d").Dot("oneOfConflict")).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("matches more than one branch of "+u.Name)),
+			jen.Id("w").Dot("DecodeJSON").Call(jen.Op("&").Id("d")),
+			jen.If(jen.Id("d").Dot("OneOfConflict")).Block(
+				jen.Id("s").Dot("Add").Call(jen.Lit("oneOf"), jen.Lit("matches more than one branch of "+u.Name)),
 			),
-			jen.If(jen.Id("d").Dot("oneOfUnsure")).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("oneOf"), jen.Lit("matches one branch of "+u.Name+", and has a number beyond the range of another branch's Go type, which may match too")),
+			jen.If(jen.Id("d").Dot("OneOfUnsure")).Block(
+				jen.Id("s").Dot("Add").Call(jen.Lit("oneOf"), jen.Lit("matches one branch of "+u.Name+", and has a number beyond the range of another branch's Go type, which may match too")),
 			),
 		)
 	}
-	e.validate.Func().Params(jen.Id("v").Id(u.Holder)).Id("validate").Params(jen.Id("s").Op("*").Id("vstate")).Block(body...)
+	e.validate.Func().Params(jen.Id("v").Id(u.Holder)).Id("ValidateWith").Params(jen.Id("s").Op("*").Qual(codecPkg, "Validator")).Block(body...)
 }
 
 // kindTest is the condition on the first byte c for a JSON kind.
@@ -213,7 +213,7 @@ func kindTest(k ir.Kind) *jen.Statement {
 	case ir.KObject:
 		return c.Op("==").LitRune('{')
 	}
-	return jen.Id("rtIsNumberStart").Call(c)
+	return jen.Qual(codecPkg, "IsNumberStart").Call(c)
 }
 
 func kindWord(k ir.Kind) string {
@@ -237,10 +237,10 @@ func (e *emitter) emitUnionDecode(u *ir.Union) {
 		}
 		cases = append(cases, jen.Case(kindTest(kc.Kind)).Block(body...))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
-	e.codec.Func().Params(jen.Id("v").Op("*").Id(u.Holder)).Id("decodeJSON").Params(jen.Id("d").Op("*").Id("decoder")).Block(
+	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
+	e.codec.Func().Params(jen.Id("v").Op("*").Id(u.Holder)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Qual(codecPkg, "Decoder")).Block(
 		jen.Id("v").Dot("Value").Op("=").Nil(),
-		jen.Switch(jen.Id("c").Op(":=").Id("d").Dot("peek").Call(), jen.Empty()).Block(cases...),
+		jen.Switch(jen.Id("c").Op(":=").Id("d").Dot("Peek").Call(), jen.Empty()).Block(cases...),
 	)
 }
 
@@ -256,20 +256,20 @@ func (e *emitter) decodeByTag(u *ir.Union) []jen.Code {
 	for _, tc := range p.ByTag {
 		tagCases = append(tagCases, jen.Case(jen.Lit(tc.Value)).Block(e.decodeCandidates(u, tc.Candidates)...))
 	}
-	unknown := []jen.Code{jen.Id("d").Dot("badTag").Call(jen.Lit(p.Discriminator), jen.Id("tag"), jen.Lit(u.Name), jen.Lit(list))}
+	unknown := []jen.Code{jen.Id("d").Dot("BadTag").Call(jen.Lit(p.Discriminator), jen.Id("tag"), jen.Lit(u.Name), jen.Lit(list))}
 	if len(p.Unknown) > 0 {
 		unknown = e.decodeCandidates(u, p.Unknown)
 	}
 	tagCases = append(tagCases, jen.Default().Block(unknown...))
-	absent := []jen.Code{jen.Id("d").Dot("missingTag").Call(jen.Lit(p.Discriminator), jen.Lit(u.Name), jen.Lit(list))}
+	absent := []jen.Code{jen.Id("d").Dot("MissingTag").Call(jen.Lit(p.Discriminator), jen.Lit(u.Name), jen.Lit(list))}
 	if len(p.Untagged) > 0 {
 		absent = e.decodeCandidates(u, p.Untagged)
 	}
 	return []jen.Code{
-		jen.List(jen.Id("tag"), jen.Id("state")).Op(":=").Id("d").Dot("peekTag").Call(jen.Lit(p.Discriminator)),
+		jen.List(jen.Id("tag"), jen.Id("state")).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(p.Discriminator)),
 		jen.Switch(jen.Id("state")).Block(
-			jen.Case(jen.Id("tagAbsent")).Block(absent...),
-			jen.Case(jen.Id("tagString")).Block(jen.Switch(jen.Id("tag")).Block(tagCases...)),
+			jen.Case(jen.Qual(codecPkg, "TagAbsent")).Block(absent...),
+			jen.Case(jen.Qual(codecPkg, "TagString")).Block(jen.Switch(jen.Id("tag")).Block(tagCases...)),
 			jen.Default().Block(unknown...),
 		),
 	}
@@ -285,20 +285,20 @@ func (e *emitter) decodeCandidates(u *ir.Union, cands []int) []jen.Code {
 			iu := br.Type.Union()
 			return []jen.Code{
 				jen.Var().Id("h").Id(iu.Holder),
-				jen.Id("h").Dot("decodeJSON").Call(d),
+				jen.Id("h").Dot("DecodeJSON").Call(d),
 				jen.Id("x").Op(":=").Id("h").Dot("Value"),
 			}
 		case br.Type.PointerMethods():
-			return []jen.Code{jen.Id("x").Op(":=").New(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
+			return []jen.Code{jen.Id("x").Op(":=").New(goType(br.Type.Resolve())), jen.Id("x").Dot("DecodeJSON").Call(d)}
 		}
-		return []jen.Code{jen.Var().Id("x").Add(goType(br.Type.Resolve())), jen.Id("x").Dot("decodeJSON").Call(d)}
+		return []jen.Code{jen.Var().Id("x").Add(goType(br.Type.Resolve())), jen.Id("x").Dot("DecodeJSON").Call(d)}
 	}
 	if len(cands) == 1 {
 		out := decode(u.Branches[cands[0]], jen.Id("d"))
 		return append(out, jen.Id("v").Dot("Value").Op("=").Id("x"))
 	}
 	out := []jen.Code{
-		jen.Var().Id("t").Id("trial"),
+		jen.Var().Id("t").Qual(codecPkg, "Trial"),
 		jen.Var().Id("best").Id(u.Name),
 	}
 	// A branch that requires a member the object lacks cannot be valid:
@@ -312,25 +312,25 @@ func (e *emitter) decodeCandidates(u *ir.Union, cands []int) []jen.Code {
 		if br.Type.IsStruct() {
 			extra = jen.Id("x").Dot("extraCount").Call()
 		}
-		block := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("sub").Call()}
+		block := []jen.Code{jen.Id("sd").Op(":=").Id("d").Dot("Sub").Call()}
 		block = append(block, decode(br, jen.Op("&").Id("sd"))...)
 		violations := jen.Lit(0)
 		if e.pkg.Validators {
 			// The branch the value is valid against wins.
-			check := jen.Id("x").Dot("validate").Call(jen.Id("vs"))
+			check := jen.Id("x").Dot("ValidateWith").Call(jen.Id("vs"))
 			if iu := br.Type.Union(); iu != nil {
-				check = holderOf(iu, jen.Id("x")).Dot("validate").Call(jen.Id("vs"))
+				check = holderOf(iu, jen.Id("x")).Dot("ValidateWith").Call(jen.Id("vs"))
 			}
 			block = append(block,
-				jen.Id("vs").Op(":=").Id("newVState").Call(),
+				jen.Id("vs").Op(":=").Qual(codecPkg, "NewValidator").Call(),
 				check,
-				jen.Id("n").Op(":=").Len(jen.Id("vs").Dot("errs")),
-				jen.Id("vs").Dot("release").Call(),
+				jen.Id("n").Op(":=").Len(jen.Id("vs").Dot("Errs")),
+				jen.Id("vs").Dot("Release").Call(),
 			)
 			violations = jen.Id("n")
 		}
 		block = append(block,
-			jen.If(jen.Id("t").Dot("offer").Call(jen.Op("&").Id("sd"), violations, extra)).Block(
+			jen.If(jen.Id("t").Dot("Offer").Call(jen.Op("&").Id("sd"), violations, extra)).Block(
 				jen.Id("best").Op("=").Id("x"),
 			),
 		)
@@ -341,7 +341,7 @@ func (e *emitter) decodeCandidates(u *ir.Union, cands []int) []jen.Code {
 		}
 	}
 	out = append(out,
-		jen.Id("t").Dot("finish").Call(jen.Id("d"), jen.Lit(u.OneOf)),
+		jen.Id("t").Dot("Finish").Call(jen.Id("d"), jen.Lit(u.OneOf)),
 		jen.Id("v").Dot("Value").Op("=").Id("best"),
 	)
 	return out
@@ -378,7 +378,7 @@ func (e *emitter) requiredGuards(u *ir.Union, cands []int, out *[]jen.Code) []st
 	for _, n := range names {
 		lits = append(lits, jen.Lit(n))
 	}
-	*out = append(*out, jen.Id("keys").Op(":=").Id("d").Dot("peekKeys").Call(jen.Index().String().Values(lits...)))
+	*out = append(*out, jen.Id("keys").Op(":=").Id("d").Dot("PeekKeys").Call(jen.Index().String().Values(lits...)))
 	guards := make([]string, len(cands))
 	var all, trues, vars []jen.Code
 	unguarded := false

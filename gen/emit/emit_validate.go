@@ -32,32 +32,32 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 		}
 		return e.rawCall(t.C.Raw, expr)
 	case ir.TExternal:
-		return []jen.Code{jen.Id("validateExternal").Call(expr, jen.Id("s"))}
+		return []jen.Code{jen.Qual(codecPkg, "ValidateExternal").Call(expr, jen.Id("s"))}
 	case ir.TDecl:
 		if !e.needsValidate(t.Decl) {
 			return nil
 		}
 		if u := t.Union(); u != nil {
-			return []jen.Code{holderOf(u, expr).Dot("validate").Call(jen.Id("s"))}
+			return []jen.Code{holderOf(u, expr).Dot("ValidateWith").Call(jen.Id("s"))}
 		}
-		return []jen.Code{expr.Clone().Dot("validate").Call(jen.Id("s"))}
+		return []jen.Code{expr.Clone().Dot("ValidateWith").Call(jen.Id("s"))}
 	case ir.TSlice:
 		var out []jen.Code
 		n := jen.Len(expr)
 		if t.C.MinItems != nil && *t.C.MinItems > 0 {
 			out = append(out, jen.If(n.Clone().Op("<").Lit(int(*t.C.MinItems))).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *t.C.MinItems))),
+				jen.Id("s").Dot("Add").Call(jen.Lit("minItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" items, want at least %d", *t.C.MinItems))),
 			))
 		}
 		if t.C.MaxItems != nil {
 			out = append(out, jen.If(n.Clone().Op(">").Lit(int(*t.C.MaxItems))).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *t.C.MaxItems))),
+				jen.Id("s").Dot("Add").Call(jen.Lit("maxItems"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" items, want at most %d", *t.C.MaxItems))),
 			))
 		}
 		inner := e.validateValueN(t.Elem, expr.Clone().Index(jen.Id(i)), depth+1)
 		if len(inner) > 0 {
-			loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
-			loop = append(loop, jen.Id("s").Dot("atIndex").Call(jen.Id(m), jen.Id(i)))
+			loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("Mark").Call()}, inner...)
+			loop = append(loop, jen.Id("s").Dot("AtIndex").Call(jen.Id(m), jen.Id(i)))
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(expr)).Block(loop...))
 		}
 		return out
@@ -66,12 +66,12 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 		n := jen.Len(expr)
 		if t.C.MinProperties != nil && *t.C.MinProperties > 0 {
 			out = append(out, jen.If(n.Clone().Op("<").Lit(int(*t.C.MinProperties))).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("minProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at least %d", *t.C.MinProperties))),
+				jen.Id("s").Dot("Add").Call(jen.Lit("minProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at least %d", *t.C.MinProperties))),
 			))
 		}
 		if t.C.MaxProperties != nil {
 			out = append(out, jen.If(n.Clone().Op(">").Lit(int(*t.C.MaxProperties))).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("maxProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at most %d", *t.C.MaxProperties))),
+				jen.Id("s").Dot("Add").Call(jen.Lit("maxProperties"), jen.Lit("has ").Op("+").Qual("strconv", "Itoa").Call(n.Clone()).Op("+").Lit(fmt.Sprintf(" members, want at most %d", *t.C.MaxProperties))),
 			))
 		}
 		inner := e.validateValueN(t.Elem, jen.Id(x), depth+1)
@@ -83,18 +83,18 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 			// The one pattern takes every member; a key it does not
 			// match is left to additionalProperties: false.
 			inner = append([]jen.Code{jen.If(jen.Op("!").Id(e.pattern(*t.C.KeyPattern)).Dot("MatchString").Call(jen.Id(k))).Block(
-				jen.Id("s").Dot("add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
+				jen.Id("s").Dot("Add").Call(jen.Lit("additionalProperties"), jen.Lit("member is not allowed")),
 			)}, inner...)
 		}
 		if len(inner) == 0 {
 			return out
 		}
-		loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("mark").Call()}, inner...)
-		loop = append(loop, jen.Id("s").Dot("at").Call(jen.Id(m), jen.Id(k)))
+		loop := append([]jen.Code{jen.Id(m).Op(":=").Id("s").Dot("Mark").Call()}, inner...)
+		loop = append(loop, jen.Id("s").Dot("At").Call(jen.Id(m), jen.Id(k)))
 		return append(out, jen.Block(
-			jen.Id("start").Op(":=").Id("s").Dot("mark").Call(),
+			jen.Id("start").Op(":=").Id("s").Dot("Mark").Call(),
 			jen.For(vars.Op(":=").Range().Add(expr)).Block(loop...),
-			jen.Id("s").Dot("sortSince").Call(jen.Id("start")),
+			jen.Id("s").Dot("SortSince").Call(jen.Id("start")),
 		))
 	}
 	return nil
@@ -107,12 +107,12 @@ func (e *emitter) validateValueN(t *ir.Type, expr *jen.Statement, depth int) []j
 func (e *emitter) rawCall(sc *ir.Check, expr *jen.Statement) []jen.Code {
 	name := e.raw.need(sc)
 	return []jen.Code{jen.If(jen.Id("b").Op(":=").Add(expr), jen.Id("b").Op("==").Nil()).Block(
-		jen.Id("s").Dot("add").Call(jen.Lit("type"), jen.Lit("no value")),
+		jen.Id("s").Dot("Add").Call(jen.Lit("type"), jen.Lit("no value")),
 	).Else().Block(
-		jen.Var().Id("d").Id("decoder"),
-		jen.Id("s").Dot("reader").Call(jen.Op("&").Id("d"), jen.Id("b")),
+		jen.Var().Id("d").Qual(codecPkg, "Decoder"),
+		jen.Id("s").Dot("Reader").Call(jen.Op("&").Id("d"), jen.Id("b")),
 		jen.Id(name).Call(jen.Op("&").Id("d"), jen.Id("s")),
-		jen.Id("d").Dot("rawDone").Call(jen.Id("s")),
+		jen.Id("d").Dot("RawDone").Call(jen.Id("s")),
 	)}
 }
 
@@ -204,14 +204,14 @@ func scalarHasChecks(t *ir.Type) bool {
 
 // formatFuncs maps a format to its runtime checker.
 var formatFuncs = map[string]string{
-	"uri": "formatURI", "iri": "formatURI", "uri-reference": "formatURIReference",
-	"iri-reference": "formatURIReference", "uriref": "formatURIReference", "uri-template": "formatURITemplate",
-	"byte": "formatByte", "ip-address": "formatIPv4",
-	"date-time": "formatDateTime", "date": "formatDate", "time": "formatTime",
-	"duration": "formatDuration", "period": "formatPeriod", "hostname": "formatHostname",
-	"email": "formatEmail", "ipv4": "formatIPv4", "ipv6": "formatIPv6", "uuid": "formatUUID",
-	"json-pointer": "formatJSONPointer", "relative-json-pointer": "formatRelativeJSONPointer",
-	"regex": "formatRegex",
+	"uri": "FormatURI", "iri": "FormatURI", "uri-reference": "FormatURIReference",
+	"iri-reference": "FormatURIReference", "uriref": "FormatURIReference", "uri-template": "FormatURITemplate",
+	"byte": "FormatByte", "ip-address": "FormatIPv4",
+	"date-time": "FormatDateTime", "date": "FormatDate", "time": "FormatTime",
+	"duration": "FormatDuration", "period": "FormatPeriod", "hostname": "FormatHostname",
+	"email": "FormatEmail", "ipv4": "FormatIPv4", "ipv6": "FormatIPv6", "uuid": "FormatUUID",
+	"json-pointer": "FormatJSONPointer", "relative-json-pointer": "FormatRelativeJSONPointer",
+	"regex": "FormatRegex",
 }
 
 // scalarChecks checks a string, number or boolean against its constraints.
@@ -222,14 +222,14 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Cod
 	var out []jen.Code
 	add := func(cond *jen.Statement, keyword string, msg jen.Code) {
 		if raw {
-			cond = jen.Parens(cond).Op("&&").Id("s").Dot("loud").Call()
+			cond = jen.Parens(cond).Op("&&").Id("s").Dot("Loud").Call()
 		}
-		out = append(out, jen.If(cond).Block(jen.Id("s").Dot("add").Call(jen.Lit(keyword), msg)))
+		out = append(out, jen.If(cond).Block(jen.Id("s").Dot("Add").Call(jen.Lit(keyword), msg)))
 	}
 	show := func() *jen.Statement {
 		switch t.Kind {
 		case ir.TString:
-			return jen.Id("rtQuote").Call(x)
+			return jen.Qual(codecPkg, "Quote").Call(x)
 		case ir.TInt:
 			return jen.Qual("strconv", "FormatInt").Call(x, jen.Lit(10))
 		case ir.TFloat:
@@ -241,7 +241,7 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Cod
 		add(x.Clone().Op("!=").Add(litValue(c.Const, t)), "const", show().Op("+").Lit(" is not "+c.Const.JSON))
 	}
 	if c.Format != "" {
-		add(jen.Op("!").Id(formatFuncs[c.Format]).Call(x), "format", show().Op("+").Lit(" is not a valid "+c.Format))
+		add(jen.Op("!").Qual(codecPkg, formatFuncs[c.Format]).Call(x), "format", show().Op("+").Lit(" is not a valid "+c.Format))
 	}
 	if t.Kind == ir.TString {
 		runes := jen.Qual("unicode/utf8", "RuneCountInString").Call(x)
@@ -261,11 +261,11 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Cod
 		}
 	}
 	if c.MultipleOf != nil && (t.Kind == ir.TInt || t.Kind == ir.TFloat) {
-		fn := "rtMultipleOfInt"
+		fn := "MultipleOfInt"
 		if t.Kind == ir.TFloat {
-			fn = "rtMultipleOfFloat"
+			fn = "MultipleOfFloat"
 		}
-		add(jen.Op("!").Id(fn).Call(x, jen.Lit(*c.MultipleOf)), "multipleOf", jen.Lit("must be a multiple of "+*c.MultipleOf+", got ").Op("+").Add(show()))
+		add(jen.Op("!").Qual(codecPkg, fn).Call(x, jen.Lit(*c.MultipleOf)), "multipleOf", jen.Lit("must be a multiple of "+*c.MultipleOf+", got ").Op("+").Add(show()))
 	}
 	if t.Kind == ir.TInt || t.Kind == ir.TFloat {
 		for _, b := range []struct {

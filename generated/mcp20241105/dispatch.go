@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"slices"
 	"time"
@@ -333,15 +334,15 @@ type ServerHandler interface {
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Initialize(context.Context, *InitializeRequestParams) (*InitializeResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SetLevel(context.Context, *SetLevelRequestParams) (*EmptyResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
@@ -361,43 +362,43 @@ func (UnimplementedServerHandler) OnRootsListChanged(context.Context, *RootsList
 }
 
 func (UnimplementedServerHandler) Ping(context.Context, *PingRequestParams) (*EmptyResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListPrompts(context.Context, *ListPromptsRequestParams) (*ListPromptsResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResources(context.Context, *ListResourcesRequestParams) (*ListResourcesResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Subscribe(context.Context, *SubscribeRequestParams) (*EmptyResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Unsubscribe(context.Context, *UnsubscribeRequestParams) (*EmptyResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListTools(context.Context, *ListToolsRequestParams) (*ListToolsResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
@@ -447,7 +448,7 @@ type ServerOptions struct {
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
-	rpc  rpcDispatcher
+	rpc  protocol.RpcDispatcher
 }
 
 // NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
@@ -460,15 +461,15 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodInitialize: {call: d.callInitialize}, MethodSetLevel: {call: d.callSetLevel}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodInitializedNotification: {notification: true, call: d.callInitializedNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodRootsListChangedNotification: {notification: true, call: d.callRootsListChangedNotification}, MethodPing: {call: d.callPing}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodSubscribe: {call: d.callSubscribe}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodUnsubscribe: {call: d.callUnsubscribe}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}}, modern: false, versions: opts.SupportedVersions}
-	d.rpc.addExtensions(opts.ExtensionMethods)
+	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}, Modern: false, Versions: opts.SupportedVersions}
+	d.rpc.AddExtensions(opts.ExtensionMethods)
 	return d
 }
 
 // Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
 // the response to send, or nil when there is none (a notification).
 func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
-	return d.rpc.handle(ctx, msg)
+	return d.rpc.Handle(ctx, msg)
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
@@ -483,7 +484,7 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return d.rpc.serve(ctx, r, w)
+	return d.rpc.Serve(ctx, r, w)
 }
 
 // NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
@@ -496,7 +497,7 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // SessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See
 // HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return newSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
+	return protocol.NewSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
 }
 
 // Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
@@ -505,19 +506,19 @@ func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 func (d *ServerDispatcher) Broadcast(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) (int, error) {
-	return d.rpc.broadcastJSON(method, params)
+	return d.rpc.BroadcastJSON(method, params)
 }
 
 // NotifyResourceUpdated sends notifications/resources/updated for uri to the clients of
 // every session that subscribed to it (resources/subscribe) and has not unsubscribed since,
 // and returns how many it reached.
 func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
-	return d.rpc.notifyResourceUpdated(uri)
+	return d.rpc.NotifyResourceUpdated(uri)
 }
 
-func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CompleteRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Complete(ctx, &p)
@@ -530,23 +531,23 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	return d.finishCompleteResult(r)
 }
 
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p InitializeRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Initialize(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultInitialize(&p)
 	}
 	if err != nil {
@@ -558,23 +559,23 @@ func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (rpcR
 	return d.finishInitializeResult(r)
 }
 
-func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p SetLevelRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SetLevel(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultSetLevel(&p)
 	}
 	if err != nil {
@@ -586,55 +587,55 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (rpcRes
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) finishResult(r *Result) (rpcResult, error) {
+func (d *ServerDispatcher) finishResult(r *Result) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CancelledNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p InitializedNotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnInitialized(ctx, &p)
 }
 
-func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ProgressNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
 
-func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p RootsListChangedNotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnRootsListChanged(ctx, &p)
 }
 
-func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p PingRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Ping(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultPing(&p)
 	}
 	if err != nil {
@@ -646,9 +647,9 @@ func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p GetPromptRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.GetPrompt(ctx, &p)
@@ -661,19 +662,19 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	return d.finishGetPromptResult(r)
 }
 
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ListPromptsRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListPrompts(ctx, &p)
@@ -686,19 +687,19 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	return d.finishListPromptsResult(r)
 }
 
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ListResourcesRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResources(ctx, &p)
@@ -711,19 +712,19 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	return d.finishListResourcesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ReadResourceRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ReadResource(ctx, &p)
@@ -736,23 +737,23 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	return d.finishReadResourceResult(r)
 }
 
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p SubscribeRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Subscribe(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultSubscribe(&p)
 	}
 	if err != nil {
@@ -764,9 +765,9 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (rpcRe
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ListResourceTemplatesRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResourceTemplates(ctx, &p)
@@ -779,23 +780,23 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	return d.finishListResourceTemplatesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p UnsubscribeRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Unsubscribe(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultUnsubscribe(&p)
 	}
 	if err != nil {
@@ -807,9 +808,9 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (rpc
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CallToolRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.CallTool(ctx, &p)
@@ -822,19 +823,19 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	return d.finishCallToolResult(r)
 }
 
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ListToolsRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListTools(ctx, &p)
@@ -847,11 +848,11 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	return d.finishListToolsResult(r)
 }
 
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (rpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
@@ -958,15 +959,15 @@ func (UnimplementedClientHandler) OnToolListChanged(context.Context, *ToolListCh
 }
 
 func (UnimplementedClientHandler) Ping(context.Context, *PingRequestParams) (*EmptyResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
@@ -1013,7 +1014,7 @@ type ClientOptions struct {
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
-	rpc  rpcDispatcher
+	rpc  protocol.RpcDispatcher
 }
 
 // NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
@@ -1022,14 +1023,14 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}, MethodPing: {call: d.callPing}, MethodListRoots: {call: d.callListRoots}, MethodCreateMessage: {call: d.callCreateMessage}}}
+	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}
 	return d
 }
 
 // Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
 // the response to send, or nil when there is none (a notification).
 func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
-	return d.rpc.handle(ctx, msg)
+	return d.rpc.Handle(ctx, msg)
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
@@ -1044,72 +1045,72 @@ func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return d.rpc.serve(ctx, r, w)
+	return d.rpc.Serve(ctx, r, w)
 }
 
-func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CancelledNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p LoggingMessageNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
 
-func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ProgressNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
 
-func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p PromptListChangedNotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ResourceListChangedNotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ResourceUpdatedNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
 
-func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ToolListChangedNotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnToolListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p PingRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Ping(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultPing(&p)
 	}
 	if err != nil {
@@ -1121,19 +1122,19 @@ func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (rpcResult,
 	return d.finishResult(r)
 }
 
-func (d *ClientDispatcher) finishResult(r *Result) (rpcResult, error) {
+func (d *ClientDispatcher) finishResult(r *Result) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ListRootsRequestParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListRoots(ctx, &p)
@@ -1146,19 +1147,19 @@ func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (rpcRe
 	return d.finishListRootsResult(r)
 }
 
-func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (rpcResult, error) {
+func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CreateMessageRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.CreateMessage(ctx, &p)
@@ -1171,11 +1172,11 @@ func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (r
 	return d.finishCreateMessageResult(r)
 }
 
-func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (rpcResult, error) {
+func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil

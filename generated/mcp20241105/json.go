@@ -2,7 +2,10 @@
 
 package mcp20241105
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // MarshalJSON encodes v as JSON.
 func (v Annotated) MarshalJSON() ([]byte, error) {
@@ -11,55 +14,55 @@ func (v Annotated) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Annotated) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Annotated) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Annotated) decodeJSON(d *decoder) {
+func (v *Annotated) DecodeJSON(d *codec.Decoder) {
 	*v = Annotated{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "annotations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Annotations = new(AnnotatedAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Annotated) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Annotated) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Annotated) extraCount() int {
@@ -73,77 +76,77 @@ func (v AnnotatedAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AnnotatedAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AnnotatedAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AnnotatedAnnotations) decodeJSON(d *decoder) {
+func (v *AnnotatedAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = AnnotatedAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *AnnotatedAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AnnotatedAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AnnotatedAnnotations) extraCount() int {
@@ -157,77 +160,77 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BlobResourceContents) decodeJSON(d *decoder) {
+func (v *BlobResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = BlobResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "blob":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Blob = d.string()
+			v.Blob = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"blob\"")
+			d.Violate(off, "required", "missing required member \"blob\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *BlobResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"blob\":")
-	e.string(v.Blob)
+func (v *BlobResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"blob\":")
+	e.Str(v.Blob)
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BlobResourceContents) extraCount() int {
@@ -241,67 +244,67 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequest) decodeJSON(d *decoder) {
+func (v *CallToolRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("tools/call")
+			d.ConstString("tools/call")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CallToolRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"tools/call\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CallToolRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"tools/call\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequest) extraCount() int {
@@ -315,67 +318,67 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequestParams) decodeJSON(d *decoder) {
+func (v *CallToolRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "arguments":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Arguments = d.raw()
+			v.Arguments = d.Raw()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *CallToolRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
-		e.raw(v.Arguments)
+		e.Name("\"arguments\":")
+		e.Raw(v.Arguments)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequestParams) extraCount() int {
@@ -389,92 +392,92 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolResult) decodeJSON(d *decoder) {
+func (v *CallToolResult) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]CallToolResultContentItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 CallToolResultContentItem
 					var h1 CallToolResultContentItemHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]CallToolResultContentItem, 0, len(s0)), s0...)
 			}
 		case "isError":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IsError = d.boolPtr()
+			v.IsError = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 	}
 }
 
-func (v *CallToolResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"content\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"content\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Content {
-		e.comma()
-		CallToolResultContentItemHolder{Value: v.Content[i0]}.encodeJSON(e)
+		e.Comma()
+		CallToolResultContentItemHolder{Value: v.Content[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.IsError != nil {
-		e.name("\"isError\":")
-		e.bool(*v.IsError)
+		e.Name("\"isError\":")
+		e.Bool(*v.IsError)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolResult) extraCount() int {
@@ -488,59 +491,59 @@ func (v CallToolResultContentItemHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolResultContentItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CallToolResultContentItemHolder) encodeJSON(e *encoder) {
+func (v CallToolResultContentItemHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CallToolResultContentItemHolder) decodeJSON(d *decoder) {
+func (v *CallToolResultContentItemHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CallToolResultContentItem", "\"text\", \"image\", \"resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CallToolResultContentItem", "\"text\", \"image\", \"resource\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resource":
 				x := new(EmbeddedResource)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CallToolResultContentItem", "\"text\", \"image\", \"resource\"")
+				d.BadTag("type", tag, "CallToolResultContentItem", "\"text\", \"image\", \"resource\"")
 			}
 		default:
-			d.badTag("type", tag, "CallToolResultContentItem", "\"text\", \"image\", \"resource\"")
+			d.BadTag("type", tag, "CallToolResultContentItem", "\"text\", \"image\", \"resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -551,67 +554,67 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelledNotification) decodeJSON(d *decoder) {
+func (v *CancelledNotification) DecodeJSON(d *codec.Decoder) {
 	*v = CancelledNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/cancelled")
+			d.ConstString("notifications/cancelled")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CancelledNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/cancelled\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CancelledNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/cancelled\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelledNotification) extraCount() int {
@@ -625,69 +628,69 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
+func (v *CancelledNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = CancelledNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "reason":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Reason = d.stringPtr()
+			v.Reason = d.StrPtr()
 		case "requestId":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.RequestID.decodeJSON(d)
+			v.RequestID.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"requestId\"")
+			d.Violate(off, "required", "missing required member \"requestId\"")
 		}
 	}
 }
 
-func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelledNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Reason != nil {
-		e.name("\"reason\":")
-		e.string(*v.Reason)
+		e.Name("\"reason\":")
+		e.Str(*v.Reason)
 	}
 	if !v.RequestID.IsZero() {
-		e.name("\"requestId\":")
-		v.RequestID.encodeJSON(e)
+		e.Name("\"requestId\":")
+		v.RequestID.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelledNotificationParams) extraCount() int {
@@ -701,96 +704,96 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilities) decodeJSON(d *decoder) {
+func (v *ClientCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "experimental":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Experimental = m0
 			}
 		case "roots":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Roots = new(ClientCapabilitiesRoots)
-			v.Roots.decodeJSON(d)
+			v.Roots.DecodeJSON(d)
 		case "sampling":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Sampling = new(ClientCapabilitiesSampling)
-			v.Sampling.decodeJSON(d)
+			v.Sampling.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Experimental != nil {
-		e.name("\"experimental\":")
+		e.Name("\"experimental\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Experimental)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Experimental[k0])
+				e.Key(k0)
+				e.Raw(v.Experimental[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Roots != nil {
-		e.name("\"roots\":")
-		v.Roots.encodeJSON(e)
+		e.Name("\"roots\":")
+		v.Roots.EncodeJSON(e)
 	}
 	if v.Sampling != nil {
-		e.name("\"sampling\":")
-		v.Sampling.encodeJSON(e)
+		e.Name("\"sampling\":")
+		v.Sampling.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilities) extraCount() int {
@@ -804,54 +807,54 @@ func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesRoots) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesRoots{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesRoots) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesRoots) extraCount() int {
@@ -865,44 +868,44 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSampling) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSampling{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSampling) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSampling) extraCount() int {
@@ -916,63 +919,63 @@ func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientNotificationHolder) encodeJSON(e *encoder) {
+func (v ClientNotificationHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
+func (v *ClientNotificationHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
+		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
 				x := new(CancelledNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/initialized":
 				x := new(InitializedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/progress":
 				x := new(ProgressNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/roots/list_changed":
 				x := new(RootsListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
+				d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
 			}
 		default:
-			d.badTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
+			d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -983,99 +986,99 @@ func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientRequestHolder) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientRequestHolder) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
+		case codec.TagString:
 			switch tag {
 			case "initialize":
 				x := new(InitializeRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "ping":
 				x := new(PingRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/list":
 				x := new(ListResourcesRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/templates/list":
 				x := new(ListResourceTemplatesRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/read":
 				x := new(ReadResourceRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/subscribe":
 				x := new(SubscribeRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/unsubscribe":
 				x := new(UnsubscribeRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "prompts/list":
 				x := new(ListPromptsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "prompts/get":
 				x := new(GetPromptRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tools/list":
 				x := new(ListToolsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tools/call":
 				x := new(CallToolRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "logging/setLevel":
 				x := new(SetLevelRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "completion/complete":
 				x := new(CompleteRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
+				d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
 			}
 		default:
-			d.badTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
+			d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -1086,222 +1089,222 @@ func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientResultHolder) encodeJSON(e *encoder) {
+func (v ClientResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientResultHolder) decodeJSON(d *decoder) {
+func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("role")
+		tag, state := d.PeekTag("role")
 		switch state {
-		case tagAbsent:
-			var t trial
+		case codec.TagAbsent:
+			var t codec.Trial
 			var best ClientResult
-			keys := d.peekKeys([]string{"roots"})
+			keys := d.PeekKeys([]string{"roots"})
 			ok1 := keys&1 == 1
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListRootsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "assistant":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				keys := d.PeekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok2 := keys&8 == 8
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "user":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				keys := d.PeekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok2 := keys&8 == 8
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"roots"})
+				keys := d.PeekKeys([]string{"roots"})
 				ok1 := keys&1 == 1
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			}
 		default:
-			var t trial
+			var t codec.Trial
 			var best ClientResult
-			keys := d.peekKeys([]string{"roots"})
+			keys := d.PeekKeys([]string{"roots"})
 			ok1 := keys&1 == 1
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListRootsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -1312,67 +1315,67 @@ func (v CompleteRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequest) decodeJSON(d *decoder) {
+func (v *CompleteRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("completion/complete")
+			d.ConstString("completion/complete")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CompleteRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"completion/complete\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CompleteRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"completion/complete\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequest) extraCount() int {
@@ -1386,72 +1389,72 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParams) decodeJSON(d *decoder) {
+func (v *CompleteRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "argument":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Argument.decodeJSON(d)
+			v.Argument.DecodeJSON(d)
 		case "ref":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 CompleteRequestParamsRefHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Ref = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"argument\"")
+			d.Violate(off, "required", "missing required member \"argument\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"ref\"")
+			d.Violate(off, "required", "missing required member \"ref\"")
 		}
 	}
 }
 
-func (v *CompleteRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"argument\":")
-	v.Argument.encodeJSON(e)
+func (v *CompleteRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"argument\":")
+	v.Argument.EncodeJSON(e)
 	if v.Ref != nil {
-		e.name("\"ref\":")
-		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
+		e.Name("\"ref\":")
+		CompleteRequestParamsRefHolder{Value: v.Ref}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParams) extraCount() int {
@@ -1465,68 +1468,68 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsArgument) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParamsArgument{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "value":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Value = d.string()
+			v.Value = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"value\"")
+			d.Violate(off, "required", "missing required member \"value\"")
 		}
 	}
 }
 
-func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"value\":")
-	e.string(v.Value)
+func (v *CompleteRequestParamsArgument) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"value\":")
+	e.Str(v.Value)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParamsArgument) extraCount() int {
@@ -1540,55 +1543,55 @@ func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+		case codec.TagString:
 			switch tag {
 			case "ref/prompt":
 				x := new(PromptReference)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "ref/resource":
 				x := new(ResourceReference)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+				d.BadTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
 			}
 		default:
-			d.badTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+			d.BadTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -1599,67 +1602,67 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResult) decodeJSON(d *decoder) {
+func (v *CompleteResult) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "completion":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Completion.decodeJSON(d)
+			v.Completion.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"completion\"")
+			d.Violate(off, "required", "missing required member \"completion\"")
 		}
 	}
 }
 
-func (v *CompleteResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"completion\":")
-	v.Completion.encodeJSON(e)
+	e.Name("\"completion\":")
+	v.Completion.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResult) extraCount() int {
@@ -1673,90 +1676,90 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
+func (v *CompleteResultCompletion) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResultCompletion{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "hasMore":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.HasMore = d.boolPtr()
+			v.HasMore = d.BoolPtr()
 		case "total":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Total = d.intPtr()
+			v.Total = d.IntPtr()
 		case "values":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"values\"")
+			d.Violate(off, "required", "missing required member \"values\"")
 		}
 	}
 }
 
-func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResultCompletion) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.HasMore != nil {
-		e.name("\"hasMore\":")
-		e.bool(*v.HasMore)
+		e.Name("\"hasMore\":")
+		e.Bool(*v.HasMore)
 	}
 	if v.Total != nil {
-		e.name("\"total\":")
-		e.int(*v.Total)
+		e.Name("\"total\":")
+		e.Int(*v.Total)
 	}
-	e.name("\"values\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"values\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Values {
-		e.comma()
-		e.string(v.Values[i0])
+		e.Comma()
+		e.Str(v.Values[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResultCompletion) extraCount() int {
@@ -1770,67 +1773,67 @@ func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequest) decodeJSON(d *decoder) {
+func (v *CreateMessageRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("sampling/createMessage")
+			d.ConstString("sampling/createMessage")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CreateMessageRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"sampling/createMessage\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CreateMessageRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"sampling/createMessage\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequest) extraCount() int {
@@ -1844,152 +1847,152 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "includeContext":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.IncludeContext = new(CreateMessageRequestParamsIncludeContext)
-			v.IncludeContext.decodeJSON(d)
+			v.IncludeContext.DecodeJSON(d)
 		case "maxTokens":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MaxTokens = d.int()
+			v.MaxTokens = d.Int()
 		case "messages":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]SamplingMessage
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 SamplingMessage
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "modelPreferences":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.ModelPreferences = new(ModelPreferences)
-			v.ModelPreferences.decodeJSON(d)
+			v.ModelPreferences.DecodeJSON(d)
 		case "stopSequences":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.SystemPrompt = d.stringPtr()
+			v.SystemPrompt = d.StrPtr()
 		case "temperature":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Temperature = d.floatPtr()
+			v.Temperature = d.FloatPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"maxTokens\"")
+			d.Violate(off, "required", "missing required member \"maxTokens\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"messages\"")
+			d.Violate(off, "required", "missing required member \"messages\"")
 		}
 	}
 }
 
-func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.IncludeContext != nil {
-		e.name("\"includeContext\":")
-		v.IncludeContext.encodeJSON(e)
+		e.Name("\"includeContext\":")
+		v.IncludeContext.EncodeJSON(e)
 	}
-	e.name("\"maxTokens\":")
-	e.int(v.MaxTokens)
-	e.name("\"messages\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"maxTokens\":")
+	e.Int(v.MaxTokens)
+	e.Name("\"messages\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Messages {
-		e.comma()
-		v.Messages[i0].encodeJSON(e)
+		e.Comma()
+		v.Messages[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	if v.ModelPreferences != nil {
-		e.name("\"modelPreferences\":")
-		v.ModelPreferences.encodeJSON(e)
+		e.Name("\"modelPreferences\":")
+		v.ModelPreferences.EncodeJSON(e)
 	}
 	if v.StopSequences != nil {
-		e.name("\"stopSequences\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"stopSequences\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.StopSequences {
-			e.comma()
-			e.string(v.StopSequences[i0])
+			e.Comma()
+			e.Str(v.StopSequences[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.SystemPrompt != nil {
-		e.name("\"systemPrompt\":")
-		e.string(*v.SystemPrompt)
+		e.Name("\"systemPrompt\":")
+		e.Str(*v.SystemPrompt)
 	}
 	if v.Temperature != nil {
-		e.name("\"temperature\":")
-		e.float(*v.Temperature)
+		e.Name("\"temperature\":")
+		e.Float(*v.Temperature)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequestParams) extraCount() int {
@@ -2003,30 +2006,30 @@ func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
 
-func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
+func (v CreateMessageRequestParamsIncludeContext) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2036,100 +2039,100 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageResult) decodeJSON(d *decoder) {
+func (v *CreateMessageResult) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 CreateMessageResultContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "model":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Model = d.string()
+			v.Model = d.Str()
 		case "role":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		case "stopReason":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.StopReason = d.stringPtr()
+			v.StopReason = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"model\"")
+			d.Violate(off, "required", "missing required member \"model\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *CreateMessageResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Content != nil {
-		e.name("\"content\":")
-		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		CreateMessageResultContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"model\":")
-	e.string(v.Model)
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"model\":")
+	e.Str(v.Model)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	if v.StopReason != nil {
-		e.name("\"stopReason\":")
-		e.string(*v.StopReason)
+		e.Name("\"stopReason\":")
+		e.Str(*v.StopReason)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageResult) extraCount() int {
@@ -2143,55 +2146,55 @@ func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CreateMessageResultContent", "\"text\", \"image\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CreateMessageResultContent", "\"text\", \"image\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\"")
+				d.BadTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\"")
 			}
 		default:
-			d.badTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\"")
+			d.BadTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2202,30 +2205,30 @@ func (v Cursor) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Cursor) decodeJSON(d *decoder) {
+func (v *Cursor) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = Cursor(u)
 }
 
-func (v Cursor) encodeJSON(e *encoder) {
+func (v Cursor) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2235,81 +2238,81 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *EmbeddedResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResource) DecodeJSON(d *codec.Decoder) {
 	*v = EmbeddedResource{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "annotations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Annotations = new(EmbeddedResourceAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "resource":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 EmbeddedResourceResourceHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Resource = h0.Value
 		case "type":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resource")
+			d.ConstString("resource")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"resource\"")
+			d.Violate(off, "required", "missing required member \"resource\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *EmbeddedResource) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *EmbeddedResource) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Resource != nil {
-		e.name("\"resource\":")
-		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
+		e.Name("\"resource\":")
+		EmbeddedResourceResourceHolder{Value: v.Resource}.EncodeJSON(e)
 	}
-	e.name("\"type\":\"resource\"")
+	e.Name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *EmbeddedResource) extraCount() int {
@@ -2323,77 +2326,77 @@ func (v EmbeddedResourceAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResourceAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResourceAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *EmbeddedResourceAnnotations) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = EmbeddedResourceAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *EmbeddedResourceAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *EmbeddedResourceAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *EmbeddedResourceAnnotations) extraCount() int {
@@ -2407,69 +2410,69 @@ func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best EmbeddedResourceResource
-		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		keys := d.PeekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TextResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(BlobResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2480,67 +2483,67 @@ func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequest) decodeJSON(d *decoder) {
+func (v *GetPromptRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("prompts/get")
+			d.ConstString("prompts/get")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetPromptRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"prompts/get\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *GetPromptRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"prompts/get\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequest) extraCount() int {
@@ -2554,89 +2557,89 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
+func (v *GetPromptRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "arguments":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Arguments = m0
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
+		e.Name("\"arguments\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Arguments)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.string(v.Arguments[k0])
+				e.Key(k0)
+				e.Str(v.Arguments[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequestParams) extraCount() int {
@@ -2650,90 +2653,90 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptResult) decodeJSON(d *decoder) {
+func (v *GetPromptResult) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "messages":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]PromptMessage
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 PromptMessage
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"messages\"")
+			d.Violate(off, "required", "missing required member \"messages\"")
 		}
 	}
 }
 
-func (v *GetPromptResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"messages\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"messages\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Messages {
-		e.comma()
-		v.Messages[i0].encodeJSON(e)
+		e.Comma()
+		v.Messages[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptResult) extraCount() int {
@@ -2747,87 +2750,87 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ImageContent) decodeJSON(d *decoder) {
+func (v *ImageContent) DecodeJSON(d *codec.Decoder) {
 	*v = ImageContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "annotations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Annotations = new(ImageContentAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.string()
+			v.Data = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.MIMEType = d.string()
+			v.MIMEType = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("image")
+			d.ConstString("image")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"mimeType\"")
+			d.Violate(off, "required", "missing required member \"mimeType\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ImageContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ImageContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"data\":")
-	e.string(v.Data)
-	e.name("\"mimeType\":")
-	e.string(v.MIMEType)
-	e.name("\"type\":\"image\"")
+	e.Name("\"data\":")
+	e.Str(v.Data)
+	e.Name("\"mimeType\":")
+	e.Str(v.MIMEType)
+	e.Name("\"type\":\"image\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ImageContent) extraCount() int {
@@ -2841,77 +2844,77 @@ func (v ImageContentAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ImageContentAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ImageContentAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ImageContentAnnotations) decodeJSON(d *decoder) {
+func (v *ImageContentAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = ImageContentAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ImageContentAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ImageContentAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ImageContentAnnotations) extraCount() int {
@@ -2925,68 +2928,68 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Implementation) decodeJSON(d *decoder) {
+func (v *Implementation) DecodeJSON(d *codec.Decoder) {
 	*v = Implementation{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "version":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Version = d.string()
+			v.Version = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"version\"")
+			d.Violate(off, "required", "missing required member \"version\"")
 		}
 	}
 }
 
-func (v *Implementation) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"version\":")
-	e.string(v.Version)
+func (v *Implementation) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"version\":")
+	e.Str(v.Version)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Implementation) extraCount() int {
@@ -3000,67 +3003,67 @@ func (v InitializeRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeRequest) decodeJSON(d *decoder) {
+func (v *InitializeRequest) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("initialize")
+			d.ConstString("initialize")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *InitializeRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"initialize\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *InitializeRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"initialize\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeRequest) extraCount() int {
@@ -3074,78 +3077,78 @@ func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeRequestParams) decodeJSON(d *decoder) {
+func (v *InitializeRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "capabilities":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Capabilities.decodeJSON(d)
+			v.Capabilities.DecodeJSON(d)
 		case "clientInfo":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ClientInfo.decodeJSON(d)
+			v.ClientInfo.DecodeJSON(d)
 		case "protocolVersion":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ProtocolVersion = d.string()
+			v.ProtocolVersion = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"capabilities\"")
+			d.Violate(off, "required", "missing required member \"capabilities\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"clientInfo\"")
+			d.Violate(off, "required", "missing required member \"clientInfo\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"protocolVersion\"")
+			d.Violate(off, "required", "missing required member \"protocolVersion\"")
 		}
 	}
 }
 
-func (v *InitializeRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"capabilities\":")
-	v.Capabilities.encodeJSON(e)
-	e.name("\"clientInfo\":")
-	v.ClientInfo.encodeJSON(e)
-	e.name("\"protocolVersion\":")
-	e.string(v.ProtocolVersion)
+func (v *InitializeRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"capabilities\":")
+	v.Capabilities.EncodeJSON(e)
+	e.Name("\"clientInfo\":")
+	v.ClientInfo.EncodeJSON(e)
+	e.Name("\"protocolVersion\":")
+	e.Str(v.ProtocolVersion)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeRequestParams) extraCount() int {
@@ -3159,96 +3162,96 @@ func (v InitializeResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeResult) decodeJSON(d *decoder) {
+func (v *InitializeResult) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "capabilities":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Capabilities.decodeJSON(d)
+			v.Capabilities.DecodeJSON(d)
 		case "instructions":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Instructions = d.stringPtr()
+			v.Instructions = d.StrPtr()
 		case "protocolVersion":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ProtocolVersion = d.string()
+			v.ProtocolVersion = d.Str()
 		case "serverInfo":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ServerInfo.decodeJSON(d)
+			v.ServerInfo.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&26 != 26 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"capabilities\"")
+			d.Violate(off, "required", "missing required member \"capabilities\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"protocolVersion\"")
+			d.Violate(off, "required", "missing required member \"protocolVersion\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"serverInfo\"")
+			d.Violate(off, "required", "missing required member \"serverInfo\"")
 		}
 	}
 }
 
-func (v *InitializeResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InitializeResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"capabilities\":")
-	v.Capabilities.encodeJSON(e)
+	e.Name("\"capabilities\":")
+	v.Capabilities.EncodeJSON(e)
 	if v.Instructions != nil {
-		e.name("\"instructions\":")
-		e.string(*v.Instructions)
+		e.Name("\"instructions\":")
+		e.Str(*v.Instructions)
 	}
-	e.name("\"protocolVersion\":")
-	e.string(v.ProtocolVersion)
-	e.name("\"serverInfo\":")
-	v.ServerInfo.encodeJSON(e)
+	e.Name("\"protocolVersion\":")
+	e.Str(v.ProtocolVersion)
+	e.Name("\"serverInfo\":")
+	v.ServerInfo.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeResult) extraCount() int {
@@ -3262,67 +3265,67 @@ func (v InitializedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializedNotification) decodeJSON(d *decoder) {
+func (v *InitializedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = InitializedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/initialized")
+			d.ConstString("notifications/initialized")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(InitializedNotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *InitializedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/initialized\"")
+func (v *InitializedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/initialized\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializedNotification) extraCount() int {
@@ -3336,54 +3339,54 @@ func (v InitializedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializedNotificationParams) decodeJSON(d *decoder) {
+func (v *InitializedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = InitializedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *InitializedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InitializedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializedNotificationParams) extraCount() int {
@@ -3397,79 +3400,79 @@ func (v JSONRPCError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCError) decodeJSON(d *decoder) {
+func (v *JSONRPCError) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *JSONRPCError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *JSONRPCError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCError) extraCount() int {
@@ -3483,77 +3486,77 @@ func (v JSONRPCErrorError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCErrorError) decodeJSON(d *decoder) {
+func (v *JSONRPCErrorError) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCErrorError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Code = d.int()
+			v.Code = d.Int()
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *JSONRPCErrorError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":")
-	e.int(v.Code)
+func (v *JSONRPCErrorError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":")
+	e.Int(v.Code)
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCErrorError) extraCount() int {
@@ -3567,36 +3570,36 @@ func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCMessage
-		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		keys := d.PeekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
 		ok2 := keys&11 == 11
@@ -3605,57 +3608,57 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 			ok0, ok1, ok2, ok3 = true, true, true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCRequest)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCNotification)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3666,77 +3669,77 @@ func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCNotification) decodeJSON(d *decoder) {
+func (v *JSONRPCNotification) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(JSONRPCNotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *JSONRPCNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCNotification) extraCount() int {
@@ -3750,54 +3753,54 @@ func (v JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCNotificationParams) decodeJSON(d *decoder) {
+func (v *JSONRPCNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *JSONRPCNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCNotificationParams) extraCount() int {
@@ -3811,89 +3814,89 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequest) decodeJSON(d *decoder) {
+func (v *JSONRPCRequest) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(JSONRPCRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCRequest) extraCount() int {
@@ -3907,55 +3910,55 @@ func (v JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequestParams) decodeJSON(d *decoder) {
+func (v *JSONRPCRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(JSONRPCRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *JSONRPCRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCRequestParams) extraCount() int {
@@ -3969,54 +3972,54 @@ func (v JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *JSONRPCRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *JSONRPCRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCRequestParamsMeta) extraCount() int {
@@ -4030,79 +4033,79 @@ func (v JSONRPCResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *JSONRPCResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCResponse) extraCount() int {
@@ -4116,67 +4119,67 @@ func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsRequest) decodeJSON(d *decoder) {
+func (v *ListPromptsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("prompts/list")
+			d.ConstString("prompts/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ListPromptsRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListPromptsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"prompts/list\"")
+func (v *ListPromptsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"prompts/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsRequest) extraCount() int {
@@ -4190,54 +4193,54 @@ func (v ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsRequestParams) decodeJSON(d *decoder) {
+func (v *ListPromptsRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cursor":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListPromptsRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsRequestParams) extraCount() int {
@@ -4251,90 +4254,90 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsResult) decodeJSON(d *decoder) {
+func (v *ListPromptsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "prompts":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Prompt
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Prompt
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"prompts\"")
+			d.Violate(off, "required", "missing required member \"prompts\"")
 		}
 	}
 }
 
-func (v *ListPromptsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"prompts\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"prompts\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Prompts {
-		e.comma()
-		v.Prompts[i0].encodeJSON(e)
+		e.Comma()
+		v.Prompts[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsResult) extraCount() int {
@@ -4348,67 +4351,67 @@ func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("resources/templates/list")
+			d.ConstString("resources/templates/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ListResourceTemplatesRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"resources/templates/list\"")
+func (v *ListResourceTemplatesRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"resources/templates/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesRequest) extraCount() int {
@@ -4422,54 +4425,54 @@ func (v ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesRequestParams) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cursor":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListResourceTemplatesRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesRequestParams) extraCount() int {
@@ -4483,90 +4486,90 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resourceTemplates":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ResourceTemplate
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ResourceTemplate
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+			d.Violate(off, "required", "missing required member \"resourceTemplates\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resourceTemplates\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resourceTemplates\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.ResourceTemplates {
-		e.comma()
-		v.ResourceTemplates[i0].encodeJSON(e)
+		e.Comma()
+		v.ResourceTemplates[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesResult) extraCount() int {
@@ -4580,67 +4583,67 @@ func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesRequest) decodeJSON(d *decoder) {
+func (v *ListResourcesRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("resources/list")
+			d.ConstString("resources/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ListResourcesRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListResourcesRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"resources/list\"")
+func (v *ListResourcesRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"resources/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesRequest) extraCount() int {
@@ -4654,54 +4657,54 @@ func (v ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesRequestParams) decodeJSON(d *decoder) {
+func (v *ListResourcesRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cursor":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListResourcesRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesRequestParams) extraCount() int {
@@ -4715,90 +4718,90 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesResult) decodeJSON(d *decoder) {
+func (v *ListResourcesResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resources":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Resource
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Resource
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resources\"")
+			d.Violate(off, "required", "missing required member \"resources\"")
 		}
 	}
 }
 
-func (v *ListResourcesResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resources\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resources\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Resources {
-		e.comma()
-		v.Resources[i0].encodeJSON(e)
+		e.Comma()
+		v.Resources[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesResult) extraCount() int {
@@ -4812,67 +4815,67 @@ func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsRequest) decodeJSON(d *decoder) {
+func (v *ListRootsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("roots/list")
+			d.ConstString("roots/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ListRootsRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListRootsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"roots/list\"")
+func (v *ListRootsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"roots/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsRequest) extraCount() int {
@@ -4886,55 +4889,55 @@ func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
+func (v *ListRootsRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ListRootsRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListRootsRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsRequestParams) extraCount() int {
@@ -4948,54 +4951,54 @@ func (v ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *ListRootsRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListRootsRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListRootsRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsRequestParamsMeta) extraCount() int {
@@ -5009,81 +5012,81 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsResult) decodeJSON(d *decoder) {
+func (v *ListRootsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "roots":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Root
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Root
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"roots\"")
+			d.Violate(off, "required", "missing required member \"roots\"")
 		}
 	}
 }
 
-func (v *ListRootsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListRootsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"roots\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"roots\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Roots {
-		e.comma()
-		v.Roots[i0].encodeJSON(e)
+		e.Comma()
+		v.Roots[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsResult) extraCount() int {
@@ -5097,67 +5100,67 @@ func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsRequest) decodeJSON(d *decoder) {
+func (v *ListToolsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("tools/list")
+			d.ConstString("tools/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ListToolsRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListToolsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"tools/list\"")
+func (v *ListToolsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"tools/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsRequest) extraCount() int {
@@ -5171,54 +5174,54 @@ func (v ListToolsRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsRequestParams) decodeJSON(d *decoder) {
+func (v *ListToolsRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cursor":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListToolsRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsRequestParams) extraCount() int {
@@ -5232,90 +5235,90 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsResult) decodeJSON(d *decoder) {
+func (v *ListToolsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "tools":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Tool
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Tool
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"tools\"")
+			d.Violate(off, "required", "missing required member \"tools\"")
 		}
 	}
 }
 
-func (v *ListToolsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"tools\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"tools\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Tools {
-		e.comma()
-		v.Tools[i0].encodeJSON(e)
+		e.Comma()
+		v.Tools[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsResult) extraCount() int {
@@ -5329,30 +5332,30 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingLevel) decodeJSON(d *decoder) {
+func (v *LoggingLevel) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = LoggingLevel(u)
 }
 
-func (v LoggingLevel) encodeJSON(e *encoder) {
+func (v LoggingLevel) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5362,67 +5365,67 @@ func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
+func (v *LoggingMessageNotification) DecodeJSON(d *codec.Decoder) {
 	*v = LoggingMessageNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/message")
+			d.ConstString("notifications/message")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/message\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *LoggingMessageNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/message\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LoggingMessageNotification) extraCount() int {
@@ -5436,77 +5439,77 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
+func (v *LoggingMessageNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = LoggingMessageNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "data":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "level":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Level.decodeJSON(d)
+			v.Level.DecodeJSON(d)
 		case "logger":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Logger = d.stringPtr()
+			v.Logger = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"level\"")
+			d.Violate(off, "required", "missing required member \"level\"")
 		}
 	}
 }
 
-func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"data\":")
-	e.raw(v.Data)
-	e.name("\"level\":")
-	v.Level.encodeJSON(e)
+func (v *LoggingMessageNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"data\":")
+	e.Raw(v.Data)
+	e.Name("\"level\":")
+	v.Level.EncodeJSON(e)
 	if v.Logger != nil {
-		e.name("\"logger\":")
-		e.string(*v.Logger)
+		e.Name("\"logger\":")
+		e.Str(*v.Logger)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LoggingMessageNotificationParams) extraCount() int {
@@ -5520,54 +5523,54 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ModelHint) decodeJSON(d *decoder) {
+func (v *ModelHint) DecodeJSON(d *codec.Decoder) {
 	*v = ModelHint{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ModelHint) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ModelHint) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ModelHint) extraCount() int {
@@ -5581,95 +5584,95 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ModelPreferences) decodeJSON(d *decoder) {
+func (v *ModelPreferences) DecodeJSON(d *codec.Decoder) {
 	*v = ModelPreferences{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "costPriority":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CostPriority = d.floatBoundsPtr("0", "1", "", "")
+			v.CostPriority = d.FloatBoundsPtr("0", "1", "", "")
 		case "hints":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ModelHint
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ModelHint
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IntelligencePriority = d.floatBoundsPtr("0", "1", "", "")
+			v.IntelligencePriority = d.FloatBoundsPtr("0", "1", "", "")
 		case "speedPriority":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
+			v.SpeedPriority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ModelPreferences) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ModelPreferences) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.CostPriority != nil {
-		e.name("\"costPriority\":")
-		e.float(*v.CostPriority)
+		e.Name("\"costPriority\":")
+		e.Float(*v.CostPriority)
 	}
 	if v.Hints != nil {
-		e.name("\"hints\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"hints\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Hints {
-			e.comma()
-			v.Hints[i0].encodeJSON(e)
+			e.Comma()
+			v.Hints[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.IntelligencePriority != nil {
-		e.name("\"intelligencePriority\":")
-		e.float(*v.IntelligencePriority)
+		e.Name("\"intelligencePriority\":")
+		e.Float(*v.IntelligencePriority)
 	}
 	if v.SpeedPriority != nil {
-		e.name("\"speedPriority\":")
-		e.float(*v.SpeedPriority)
+		e.Name("\"speedPriority\":")
+		e.Float(*v.SpeedPriority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ModelPreferences) extraCount() int {
@@ -5683,68 +5686,68 @@ func (v Notification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Notification) decodeJSON(d *decoder) {
+func (v *Notification) DecodeJSON(d *codec.Decoder) {
 	*v = Notification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *Notification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *Notification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Notification) extraCount() int {
@@ -5758,54 +5761,54 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NotificationParams) decodeJSON(d *decoder) {
+func (v *NotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = NotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *NotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *NotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *NotificationParams) extraCount() int {
@@ -5819,68 +5822,68 @@ func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequest) decodeJSON(d *decoder) {
+func (v *PaginatedRequest) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PaginatedRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *PaginatedRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequest) extraCount() int {
@@ -5894,54 +5897,54 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
+func (v *PaginatedRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cursor":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequestParams) extraCount() int {
@@ -5955,63 +5958,63 @@ func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedResult) decodeJSON(d *decoder) {
+func (v *PaginatedResult) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PaginatedResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedResult) extraCount() int {
@@ -6025,67 +6028,67 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PingRequest) decodeJSON(d *decoder) {
+func (v *PingRequest) DecodeJSON(d *codec.Decoder) {
 	*v = PingRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("ping")
+			d.ConstString("ping")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(PingRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PingRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"ping\"")
+func (v *PingRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"ping\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PingRequest) extraCount() int {
@@ -6099,55 +6102,55 @@ func (v PingRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PingRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PingRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PingRequestParams) decodeJSON(d *decoder) {
+func (v *PingRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = PingRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(PingRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PingRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PingRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PingRequestParams) extraCount() int {
@@ -6161,54 +6164,54 @@ func (v PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PingRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PingRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PingRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *PingRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = PingRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PingRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PingRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PingRequestParamsMeta) extraCount() int {
@@ -6222,67 +6225,67 @@ func (v ProgressNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressNotification) decodeJSON(d *decoder) {
+func (v *ProgressNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/progress")
+			d.ConstString("notifications/progress")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ProgressNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/progress\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ProgressNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/progress\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ProgressNotification) extraCount() int {
@@ -6296,79 +6299,79 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
+func (v *ProgressNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progress":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Progress = d.float()
+			v.Progress = d.Float()
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		case "total":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Total = d.floatPtr()
+			v.Total = d.FloatPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"progress\"")
+			d.Violate(off, "required", "missing required member \"progress\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"progressToken\"")
+			d.Violate(off, "required", "missing required member \"progressToken\"")
 		}
 	}
 }
 
-func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"progress\":")
-	e.float(v.Progress)
+func (v *ProgressNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"progress\":")
+	e.Float(v.Progress)
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	if v.Total != nil {
-		e.name("\"total\":")
-		e.float(*v.Total)
+		e.Name("\"total\":")
+		e.Float(*v.Total)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ProgressNotificationParams) extraCount() int {
@@ -6382,43 +6385,43 @@ func (v ProgressToken) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressToken) decodeJSON(d *decoder) {
+func (v *ProgressToken) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressToken{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v ProgressToken) encodeJSON(e *encoder) {
+func (v ProgressToken) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -6429,90 +6432,90 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Prompt) decodeJSON(d *decoder) {
+func (v *Prompt) DecodeJSON(d *codec.Decoder) {
 	*v = Prompt{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "arguments":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]PromptArgument
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 PromptArgument
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *Prompt) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Prompt) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"arguments\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Arguments {
-			e.comma()
-			v.Arguments[i0].encodeJSON(e)
+			e.Comma()
+			v.Arguments[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Prompt) extraCount() int {
@@ -6526,76 +6529,76 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptArgument) decodeJSON(d *decoder) {
+func (v *PromptArgument) DecodeJSON(d *codec.Decoder) {
 	*v = PromptArgument{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Required = d.boolPtr()
+			v.Required = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *PromptArgument) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptArgument) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.bool(*v.Required)
+		e.Name("\"required\":")
+		e.Bool(*v.Required)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptArgument) extraCount() int {
@@ -6609,67 +6612,67 @@ func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
+func (v *PromptListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = PromptListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/prompts/list_changed")
+			d.ConstString("notifications/prompts/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(PromptListChangedNotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/prompts/list_changed\"")
+func (v *PromptListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptListChangedNotification) extraCount() int {
@@ -6683,54 +6686,54 @@ func (v PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptListChangedNotificationParams) decodeJSON(d *decoder) {
+func (v *PromptListChangedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = PromptListChangedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PromptListChangedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptListChangedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptListChangedNotificationParams) extraCount() int {
@@ -6744,72 +6747,72 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptMessage) decodeJSON(d *decoder) {
+func (v *PromptMessage) DecodeJSON(d *codec.Decoder) {
 	*v = PromptMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "content":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			var h0 PromptMessageContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "role":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *PromptMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Content != nil {
-		e.name("\"content\":")
-		PromptMessageContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		PromptMessageContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptMessage) extraCount() int {
@@ -6823,59 +6826,59 @@ func (v PromptMessageContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v PromptMessageContentHolder) encodeJSON(e *encoder) {
+func (v PromptMessageContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *PromptMessageContentHolder) decodeJSON(d *decoder) {
+func (v *PromptMessageContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "PromptMessageContent", "\"text\", \"image\", \"resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "PromptMessageContent", "\"text\", \"image\", \"resource\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resource":
 				x := new(EmbeddedResource)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "PromptMessageContent", "\"text\", \"image\", \"resource\"")
+				d.BadTag("type", tag, "PromptMessageContent", "\"text\", \"image\", \"resource\"")
 			}
 		default:
-			d.badTag("type", tag, "PromptMessageContent", "\"text\", \"image\", \"resource\"")
+			d.BadTag("type", tag, "PromptMessageContent", "\"text\", \"image\", \"resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -6886,67 +6889,67 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptReference) decodeJSON(d *decoder) {
+func (v *PromptReference) DecodeJSON(d *codec.Decoder) {
 	*v = PromptReference{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("ref/prompt")
+			d.ConstString("ref/prompt")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *PromptReference) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"type\":\"ref/prompt\"")
+func (v *PromptReference) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptReference) extraCount() int {
@@ -6960,67 +6963,67 @@ func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequest) decodeJSON(d *decoder) {
+func (v *ReadResourceRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("resources/read")
+			d.ConstString("resources/read")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ReadResourceRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"resources/read\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ReadResourceRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"resources/read\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequest) extraCount() int {
@@ -7034,58 +7037,58 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
+func (v *ReadResourceRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "uri":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *ReadResourceRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequestParams) extraCount() int {
@@ -7099,83 +7102,83 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceResult) decodeJSON(d *decoder) {
+func (v *ReadResourceResult) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "contents":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ReadResourceResultContentsItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ReadResourceResultContentsItem
 					var h1 ReadResourceResultContentsItemHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"contents\"")
+			d.Violate(off, "required", "missing required member \"contents\"")
 		}
 	}
 }
 
-func (v *ReadResourceResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"contents\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"contents\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Contents {
-		e.comma()
-		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
+		e.Comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceResult) extraCount() int {
@@ -7189,69 +7192,69 @@ func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best ReadResourceResultContentsItem
-		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		keys := d.PeekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TextResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(BlobResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -7262,68 +7265,68 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Request) decodeJSON(d *decoder) {
+func (v *Request) DecodeJSON(d *codec.Decoder) {
 	*v = Request{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(RequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *Request) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *Request) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Request) extraCount() int {
@@ -7337,43 +7340,43 @@ func (v RequestId) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestId) decodeJSON(d *decoder) {
+func (v *RequestId) DecodeJSON(d *codec.Decoder) {
 	*v = RequestId{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v RequestId) encodeJSON(e *encoder) {
+func (v RequestId) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -7384,55 +7387,55 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestParams) decodeJSON(d *decoder) {
+func (v *RequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = RequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(RequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *RequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *RequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RequestParams) extraCount() int {
@@ -7446,54 +7449,54 @@ func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestParamsMeta) decodeJSON(d *decoder) {
+func (v *RequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = RequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *RequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *RequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RequestParamsMeta) extraCount() int {
@@ -7507,105 +7510,105 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Resource) decodeJSON(d *decoder) {
+func (v *Resource) DecodeJSON(d *codec.Decoder) {
 	*v = Resource{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "annotations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Annotations = new(ResourceAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "size":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Size = d.intPtr()
+			v.Size = d.IntPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&40 != 40 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *Resource) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Resource) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Size != nil {
-		e.name("\"size\":")
-		e.int(*v.Size)
+		e.Name("\"size\":")
+		e.Int(*v.Size)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Resource) extraCount() int {
@@ -7619,77 +7622,77 @@ func (v ResourceAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceAnnotations) decodeJSON(d *decoder) {
+func (v *ResourceAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ResourceAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceAnnotations) extraCount() int {
@@ -7703,67 +7706,67 @@ func (v ResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceContents) decodeJSON(d *decoder) {
+func (v *ResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceContents) extraCount() int {
@@ -7777,67 +7780,67 @@ func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
+func (v *ResourceListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/resources/list_changed")
+			d.ConstString("notifications/resources/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ResourceListChangedNotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/resources/list_changed\"")
+func (v *ResourceListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceListChangedNotification) extraCount() int {
@@ -7851,54 +7854,54 @@ func (v ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceListChangedNotificationParams) decodeJSON(d *decoder) {
+func (v *ResourceListChangedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceListChangedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ResourceListChangedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceListChangedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceListChangedNotificationParams) extraCount() int {
@@ -7912,67 +7915,67 @@ func (v ResourceReference) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceReference) decodeJSON(d *decoder) {
+func (v *ResourceReference) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceReference{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "type":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("ref/resource")
+			d.ConstString("ref/resource")
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceReference) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"type\":\"ref/resource\"")
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *ResourceReference) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"type\":\"ref/resource\"")
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceReference) extraCount() int {
@@ -7986,96 +7989,96 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceTemplate) decodeJSON(d *decoder) {
+func (v *ResourceTemplate) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceTemplate{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "annotations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Annotations = new(ResourceTemplateAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "uriTemplate":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.URITemplate = d.string()
+			v.URITemplate = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&24 != 24 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"uriTemplate\"")
+			d.Violate(off, "required", "missing required member \"uriTemplate\"")
 		}
 	}
 }
 
-func (v *ResourceTemplate) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceTemplate) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"uriTemplate\":")
-	e.string(v.URITemplate)
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"uriTemplate\":")
+	e.Str(v.URITemplate)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceTemplate) extraCount() int {
@@ -8089,77 +8092,77 @@ func (v ResourceTemplateAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceTemplateAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceTemplateAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceTemplateAnnotations) decodeJSON(d *decoder) {
+func (v *ResourceTemplateAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceTemplateAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ResourceTemplateAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceTemplateAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceTemplateAnnotations) extraCount() int {
@@ -8173,67 +8176,67 @@ func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
+func (v *ResourceUpdatedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceUpdatedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/resources/updated")
+			d.ConstString("notifications/resources/updated")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/resources/updated\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ResourceUpdatedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/resources/updated\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceUpdatedNotification) extraCount() int {
@@ -8247,58 +8250,58 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
+func (v *ResourceUpdatedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceUpdatedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "uri":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *ResourceUpdatedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
@@ -8312,54 +8315,54 @@ func (v Result) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Result) decodeJSON(d *decoder) {
+func (v *Result) DecodeJSON(d *codec.Decoder) {
 	*v = Result{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Result) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Result) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Result) extraCount() int {
@@ -8373,30 +8376,30 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Role) decodeJSON(d *decoder) {
+func (v *Role) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = Role(u)
 }
 
-func (v Role) encodeJSON(e *encoder) {
+func (v Role) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8406,67 +8409,67 @@ func (v Root) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Root) decodeJSON(d *decoder) {
+func (v *Root) DecodeJSON(d *codec.Decoder) {
 	*v = Root{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *Root) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Root) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Root) extraCount() int {
@@ -8480,67 +8483,67 @@ func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
+func (v *RootsListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = RootsListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/roots/list_changed")
+			d.ConstString("notifications/roots/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(RootsListChangedNotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/roots/list_changed\"")
+func (v *RootsListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/roots/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RootsListChangedNotification) extraCount() int {
@@ -8554,54 +8557,54 @@ func (v RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RootsListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RootsListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RootsListChangedNotificationParams) decodeJSON(d *decoder) {
+func (v *RootsListChangedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = RootsListChangedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *RootsListChangedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *RootsListChangedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RootsListChangedNotificationParams) extraCount() int {
@@ -8615,72 +8618,72 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SamplingMessage) decodeJSON(d *decoder) {
+func (v *SamplingMessage) DecodeJSON(d *codec.Decoder) {
 	*v = SamplingMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "content":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			var h0 SamplingMessageContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "role":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *SamplingMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SamplingMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Content != nil {
-		e.name("\"content\":")
-		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		SamplingMessageContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SamplingMessage) extraCount() int {
@@ -8694,55 +8697,55 @@ func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "SamplingMessageContent", "\"text\", \"image\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "SamplingMessageContent", "\"text\", \"image\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "SamplingMessageContent", "\"text\", \"image\"")
+				d.BadTag("type", tag, "SamplingMessageContent", "\"text\", \"image\"")
 			}
 		default:
-			d.badTag("type", tag, "SamplingMessageContent", "\"text\", \"image\"")
+			d.BadTag("type", tag, "SamplingMessageContent", "\"text\", \"image\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8753,116 +8756,116 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilities) decodeJSON(d *decoder) {
+func (v *ServerCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "experimental":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Experimental = m0
 			}
 		case "logging":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Logging = new(ServerCapabilitiesLogging)
-			v.Logging.decodeJSON(d)
+			v.Logging.DecodeJSON(d)
 		case "prompts":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Prompts = new(ServerCapabilitiesPrompts)
-			v.Prompts.decodeJSON(d)
+			v.Prompts.DecodeJSON(d)
 		case "resources":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Resources = new(ServerCapabilitiesResources)
-			v.Resources.decodeJSON(d)
+			v.Resources.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Tools = new(ServerCapabilitiesTools)
-			v.Tools.decodeJSON(d)
+			v.Tools.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Experimental != nil {
-		e.name("\"experimental\":")
+		e.Name("\"experimental\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Experimental)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Experimental[k0])
+				e.Key(k0)
+				e.Raw(v.Experimental[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Logging != nil {
-		e.name("\"logging\":")
-		v.Logging.encodeJSON(e)
+		e.Name("\"logging\":")
+		v.Logging.EncodeJSON(e)
 	}
 	if v.Prompts != nil {
-		e.name("\"prompts\":")
-		v.Prompts.encodeJSON(e)
+		e.Name("\"prompts\":")
+		v.Prompts.EncodeJSON(e)
 	}
 	if v.Resources != nil {
-		e.name("\"resources\":")
-		v.Resources.encodeJSON(e)
+		e.Name("\"resources\":")
+		v.Resources.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		v.Tools.encodeJSON(e)
+		e.Name("\"tools\":")
+		v.Tools.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilities) extraCount() int {
@@ -8876,44 +8879,44 @@ func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesLogging) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesLogging{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesLogging) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesLogging) extraCount() int {
@@ -8927,54 +8930,54 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesPrompts) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesPrompts{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesPrompts) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesPrompts) extraCount() int {
@@ -8988,63 +8991,63 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesResources) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesResources{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		case "subscribe":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Subscribe = d.boolPtr()
+			v.Subscribe = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesResources) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	if v.Subscribe != nil {
-		e.name("\"subscribe\":")
-		e.bool(*v.Subscribe)
+		e.Name("\"subscribe\":")
+		e.Bool(*v.Subscribe)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesResources) extraCount() int {
@@ -9058,54 +9061,54 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTools) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTools{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTools) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTools) extraCount() int {
@@ -9119,75 +9122,75 @@ func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerNotificationHolder) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
 				x := new(CancelledNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/progress":
 				x := new(ProgressNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/resources/list_changed":
 				x := new(ResourceListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/resources/updated":
 				x := new(ResourceUpdatedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/prompts/list_changed":
 				x := new(PromptListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/tools/list_changed":
 				x := new(ToolListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/message":
 				x := new(LoggingMessageNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 			}
 		default:
-			d.badTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -9198,59 +9201,59 @@ func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerRequestHolder) encodeJSON(e *encoder) {
+func (v ServerRequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerRequestHolder) decodeJSON(d *decoder) {
+func (v *ServerRequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ServerRequest", "\"ping\", \"sampling/createMessage\", \"roots/list\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ServerRequest", "\"ping\", \"sampling/createMessage\", \"roots/list\"")
+		case codec.TagString:
 			switch tag {
 			case "ping":
 				x := new(PingRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "sampling/createMessage":
 				x := new(CreateMessageRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "roots/list":
 				x := new(ListRootsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ServerRequest", "\"ping\", \"sampling/createMessage\", \"roots/list\"")
+				d.BadTag("method", tag, "ServerRequest", "\"ping\", \"sampling/createMessage\", \"roots/list\"")
 			}
 		default:
-			d.badTag("method", tag, "ServerRequest", "\"ping\", \"sampling/createMessage\", \"roots/list\"")
+			d.BadTag("method", tag, "ServerRequest", "\"ping\", \"sampling/createMessage\", \"roots/list\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -9261,36 +9264,36 @@ func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerResultHolder) encodeJSON(e *encoder) {
+func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerResultHolder) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best ServerResult
-		keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
+		keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
 		ok3 := keys&16 == 16
@@ -9301,129 +9304,129 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 		ok8 := keys&512 == 512
 		ok9 := keys&1024 == 1024
 		{
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(Result)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InitializeResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ListResourcesResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ListResourceTemplatesResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok4 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ReadResourceResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok5 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ListPromptsResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok6 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetPromptResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok7 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ListToolsResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok8 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(CallToolResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok9 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(CompleteResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -9434,67 +9437,67 @@ func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetLevelRequest) decodeJSON(d *decoder) {
+func (v *SetLevelRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SetLevelRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("logging/setLevel")
+			d.ConstString("logging/setLevel")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SetLevelRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"logging/setLevel\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *SetLevelRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"logging/setLevel\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetLevelRequest) extraCount() int {
@@ -9508,58 +9511,58 @@ func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
+func (v *SetLevelRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = SetLevelRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "level":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Level.decodeJSON(d)
+			v.Level.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"level\"")
+			d.Violate(off, "required", "missing required member \"level\"")
 		}
 	}
 }
 
-func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"level\":")
-	v.Level.encodeJSON(e)
+func (v *SetLevelRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"level\":")
+	v.Level.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetLevelRequestParams) extraCount() int {
@@ -9573,67 +9576,67 @@ func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscribeRequest) decodeJSON(d *decoder) {
+func (v *SubscribeRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SubscribeRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("resources/subscribe")
+			d.ConstString("resources/subscribe")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SubscribeRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"resources/subscribe\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *SubscribeRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"resources/subscribe\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscribeRequest) extraCount() int {
@@ -9647,58 +9650,58 @@ func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
+func (v *SubscribeRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = SubscribeRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "uri":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *SubscribeRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscribeRequestParams) extraCount() int {
@@ -9712,77 +9715,77 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextContent) decodeJSON(d *decoder) {
+func (v *TextContent) DecodeJSON(d *codec.Decoder) {
 	*v = TextContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "annotations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Annotations = new(TextContentAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "text":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("text")
+			d.ConstString("text")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TextContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
-	e.name("\"type\":\"text\"")
+	e.Name("\"text\":")
+	e.Str(v.Text)
+	e.Name("\"type\":\"text\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextContent) extraCount() int {
@@ -9796,77 +9799,77 @@ func (v TextContentAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextContentAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextContentAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextContentAnnotations) decodeJSON(d *decoder) {
+func (v *TextContentAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = TextContentAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "priority":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *TextContentAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextContentAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextContentAnnotations) extraCount() int {
@@ -9880,77 +9883,77 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextResourceContents) decodeJSON(d *decoder) {
+func (v *TextResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = TextResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "text":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *TextResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"text\":")
+	e.Str(v.Text)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextResourceContents) extraCount() int {
@@ -9964,77 +9967,77 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Tool) decodeJSON(d *decoder) {
+func (v *Tool) DecodeJSON(d *codec.Decoder) {
 	*v = Tool{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "inputSchema":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.InputSchema.decodeJSON(d)
+			v.InputSchema.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"inputSchema\"")
+			d.Violate(off, "required", "missing required member \"inputSchema\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *Tool) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Tool) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"inputSchema\":")
-	v.InputSchema.encodeJSON(e)
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"inputSchema\":")
+	v.InputSchema.EncodeJSON(e)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Tool) extraCount() int {
@@ -10048,111 +10051,111 @@ func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolInputSchema) decodeJSON(d *decoder) {
+func (v *ToolInputSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ToolInputSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "properties":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Properties = m0
 			}
 		case "required":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("object")
+			d.ConstString("object")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolInputSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolInputSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Properties != nil {
-		e.name("\"properties\":")
+		e.Name("\"properties\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Properties)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Properties)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Properties[k0])
+				e.Key(k0)
+				e.Raw(v.Properties[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"required\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Required {
-			e.comma()
-			e.string(v.Required[i0])
+			e.Comma()
+			e.Str(v.Required[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"type\":\"object\"")
+	e.Name("\"type\":\"object\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolInputSchema) extraCount() int {
@@ -10166,67 +10169,67 @@ func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
+func (v *ToolListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ToolListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("notifications/tools/list_changed")
+			d.ConstString("notifications/tools/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ToolListChangedNotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"notifications/tools/list_changed\"")
+func (v *ToolListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolListChangedNotification) extraCount() int {
@@ -10240,54 +10243,54 @@ func (v ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolListChangedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolListChangedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolListChangedNotificationParams) decodeJSON(d *decoder) {
+func (v *ToolListChangedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ToolListChangedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolListChangedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolListChangedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolListChangedNotificationParams) extraCount() int {
@@ -10301,67 +10304,67 @@ func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
+func (v *UnsubscribeRequest) DecodeJSON(d *codec.Decoder) {
 	*v = UnsubscribeRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("resources/unsubscribe")
+			d.ConstString("resources/unsubscribe")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"resources/unsubscribe\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *UnsubscribeRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"resources/unsubscribe\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsubscribeRequest) extraCount() int {
@@ -10375,58 +10378,58 @@ func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
+func (v *UnsubscribeRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = UnsubscribeRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "uri":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *UnsubscribeRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsubscribeRequestParams) extraCount() int {

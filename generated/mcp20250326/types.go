@@ -2,7 +2,10 @@
 
 package mcp20250326
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // Optional annotations for the client. The client can use annotations to inform how objects
 // are used or displayed
@@ -123,8 +126,8 @@ type CallToolResultContentItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isCallToolResultContentItem() {}
@@ -237,8 +240,8 @@ type ClientNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isClientNotification() {}
@@ -279,8 +282,8 @@ type ClientRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*InitializeRequest) isClientRequest() {}
@@ -335,8 +338,8 @@ type ClientResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isClientResult() {}
@@ -400,8 +403,8 @@ type CompleteRequestParamsRef interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PromptReference) isCompleteRequestParamsRef() {}
@@ -575,8 +578,8 @@ type CreateMessageResultContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isCreateMessageResultContent() {}
@@ -631,8 +634,8 @@ type EmbeddedResourceResource interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
@@ -804,8 +807,8 @@ type JSONRPCBatchRequestItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCRequest) isJSONRPCBatchRequestItem() {}
@@ -844,8 +847,8 @@ type JSONRPCBatchResponseItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCResponse) isJSONRPCBatchResponseItem() {}
@@ -905,8 +908,8 @@ type JSONRPCMessage interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCRequest) isJSONRPCMessage() {}
@@ -1637,8 +1640,8 @@ type PromptMessageContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isPromptMessageContent() {}
@@ -1717,8 +1720,8 @@ type ReadResourceResultContentsItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
@@ -2050,8 +2053,8 @@ type SamplingMessageContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isSamplingMessageContent() {}
@@ -2179,8 +2182,8 @@ type ServerNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isServerNotification() {}
@@ -2224,8 +2227,8 @@ type ServerRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PingRequest) isServerRequest() {}
@@ -2262,8 +2265,8 @@ type ServerResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isServerResult() {}

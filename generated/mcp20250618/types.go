@@ -2,7 +2,10 @@
 
 package mcp20250618
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // Optional annotations for the client. The client can use annotations to inform how objects
 // are used or displayed
@@ -286,8 +289,8 @@ type ClientNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isClientNotification() {}
@@ -328,8 +331,8 @@ type ClientRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*InitializeRequest) isClientRequest() {}
@@ -384,8 +387,8 @@ type ClientResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isClientResult() {}
@@ -461,8 +464,8 @@ type CompleteRequestParamsRef interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PromptReference) isCompleteRequestParamsRef() {}
@@ -536,8 +539,8 @@ type ContentBlock interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isContentBlock() {}
@@ -677,8 +680,8 @@ type CreateMessageResultContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isCreateMessageResultContent() {}
@@ -859,8 +862,8 @@ type EmbeddedResourceResource interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
@@ -1100,8 +1103,8 @@ type JSONRPCMessage interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCRequest) isJSONRPCMessage() {}
@@ -1723,8 +1726,8 @@ type PrimitiveSchemaDefinition interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*StringSchema) isPrimitiveSchemaDefinition() {}
@@ -2018,8 +2021,8 @@ type ReadResourceResultContentsItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
@@ -2464,8 +2467,8 @@ type SamplingMessageContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isSamplingMessageContent() {}
@@ -2593,8 +2596,8 @@ type ServerNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isServerNotification() {}
@@ -2638,8 +2641,8 @@ type ServerRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PingRequest) isServerRequest() {}
@@ -2678,8 +2681,8 @@ type ServerResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isServerResult() {}

@@ -5,6 +5,8 @@ package mcp20251125
 import (
 	"context"
 	"fmt"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Client is a connection to an MCP server, made by Connect: one method per request and
@@ -15,7 +17,7 @@ import (
 // server sends (notifications and requests) goes to the ClientHandler given to Connect. A
 // Client is safe for concurrent use.
 type Client struct {
-	core *clientCore
+	core *protocol.ClientCore
 	d    *ClientDispatcher
 	opts ClientOptions
 }
@@ -52,7 +54,7 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := newClientCore(ctx, t, clientConfig{revision: ProtocolVersion, modern: false, clientInfo: info, capabilities: caps, requestTimeout: opts.RequestTimeout, logf: opts.Logf, incoming: &d.rpc, noCache: true})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: false, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, Logf: opts.Logf, Incoming: &d.rpc, NoCache: true})
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +63,13 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 
 // ProtocolVersion returns the protocol version the client and the server agreed on.
 func (c *Client) ProtocolVersion() string {
-	return c.core.protocolVersion()
+	return c.core.ProtocolVersion()
 }
 
 // ServerInfo returns the server's name and version as it gave them when the connection
 // started (serverInfo), or nil when it gave none.
 func (c *Client) ServerInfo() *Implementation {
-	raw := helloMember(c.core.helloResult(), "serverInfo")
+	raw := protocol.HelloMember(c.core.HelloResult(), "serverInfo")
 	if raw == nil {
 		return nil
 	}
@@ -81,7 +83,7 @@ func (c *Client) ServerInfo() *Implementation {
 // ServerCapabilities returns the capabilities the server declared when the connection
 // started, or nil when it declared none the client can read.
 func (c *Client) ServerCapabilities() *ServerCapabilities {
-	raw := helloMember(c.core.helloResult(), "capabilities")
+	raw := protocol.HelloMember(c.core.HelloResult(), "capabilities")
 	if raw == nil {
 		return nil
 	}
@@ -94,14 +96,14 @@ func (c *Client) ServerCapabilities() *ServerCapabilities {
 
 // Instructions returns the instructions the server gave when the connection started, or "".
 func (c *Client) Instructions() string {
-	s, _ := headerText(helloMember(c.core.helloResult(), "instructions"))
+	s, _ := protocol.HeaderText(protocol.HelloMember(c.core.HelloResult(), "instructions"))
 	return s
 }
 
 // Close ends the connection: requests still waiting fail, and the transport closes (see its
 // documentation). It returns nil when the server ended cleanly.
 func (c *Client) Close() error {
-	return c.core.close()
+	return c.core.Close()
 }
 
 // Complete sends the request "completion/complete" ([CompleteRequest]) and returns its
@@ -115,27 +117,27 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodComplete, err)
+			return nil, protocol.ParamsError(MethodComplete, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodComplete, err)
+		return nil, protocol.ParamsError(MethodComplete, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodComplete}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodComplete}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CompleteResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodComplete, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodComplete, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodComplete, err)
+			return nil, protocol.ResultInvalid(MethodComplete, err)
 		}
 	}
 	return r, nil
@@ -152,27 +154,27 @@ func (c *Client) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodSetLevel, err)
+			return nil, protocol.ParamsError(MethodSetLevel, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodSetLevel, err)
+		return nil, protocol.ParamsError(MethodSetLevel, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodSetLevel}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodSetLevel}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodSetLevel, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodSetLevel, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodSetLevel, err)
+			return nil, protocol.ResultInvalid(MethodSetLevel, err)
 		}
 	}
 	return r, nil
@@ -189,27 +191,27 @@ func (c *Client) Ping(ctx context.Context, params *RequestParams) (*EmptyResult,
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodPing, err)
+			return nil, protocol.ParamsError(MethodPing, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodPing, err)
+		return nil, protocol.ParamsError(MethodPing, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodPing}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodPing}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodPing, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodPing, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodPing, err)
+			return nil, protocol.ResultInvalid(MethodPing, err)
 		}
 	}
 	return r, nil
@@ -226,27 +228,27 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodGetPrompt, err)
+			return nil, protocol.ParamsError(MethodGetPrompt, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodGetPrompt, err)
+		return nil, protocol.ParamsError(MethodGetPrompt, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodGetPrompt}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodGetPrompt}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(GetPromptResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodGetPrompt, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodGetPrompt, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodGetPrompt, err)
+			return nil, protocol.ResultInvalid(MethodGetPrompt, err)
 		}
 	}
 	return r, nil
@@ -263,27 +265,27 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListPrompts, err)
+			return nil, protocol.ParamsError(MethodListPrompts, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodListPrompts, err)
+		return nil, protocol.ParamsError(MethodListPrompts, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListPrompts}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListPrompts}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListPromptsResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodListPrompts, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodListPrompts, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListPrompts, err)
+			return nil, protocol.ResultInvalid(MethodListPrompts, err)
 		}
 	}
 	return r, nil
@@ -300,27 +302,27 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListResources, err)
+			return nil, protocol.ParamsError(MethodListResources, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodListResources, err)
+		return nil, protocol.ParamsError(MethodListResources, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListResources}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResources}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListResourcesResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodListResources, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodListResources, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListResources, err)
+			return nil, protocol.ResultInvalid(MethodListResources, err)
 		}
 	}
 	return r, nil
@@ -337,27 +339,27 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodReadResource, err)
+			return nil, protocol.ParamsError(MethodReadResource, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodReadResource, err)
+		return nil, protocol.ParamsError(MethodReadResource, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodReadResource}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodReadResource}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ReadResourceResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodReadResource, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodReadResource, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodReadResource, err)
+			return nil, protocol.ResultInvalid(MethodReadResource, err)
 		}
 	}
 	return r, nil
@@ -374,27 +376,27 @@ func (c *Client) Subscribe(ctx context.Context, params *SubscribeRequestParams) 
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodSubscribe, err)
+			return nil, protocol.ParamsError(MethodSubscribe, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodSubscribe, err)
+		return nil, protocol.ParamsError(MethodSubscribe, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodSubscribe}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodSubscribe}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodSubscribe, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodSubscribe, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodSubscribe, err)
+			return nil, protocol.ResultInvalid(MethodSubscribe, err)
 		}
 	}
 	return r, nil
@@ -411,27 +413,27 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListResourceTemplates, err)
+			return nil, protocol.ParamsError(MethodListResourceTemplates, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodListResourceTemplates, err)
+		return nil, protocol.ParamsError(MethodListResourceTemplates, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListResourceTemplates}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResourceTemplates}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListResourceTemplatesResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodListResourceTemplates, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodListResourceTemplates, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListResourceTemplates, err)
+			return nil, protocol.ResultInvalid(MethodListResourceTemplates, err)
 		}
 	}
 	return r, nil
@@ -448,27 +450,27 @@ func (c *Client) Unsubscribe(ctx context.Context, params *UnsubscribeRequestPara
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodUnsubscribe, err)
+			return nil, protocol.ParamsError(MethodUnsubscribe, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodUnsubscribe, err)
+		return nil, protocol.ParamsError(MethodUnsubscribe, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodUnsubscribe}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodUnsubscribe}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(EmptyResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodUnsubscribe, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodUnsubscribe, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodUnsubscribe, err)
+			return nil, protocol.ResultInvalid(MethodUnsubscribe, err)
 		}
 	}
 	return r, nil
@@ -485,27 +487,27 @@ func (c *Client) CancelTask(ctx context.Context, params *CancelTaskRequestParams
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodCancelTask, err)
+			return nil, protocol.ParamsError(MethodCancelTask, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodCancelTask, err)
+		return nil, protocol.ParamsError(MethodCancelTask, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodCancelTask}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodCancelTask}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CancelTaskResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodCancelTask, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodCancelTask, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodCancelTask, err)
+			return nil, protocol.ResultInvalid(MethodCancelTask, err)
 		}
 	}
 	return r, nil
@@ -522,27 +524,27 @@ func (c *Client) GetTask(ctx context.Context, params *GetTaskRequestParams) (*Ge
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodGetTask, err)
+			return nil, protocol.ParamsError(MethodGetTask, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodGetTask, err)
+		return nil, protocol.ParamsError(MethodGetTask, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodGetTask}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodGetTask}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(GetTaskResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodGetTask, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodGetTask, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodGetTask, err)
+			return nil, protocol.ResultInvalid(MethodGetTask, err)
 		}
 	}
 	return r, nil
@@ -559,27 +561,27 @@ func (c *Client) ListTasks(ctx context.Context, params *PaginatedRequestParams) 
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListTasks, err)
+			return nil, protocol.ParamsError(MethodListTasks, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodListTasks, err)
+		return nil, protocol.ParamsError(MethodListTasks, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListTasks}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListTasks}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListTasksResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodListTasks, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodListTasks, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListTasks, err)
+			return nil, protocol.ResultInvalid(MethodListTasks, err)
 		}
 	}
 	return r, nil
@@ -596,27 +598,27 @@ func (c *Client) GetTaskPayload(ctx context.Context, params *GetTaskPayloadReque
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodGetTaskPayload, err)
+			return nil, protocol.ParamsError(MethodGetTaskPayload, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodGetTaskPayload, err)
+		return nil, protocol.ParamsError(MethodGetTaskPayload, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodGetTaskPayload}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodGetTaskPayload}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(GetTaskPayloadResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodGetTaskPayload, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodGetTaskPayload, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodGetTaskPayload, err)
+			return nil, protocol.ResultInvalid(MethodGetTaskPayload, err)
 		}
 	}
 	return r, nil
@@ -633,27 +635,27 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodCallTool, err)
+			return nil, protocol.ParamsError(MethodCallTool, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodCallTool, err)
+		return nil, protocol.ParamsError(MethodCallTool, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodCallTool}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodCallTool}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(CallToolResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodCallTool, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodCallTool, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodCallTool, err)
+			return nil, protocol.ResultInvalid(MethodCallTool, err)
 		}
 	}
 	return r, nil
@@ -670,27 +672,27 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return nil, paramsError(MethodListTools, err)
+			return nil, protocol.ParamsError(MethodListTools, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return nil, paramsError(MethodListTools, err)
+		return nil, protocol.ParamsError(MethodListTools, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListTools}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListTools}, b)
 	if err != nil {
 		return nil, err
 	}
 	r := new(ListToolsResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	if _, err := resultError(MethodListTools, raw, d.finish()); err != nil {
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	if _, err := protocol.ResultError(MethodListTools, raw, d.Finish()); err != nil {
 		return nil, err
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListTools, err)
+			return nil, protocol.ResultInvalid(MethodListTools, err)
 		}
 	}
 	return r, nil
@@ -707,14 +709,14 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return paramsError(MethodCancelledNotification, err)
+			return protocol.ParamsError(MethodCancelledNotification, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return paramsError(MethodCancelledNotification, err)
+		return protocol.ParamsError(MethodCancelledNotification, err)
 	}
-	return c.core.notify(ctx, MethodCancelledNotification, b)
+	return c.core.Notify(ctx, MethodCancelledNotification, b)
 }
 
 // NotifyProgress sends the notification "notifications/progress" ([ProgressNotification]).
@@ -728,14 +730,14 @@ func (c *Client) NotifyProgress(ctx context.Context, params *ProgressNotificatio
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return paramsError(MethodProgressNotification, err)
+			return protocol.ParamsError(MethodProgressNotification, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return paramsError(MethodProgressNotification, err)
+		return protocol.ParamsError(MethodProgressNotification, err)
 	}
-	return c.core.notify(ctx, MethodProgressNotification, b)
+	return c.core.Notify(ctx, MethodProgressNotification, b)
 }
 
 // NotifyRootsListChanged sends the notification "notifications/roots/list_changed"
@@ -749,14 +751,14 @@ func (c *Client) NotifyRootsListChanged(ctx context.Context, params *Notificatio
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return paramsError(MethodRootsListChangedNotification, err)
+			return protocol.ParamsError(MethodRootsListChangedNotification, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return paramsError(MethodRootsListChangedNotification, err)
+		return protocol.ParamsError(MethodRootsListChangedNotification, err)
 	}
-	return c.core.notify(ctx, MethodRootsListChangedNotification, b)
+	return c.core.Notify(ctx, MethodRootsListChangedNotification, b)
 }
 
 // NotifyTaskStatus sends the notification "notifications/tasks/status"
@@ -770,12 +772,12 @@ func (c *Client) NotifyTaskStatus(ctx context.Context, params *TaskStatusNotific
 	var err error
 	if !c.opts.SkipRequestValidation {
 		if err := p.Validate(); err != nil {
-			return paramsError(MethodTaskStatusNotification, err)
+			return protocol.ParamsError(MethodTaskStatusNotification, err)
 		}
 	}
 	b, err = p.AppendJSON(make([]byte, 0, 512))
 	if err != nil {
-		return paramsError(MethodTaskStatusNotification, err)
+		return protocol.ParamsError(MethodTaskStatusNotification, err)
 	}
-	return c.core.notify(ctx, MethodTaskStatusNotification, b)
+	return c.core.Notify(ctx, MethodTaskStatusNotification, b)
 }

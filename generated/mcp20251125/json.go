@@ -2,7 +2,10 @@
 
 package mcp20251125
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
@@ -11,86 +14,86 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Annotations) decodeJSON(d *decoder) {
+func (v *Annotations) DecodeJSON(d *codec.Decoder) {
 	*v = Annotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "lastModified":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.LastModified = d.stringPtr()
+			v.LastModified = d.StrPtr()
 		case "priority":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Annotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Annotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.LastModified != nil {
-		e.name("\"lastModified\":")
-		e.string(*v.LastModified)
+		e.Name("\"lastModified\":")
+		e.Str(*v.LastModified)
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Annotations) extraCount() int {
@@ -104,96 +107,96 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AudioContent) decodeJSON(d *decoder) {
+func (v *AudioContent) DecodeJSON(d *codec.Decoder) {
 	*v = AudioContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "data":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Data = d.string()
+			v.Data = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MIMEType = d.string()
+			v.MIMEType = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("audio")
+			d.ConstString("audio")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&28 != 28 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"mimeType\"")
+			d.Violate(off, "required", "missing required member \"mimeType\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *AudioContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AudioContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"data\":")
-	e.string(v.Data)
-	e.name("\"mimeType\":")
-	e.string(v.MIMEType)
-	e.name("\"type\":\"audio\"")
+	e.Name("\"data\":")
+	e.Str(v.Data)
+	e.Name("\"mimeType\":")
+	e.Str(v.MIMEType)
+	e.Name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AudioContent) extraCount() int {
@@ -207,67 +210,67 @@ func (v BaseMetadata) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BaseMetadata) decodeJSON(d *decoder) {
+func (v *BaseMetadata) DecodeJSON(d *codec.Decoder) {
 	*v = BaseMetadata{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *BaseMetadata) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
+func (v *BaseMetadata) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BaseMetadata) extraCount() int {
@@ -281,86 +284,86 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BlobResourceContents) decodeJSON(d *decoder) {
+func (v *BlobResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = BlobResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "blob":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Blob = d.string()
+			v.Blob = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"blob\"")
+			d.Violate(off, "required", "missing required member \"blob\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *BlobResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *BlobResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"blob\":")
-	e.string(v.Blob)
+	e.Name("\"blob\":")
+	e.Str(v.Blob)
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BlobResourceContents) extraCount() int {
@@ -374,84 +377,84 @@ func (v BooleanSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BooleanSchema) decodeJSON(d *decoder) {
+func (v *BooleanSchema) DecodeJSON(d *codec.Decoder) {
 	*v = BooleanSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.boolPtr()
+			v.Default = d.BoolPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("boolean")
+			d.ConstString("boolean")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *BooleanSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *BooleanSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.bool(*v.Default)
+		e.Name("\"default\":")
+		e.Bool(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"boolean\"")
+	e.Name("\"type\":\"boolean\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BooleanSchema) extraCount() int {
@@ -465,88 +468,88 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequest) decodeJSON(d *decoder) {
+func (v *CallToolRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tools/call")
+			d.ConstString("tools/call")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CallToolRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tools/call\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tools/call\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequest) extraCount() int {
@@ -560,87 +563,87 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequestParams) decodeJSON(d *decoder) {
+func (v *CallToolRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(CallToolRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "arguments":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Arguments = d.raw()
+			v.Arguments = d.Raw()
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "task":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Task = new(TaskMetadata)
-			v.Task.decodeJSON(d)
+			v.Task.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *CallToolRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
-		e.raw(v.Arguments)
+		e.Name("\"arguments\":")
+		e.Raw(v.Arguments)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Task != nil {
-		e.name("\"task\":")
-		v.Task.encodeJSON(e)
+		e.Name("\"task\":")
+		v.Task.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequestParams) extraCount() int {
@@ -654,54 +657,54 @@ func (v CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *CallToolRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *CallToolRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequestParamsMeta) extraCount() int {
@@ -715,101 +718,101 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolResult) decodeJSON(d *decoder) {
+func (v *CallToolResult) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ContentBlock
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ContentBlock
 					var h1 ContentBlockHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IsError = d.boolPtr()
+			v.IsError = d.BoolPtr()
 		case "structuredContent":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.StructuredContent = d.raw()
+			v.StructuredContent = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 	}
 }
 
-func (v *CallToolResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"content\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"content\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Content {
-		e.comma()
-		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
+		e.Comma()
+		ContentBlockHolder{Value: v.Content[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.IsError != nil {
-		e.name("\"isError\":")
-		e.bool(*v.IsError)
+		e.Name("\"isError\":")
+		e.Bool(*v.IsError)
 	}
 	if v.StructuredContent != nil {
-		e.name("\"structuredContent\":")
-		e.raw(v.StructuredContent)
+		e.Name("\"structuredContent\":")
+		e.Raw(v.StructuredContent)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolResult) extraCount() int {
@@ -823,88 +826,88 @@ func (v CancelTaskRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelTaskRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskRequest) decodeJSON(d *decoder) {
+func (v *CancelTaskRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/cancel")
+			d.ConstString("tasks/cancel")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CancelTaskRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelTaskRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/cancel\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/cancel\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelTaskRequest) extraCount() int {
@@ -918,58 +921,58 @@ func (v CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskRequestParams) decodeJSON(d *decoder) {
+func (v *CancelTaskRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "taskId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *CancelTaskRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+func (v *CancelTaskRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelTaskRequestParams) extraCount() int {
@@ -983,127 +986,127 @@ func (v CancelTaskResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskResult) decodeJSON(d *decoder) {
+func (v *CancelTaskResult) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "createdAt":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CreatedAt = d.string()
+			v.CreatedAt = d.Str()
 		case "lastUpdatedAt":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.LastUpdatedAt = d.string()
+			v.LastUpdatedAt = d.Str()
 		case "pollInterval":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.PollInterval = d.intPtr()
+			v.PollInterval = d.IntPtr()
 		case "status":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Status.decodeJSON(d)
+			v.Status.DecodeJSON(d)
 		case "statusMessage":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.StatusMessage = d.stringPtr()
+			v.StatusMessage = d.StrPtr()
 		case "taskId":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		case "ttl":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.TTL.decodeJSON(d)
+			v.TTL.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&214 != 214 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"createdAt\"")
+			d.Violate(off, "required", "missing required member \"createdAt\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+			d.Violate(off, "required", "missing required member \"lastUpdatedAt\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"status\"")
+			d.Violate(off, "required", "missing required member \"status\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"ttl\"")
+			d.Violate(off, "required", "missing required member \"ttl\"")
 		}
 	}
 }
 
-func (v *CancelTaskResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelTaskResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"createdAt\":")
-	e.string(v.CreatedAt)
-	e.name("\"lastUpdatedAt\":")
-	e.string(v.LastUpdatedAt)
+	e.Name("\"createdAt\":")
+	e.Str(v.CreatedAt)
+	e.Name("\"lastUpdatedAt\":")
+	e.Str(v.LastUpdatedAt)
 	if v.PollInterval != nil {
-		e.name("\"pollInterval\":")
-		e.int(*v.PollInterval)
+		e.Name("\"pollInterval\":")
+		e.Int(*v.PollInterval)
 	}
-	e.name("\"status\":")
-	v.Status.encodeJSON(e)
+	e.Name("\"status\":")
+	v.Status.EncodeJSON(e)
 	if v.StatusMessage != nil {
-		e.name("\"statusMessage\":")
-		e.string(*v.StatusMessage)
+		e.Name("\"statusMessage\":")
+		e.Str(*v.StatusMessage)
 	}
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	if !v.TTL.IsZero() {
-		e.name("\"ttl\":")
-		v.TTL.encodeJSON(e)
+		e.Name("\"ttl\":")
+		v.TTL.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelTaskResult) extraCount() int {
@@ -1117,43 +1120,43 @@ func (v CancelTaskResultTTL) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CancelTaskResultTTL) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskResultTTL) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskResultTTL) decodeJSON(d *decoder) {
+func (v *CancelTaskResultTTL) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskResultTTL{}
-	switch c := d.peek(); {
-	case rtIsNumberStart(c):
+	switch c := d.Peek(); {
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("integer or null")
+		d.Mismatch("integer or null")
 	}
 }
 
-func (v CancelTaskResultTTL) encodeJSON(e *encoder) {
+func (v CancelTaskResultTTL) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -1164,76 +1167,76 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelledNotification) decodeJSON(d *decoder) {
+func (v *CancelledNotification) DecodeJSON(d *codec.Decoder) {
 	*v = CancelledNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/cancelled")
+			d.ConstString("notifications/cancelled")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CancelledNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/cancelled\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CancelledNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/cancelled\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelledNotification) extraCount() int {
@@ -1247,72 +1250,72 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
+func (v *CancelledNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = CancelledNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "reason":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Reason = d.stringPtr()
+			v.Reason = d.StrPtr()
 		case "requestId":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.RequestID.decodeJSON(d)
+			v.RequestID.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelledNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Reason != nil {
-		e.name("\"reason\":")
-		e.string(*v.Reason)
+		e.Name("\"reason\":")
+		e.Str(*v.Reason)
 	}
 	if !v.RequestID.IsZero() {
-		e.name("\"requestId\":")
-		v.RequestID.encodeJSON(e)
+		e.Name("\"requestId\":")
+		v.RequestID.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelledNotificationParams) extraCount() int {
@@ -1326,116 +1329,116 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilities) decodeJSON(d *decoder) {
+func (v *ClientCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "elicitation":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Elicitation = new(ClientCapabilitiesElicitation)
-			v.Elicitation.decodeJSON(d)
+			v.Elicitation.DecodeJSON(d)
 		case "experimental":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Experimental = m0
 			}
 		case "roots":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Roots = new(ClientCapabilitiesRoots)
-			v.Roots.decodeJSON(d)
+			v.Roots.DecodeJSON(d)
 		case "sampling":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Sampling = new(ClientCapabilitiesSampling)
-			v.Sampling.decodeJSON(d)
+			v.Sampling.DecodeJSON(d)
 		case "tasks":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Tasks = new(ClientCapabilitiesTasks)
-			v.Tasks.decodeJSON(d)
+			v.Tasks.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Elicitation != nil {
-		e.name("\"elicitation\":")
-		v.Elicitation.encodeJSON(e)
+		e.Name("\"elicitation\":")
+		v.Elicitation.EncodeJSON(e)
 	}
 	if v.Experimental != nil {
-		e.name("\"experimental\":")
+		e.Name("\"experimental\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Experimental)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Experimental[k0])
+				e.Key(k0)
+				e.Raw(v.Experimental[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Roots != nil {
-		e.name("\"roots\":")
-		v.Roots.encodeJSON(e)
+		e.Name("\"roots\":")
+		v.Roots.EncodeJSON(e)
 	}
 	if v.Sampling != nil {
-		e.name("\"sampling\":")
-		v.Sampling.encodeJSON(e)
+		e.Name("\"sampling\":")
+		v.Sampling.EncodeJSON(e)
 	}
 	if v.Tasks != nil {
-		e.name("\"tasks\":")
-		v.Tasks.encodeJSON(e)
+		e.Name("\"tasks\":")
+		v.Tasks.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilities) extraCount() int {
@@ -1449,65 +1452,65 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesElicitation) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesElicitation{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "form":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Form = new(ClientCapabilitiesElicitationForm)
-			v.Form.decodeJSON(d)
+			v.Form.DecodeJSON(d)
 		case "url":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.URL = new(ClientCapabilitiesElicitationURL)
-			v.URL.decodeJSON(d)
+			v.URL.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesElicitation) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Form != nil {
-		e.name("\"form\":")
-		v.Form.encodeJSON(e)
+		e.Name("\"form\":")
+		v.Form.EncodeJSON(e)
 	}
 	if v.URL != nil {
-		e.name("\"url\":")
-		v.URL.encodeJSON(e)
+		e.Name("\"url\":")
+		v.URL.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesElicitation) extraCount() int {
@@ -1521,44 +1524,44 @@ func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesElicitationForm) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesElicitationForm{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesElicitationForm) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesElicitationForm) extraCount() int {
@@ -1572,44 +1575,44 @@ func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesElicitationURL) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesElicitationURL{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesElicitationURL) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesElicitationURL) extraCount() int {
@@ -1623,54 +1626,54 @@ func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesRoots) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesRoots{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesRoots) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesRoots) extraCount() int {
@@ -1684,65 +1687,65 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSampling) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSampling{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "context":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Context = new(ClientCapabilitiesSamplingContext)
-			v.Context.decodeJSON(d)
+			v.Context.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Tools = new(ClientCapabilitiesSamplingTools)
-			v.Tools.decodeJSON(d)
+			v.Tools.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSampling) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Context != nil {
-		e.name("\"context\":")
-		v.Context.encodeJSON(e)
+		e.Name("\"context\":")
+		v.Context.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		v.Tools.encodeJSON(e)
+		e.Name("\"tools\":")
+		v.Tools.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSampling) extraCount() int {
@@ -1756,44 +1759,44 @@ func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSamplingContext) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSamplingContext{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSamplingContext) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSamplingContext) extraCount() int {
@@ -1807,44 +1810,44 @@ func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSamplingTools) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSamplingTools{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSamplingTools) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSamplingTools) extraCount() int {
@@ -1858,75 +1861,75 @@ func (v ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasks) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasks) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasks{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cancel":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Cancel = new(ClientCapabilitiesTasksCancel)
-			v.Cancel.decodeJSON(d)
+			v.Cancel.DecodeJSON(d)
 		case "list":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.List = new(ClientCapabilitiesTasksList)
-			v.List.decodeJSON(d)
+			v.List.DecodeJSON(d)
 		case "requests":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Requests = new(ClientCapabilitiesTasksRequests)
-			v.Requests.decodeJSON(d)
+			v.Requests.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasks) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasks) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cancel != nil {
-		e.name("\"cancel\":")
-		v.Cancel.encodeJSON(e)
+		e.Name("\"cancel\":")
+		v.Cancel.EncodeJSON(e)
 	}
 	if v.List != nil {
-		e.name("\"list\":")
-		v.List.encodeJSON(e)
+		e.Name("\"list\":")
+		v.List.EncodeJSON(e)
 	}
 	if v.Requests != nil {
-		e.name("\"requests\":")
-		v.Requests.encodeJSON(e)
+		e.Name("\"requests\":")
+		v.Requests.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasks) extraCount() int {
@@ -1940,44 +1943,44 @@ func (v ClientCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksCancel) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksCancel) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksCancel{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksCancel) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksCancel) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksCancel) extraCount() int {
@@ -1991,44 +1994,44 @@ func (v ClientCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksList) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksList) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksList{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksList) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksList) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksList) extraCount() int {
@@ -2042,65 +2045,65 @@ func (v ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksRequests) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksRequests) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksRequests{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "elicitation":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Elicitation = new(ClientCapabilitiesTasksRequestsElicitation)
-			v.Elicitation.decodeJSON(d)
+			v.Elicitation.DecodeJSON(d)
 		case "sampling":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Sampling = new(ClientCapabilitiesTasksRequestsSampling)
-			v.Sampling.decodeJSON(d)
+			v.Sampling.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksRequests) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksRequests) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Elicitation != nil {
-		e.name("\"elicitation\":")
-		v.Elicitation.encodeJSON(e)
+		e.Name("\"elicitation\":")
+		v.Elicitation.EncodeJSON(e)
 	}
 	if v.Sampling != nil {
-		e.name("\"sampling\":")
-		v.Sampling.encodeJSON(e)
+		e.Name("\"sampling\":")
+		v.Sampling.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksRequests) extraCount() int {
@@ -2114,55 +2117,55 @@ func (v ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksRequestsElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksRequestsElicitation) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksRequestsElicitation) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksRequestsElicitation{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "create":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Create = new(ClientCapabilitiesTasksRequestsElicitationCreate)
-			v.Create.decodeJSON(d)
+			v.Create.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksRequestsElicitation) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksRequestsElicitation) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Create != nil {
-		e.name("\"create\":")
-		v.Create.encodeJSON(e)
+		e.Name("\"create\":")
+		v.Create.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksRequestsElicitation) extraCount() int {
@@ -2176,44 +2179,44 @@ func (v ClientCapabilitiesTasksRequestsElicitationCreate) MarshalJSON() ([]byte,
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksRequestsElicitationCreate{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) extraCount() int {
@@ -2227,55 +2230,55 @@ func (v ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksRequestsSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksRequestsSampling) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksRequestsSampling) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksRequestsSampling{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "createMessage":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.CreateMessage = new(ClientCapabilitiesTasksRequestsSamplingCreateMessage)
-			v.CreateMessage.decodeJSON(d)
+			v.CreateMessage.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksRequestsSampling) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksRequestsSampling) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.CreateMessage != nil {
-		e.name("\"createMessage\":")
-		v.CreateMessage.encodeJSON(e)
+		e.Name("\"createMessage\":")
+		v.CreateMessage.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksRequestsSampling) extraCount() int {
@@ -2289,44 +2292,44 @@ func (v ClientCapabilitiesTasksRequestsSamplingCreateMessage) MarshalJSON() ([]b
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesTasksRequestsSamplingCreateMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) extraCount() int {
@@ -2340,67 +2343,67 @@ func (v ClientNotificationHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientNotificationHolder) encodeJSON(e *encoder) {
+func (v ClientNotificationHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientNotificationHolder) decodeJSON(d *decoder) {
+func (v *ClientNotificationHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
+		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
 				x := new(CancelledNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/initialized":
 				x := new(InitializedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/progress":
 				x := new(ProgressNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/tasks/status":
 				x := new(TaskStatusNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/roots/list_changed":
 				x := new(RootsListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
+				d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
 			}
 		default:
-			d.badTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
+			d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2411,115 +2414,115 @@ func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientRequestHolder) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientRequestHolder) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
+		case codec.TagString:
 			switch tag {
 			case "initialize":
 				x := new(InitializeRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "ping":
 				x := new(PingRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/list":
 				x := new(ListResourcesRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/templates/list":
 				x := new(ListResourceTemplatesRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/read":
 				x := new(ReadResourceRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/subscribe":
 				x := new(SubscribeRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/unsubscribe":
 				x := new(UnsubscribeRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "prompts/list":
 				x := new(ListPromptsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "prompts/get":
 				x := new(GetPromptRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tools/list":
 				x := new(ListToolsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tools/call":
 				x := new(CallToolRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/get":
 				x := new(GetTaskRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/result":
 				x := new(GetTaskPayloadRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/cancel":
 				x := new(CancelTaskRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/list":
 				x := new(ListTasksRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "logging/setLevel":
 				x := new(SetLevelRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "completion/complete":
 				x := new(CompleteRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
+				d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
 			}
 		default:
-			d.badTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
+			d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2530,123 +2533,123 @@ func (v ClientResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientResultHolder) encodeJSON(e *encoder) {
+func (v ClientResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientResultHolder) decodeJSON(d *decoder) {
+func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("status")
+		tag, state := d.PeekTag("status")
 		switch state {
-		case tagAbsent:
-			var t trial
+		case codec.TagAbsent:
+			var t codec.Trial
 			var best ClientResult
-			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
+			keys := d.PeekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
 			ok2 := keys&1 == 1
 			ok3 := keys&14 == 14
 			ok4 := keys&16 == 16
 			ok5 := keys&32 == 32
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetTaskPayloadResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok2 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListTasksResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok3 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CreateMessageResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok4 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListRootsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok5 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ElicitResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "cancelled":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2654,107 +2657,107 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "completed":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2762,107 +2765,107 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "failed":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2870,107 +2873,107 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "input_required":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2978,107 +2981,107 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "working":
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -3086,271 +3089,271 @@ func (v *ClientResultHolder) decodeJSON(d *decoder) {
 				ok6 := keys&512 == 512
 				ok7 := keys&1024 == 1024
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				var t trial
+				var t codec.Trial
 				var best ClientResult
-				keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
 				ok2 := keys&1 == 1
 				ok3 := keys&14 == 14
 				ok4 := keys&16 == 16
 				ok5 := keys&32 == 32
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			}
 		default:
-			var t trial
+			var t codec.Trial
 			var best ClientResult
-			keys := d.peekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
+			keys := d.PeekKeys([]string{"tasks", "content", "model", "role", "roots", "action"})
 			ok2 := keys&1 == 1
 			ok3 := keys&14 == 14
 			ok4 := keys&16 == 16
 			ok5 := keys&32 == 32
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetTaskPayloadResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok2 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListTasksResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok3 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CreateMessageResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok4 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListRootsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok5 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ElicitResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3361,88 +3364,88 @@ func (v CompleteRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequest) decodeJSON(d *decoder) {
+func (v *CompleteRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("completion/complete")
+			d.ConstString("completion/complete")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CompleteRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"completion/complete\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"completion/complete\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequest) extraCount() int {
@@ -3456,92 +3459,92 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParams) decodeJSON(d *decoder) {
+func (v *CompleteRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(CompleteRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "argument":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Argument.decodeJSON(d)
+			v.Argument.DecodeJSON(d)
 		case "context":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Context = new(CompleteRequestParamsContext)
-			v.Context.decodeJSON(d)
+			v.Context.DecodeJSON(d)
 		case "ref":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			var h0 CompleteRequestParamsRefHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Ref = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"argument\"")
+			d.Violate(off, "required", "missing required member \"argument\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"ref\"")
+			d.Violate(off, "required", "missing required member \"ref\"")
 		}
 	}
 }
 
-func (v *CompleteRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"argument\":")
-	v.Argument.encodeJSON(e)
+	e.Name("\"argument\":")
+	v.Argument.EncodeJSON(e)
 	if v.Context != nil {
-		e.name("\"context\":")
-		v.Context.encodeJSON(e)
+		e.Name("\"context\":")
+		v.Context.EncodeJSON(e)
 	}
 	if v.Ref != nil {
-		e.name("\"ref\":")
-		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
+		e.Name("\"ref\":")
+		CompleteRequestParamsRefHolder{Value: v.Ref}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParams) extraCount() int {
@@ -3555,68 +3558,68 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsArgument) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParamsArgument{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "value":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Value = d.string()
+			v.Value = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"value\"")
+			d.Violate(off, "required", "missing required member \"value\"")
 		}
 	}
 }
 
-func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"value\":")
-	e.string(v.Value)
+func (v *CompleteRequestParamsArgument) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"value\":")
+	e.Str(v.Value)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParamsArgument) extraCount() int {
@@ -3630,76 +3633,76 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsContext) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParamsContext{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "arguments":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Arguments = m0
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteRequestParamsContext) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
+		e.Name("\"arguments\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Arguments)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.string(v.Arguments[k0])
+				e.Key(k0)
+				e.Str(v.Arguments[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParamsContext) extraCount() int {
@@ -3713,54 +3716,54 @@ func (v CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *CompleteRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParamsMeta) extraCount() int {
@@ -3774,55 +3777,55 @@ func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+		case codec.TagString:
 			switch tag {
 			case "ref/prompt":
 				x := new(PromptReference)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "ref/resource":
 				x := new(ResourceTemplateReference)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+				d.BadTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
 			}
 		default:
-			d.badTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+			d.BadTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3833,67 +3836,67 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResult) decodeJSON(d *decoder) {
+func (v *CompleteResult) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "completion":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Completion.decodeJSON(d)
+			v.Completion.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"completion\"")
+			d.Violate(off, "required", "missing required member \"completion\"")
 		}
 	}
 }
 
-func (v *CompleteResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"completion\":")
-	v.Completion.encodeJSON(e)
+	e.Name("\"completion\":")
+	v.Completion.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResult) extraCount() int {
@@ -3907,90 +3910,90 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
+func (v *CompleteResultCompletion) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResultCompletion{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "hasMore":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.HasMore = d.boolPtr()
+			v.HasMore = d.BoolPtr()
 		case "total":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Total = d.intPtr()
+			v.Total = d.IntPtr()
 		case "values":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"values\"")
+			d.Violate(off, "required", "missing required member \"values\"")
 		}
 	}
 }
 
-func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResultCompletion) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.HasMore != nil {
-		e.name("\"hasMore\":")
-		e.bool(*v.HasMore)
+		e.Name("\"hasMore\":")
+		e.Bool(*v.HasMore)
 	}
 	if v.Total != nil {
-		e.name("\"total\":")
-		e.int(*v.Total)
+		e.Name("\"total\":")
+		e.Int(*v.Total)
 	}
-	e.name("\"values\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"values\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Values {
-		e.comma()
-		e.string(v.Values[i0])
+		e.Comma()
+		e.Str(v.Values[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResultCompletion) extraCount() int {
@@ -4004,67 +4007,67 @@ func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ContentBlockHolder) encodeJSON(e *encoder) {
+func (v ContentBlockHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ContentBlockHolder) decodeJSON(d *decoder) {
+func (v *ContentBlockHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resource_link":
 				x := new(ResourceLink)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resource":
 				x := new(EmbeddedResource)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
+				d.BadTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
 			}
 		default:
-			d.badTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
+			d.BadTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -4075,88 +4078,88 @@ func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequest) decodeJSON(d *decoder) {
+func (v *CreateMessageRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("sampling/createMessage")
+			d.ConstString("sampling/createMessage")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CreateMessageRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"sampling/createMessage\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"sampling/createMessage\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequest) extraCount() int {
@@ -4170,205 +4173,205 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(CreateMessageRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "includeContext":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.IncludeContext = new(CreateMessageRequestParamsIncludeContext)
-			v.IncludeContext.decodeJSON(d)
+			v.IncludeContext.DecodeJSON(d)
 		case "maxTokens":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.MaxTokens = d.int()
+			v.MaxTokens = d.Int()
 		case "messages":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]SamplingMessage
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 SamplingMessage
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "modelPreferences":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
 			v.ModelPreferences = new(ModelPreferences)
-			v.ModelPreferences.decodeJSON(d)
+			v.ModelPreferences.DecodeJSON(d)
 		case "stopSequences":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.SystemPrompt = d.stringPtr()
+			v.SystemPrompt = d.StrPtr()
 		case "task":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
 			v.Task = new(TaskMetadata)
-			v.Task.decodeJSON(d)
+			v.Task.DecodeJSON(d)
 		case "temperature":
-			if !d.once(&seen[0], (1 << 9)) {
+			if !d.Once(&seen[0], (1 << 9)) {
 				return
 			}
-			v.Temperature = d.floatPtr()
+			v.Temperature = d.FloatPtr()
 		case "toolChoice":
-			if !d.once(&seen[0], (1 << 10)) {
+			if !d.Once(&seen[0], (1 << 10)) {
 				return
 			}
 			v.ToolChoice = new(ToolChoice)
-			v.ToolChoice.decodeJSON(d)
+			v.ToolChoice.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 11)) {
+			if !d.Once(&seen[0], (1 << 11)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Tool
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Tool
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"maxTokens\"")
+			d.Violate(off, "required", "missing required member \"maxTokens\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"messages\"")
+			d.Violate(off, "required", "missing required member \"messages\"")
 		}
 	}
 }
 
-func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.IncludeContext != nil {
-		e.name("\"includeContext\":")
-		v.IncludeContext.encodeJSON(e)
+		e.Name("\"includeContext\":")
+		v.IncludeContext.EncodeJSON(e)
 	}
-	e.name("\"maxTokens\":")
-	e.int(v.MaxTokens)
-	e.name("\"messages\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"maxTokens\":")
+	e.Int(v.MaxTokens)
+	e.Name("\"messages\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Messages {
-		e.comma()
-		v.Messages[i0].encodeJSON(e)
+		e.Comma()
+		v.Messages[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	if v.ModelPreferences != nil {
-		e.name("\"modelPreferences\":")
-		v.ModelPreferences.encodeJSON(e)
+		e.Name("\"modelPreferences\":")
+		v.ModelPreferences.EncodeJSON(e)
 	}
 	if v.StopSequences != nil {
-		e.name("\"stopSequences\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"stopSequences\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.StopSequences {
-			e.comma()
-			e.string(v.StopSequences[i0])
+			e.Comma()
+			e.Str(v.StopSequences[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.SystemPrompt != nil {
-		e.name("\"systemPrompt\":")
-		e.string(*v.SystemPrompt)
+		e.Name("\"systemPrompt\":")
+		e.Str(*v.SystemPrompt)
 	}
 	if v.Task != nil {
-		e.name("\"task\":")
-		v.Task.encodeJSON(e)
+		e.Name("\"task\":")
+		v.Task.EncodeJSON(e)
 	}
 	if v.Temperature != nil {
-		e.name("\"temperature\":")
-		e.float(*v.Temperature)
+		e.Name("\"temperature\":")
+		e.Float(*v.Temperature)
 	}
 	if v.ToolChoice != nil {
-		e.name("\"toolChoice\":")
-		v.ToolChoice.encodeJSON(e)
+		e.Name("\"toolChoice\":")
+		v.ToolChoice.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"tools\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
+			e.Comma()
+			v.Tools[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequestParams) extraCount() int {
@@ -4382,30 +4385,30 @@ func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
 
-func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
+func (v CreateMessageRequestParamsIncludeContext) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4415,54 +4418,54 @@ func (v CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *CreateMessageRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequestParamsMeta) extraCount() int {
@@ -4476,100 +4479,100 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageResult) decodeJSON(d *decoder) {
+func (v *CreateMessageResult) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 CreateMessageResultContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "model":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Model = d.string()
+			v.Model = d.Str()
 		case "role":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		case "stopReason":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.StopReason = d.stringPtr()
+			v.StopReason = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"model\"")
+			d.Violate(off, "required", "missing required member \"model\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *CreateMessageResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Content != nil {
-		e.name("\"content\":")
-		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		CreateMessageResultContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"model\":")
-	e.string(v.Model)
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"model\":")
+	e.Str(v.Model)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	if v.StopReason != nil {
-		e.name("\"stopReason\":")
-		e.string(*v.StopReason)
+		e.Name("\"stopReason\":")
+		e.Str(*v.StopReason)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageResult) extraCount() int {
@@ -4583,71 +4586,71 @@ func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '[':
 		var x CreateMessageResultContentArray
-		x.decodeJSON(d)
+		x.DecodeJSON(d)
 		v.Value = x
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_use":
 				x := new(ToolUseContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_result":
 				x := new(ToolResultContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+				d.BadTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 			}
 		default:
-			d.badTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+			d.BadTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 		}
 	default:
-		d.mismatch("array or object")
+		d.Mismatch("array or object")
 	}
 }
 
@@ -4658,30 +4661,30 @@ func (v CreateMessageResultContentArray) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentArray) DecodeJSON(d *codec.Decoder) {
 	var u []SamplingMessageContentBlock
-	if d.array() {
+	if d.Array() {
 		var buf0 [8]SamplingMessageContentBlock
 		s0 := buf0[:0]
-		for first := true; d.elem(&first); {
+		for first := true; d.NextElem(&first); {
 			var x0 SamplingMessageContentBlock
 			var h1 SamplingMessageContentBlockHolder
-			h1.decodeJSON(d)
+			h1.DecodeJSON(d)
 			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
@@ -4690,14 +4693,14 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	*v = CreateMessageResultContentArray(u)
 }
 
-func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentArray) EncodeJSON(e *codec.Encoder) {
 	u := []SamplingMessageContentBlock(v)
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, '[')
 	for i0 := range u {
-		e.comma()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
+		e.Comma()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4707,67 +4710,67 @@ func (v CreateTaskResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateTaskResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateTaskResult) decodeJSON(d *decoder) {
+func (v *CreateTaskResult) DecodeJSON(d *codec.Decoder) {
 	*v = CreateTaskResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "task":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Task.decodeJSON(d)
+			v.Task.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"task\"")
+			d.Violate(off, "required", "missing required member \"task\"")
 		}
 	}
 }
 
-func (v *CreateTaskResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateTaskResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"task\":")
-	v.Task.encodeJSON(e)
+	e.Name("\"task\":")
+	v.Task.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateTaskResult) extraCount() int {
@@ -4781,30 +4784,30 @@ func (v Cursor) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Cursor) decodeJSON(d *decoder) {
+func (v *Cursor) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = Cursor(u)
 }
 
-func (v Cursor) encodeJSON(e *encoder) {
+func (v Cursor) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4814,92 +4817,92 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequest) decodeJSON(d *decoder) {
+func (v *ElicitRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("elicitation/create")
+			d.ConstString("elicitation/create")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			var h0 ElicitRequestParamsHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Params = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ElicitRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"elicitation/create\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"elicitation/create\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		ElicitRequestParamsHolder{Value: v.Params}.encodeJSON(e)
+		e.Name("\"params\":")
+		ElicitRequestParamsHolder{Value: v.Params}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequest) extraCount() int {
@@ -4913,97 +4916,97 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestFormParams) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestFormParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ElicitRequestFormParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "message":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		case "mode":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Mode = d.stringPtr()
+			v.Mode = d.StrPtr()
 		case "requestedSchema":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.RequestedSchema.decodeJSON(d)
+			v.RequestedSchema.DecodeJSON(d)
 		case "task":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Task = new(TaskMetadata)
-			v.Task.decodeJSON(d)
+			v.Task.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"requestedSchema\"")
+			d.Violate(off, "required", "missing required member \"requestedSchema\"")
 		}
 	}
 }
 
-func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequestFormParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	if v.Mode != nil {
-		e.name("\"mode\":")
-		e.string(*v.Mode)
+		e.Name("\"mode\":")
+		e.Str(*v.Mode)
 	}
-	e.name("\"requestedSchema\":")
-	v.RequestedSchema.encodeJSON(e)
+	e.Name("\"requestedSchema\":")
+	v.RequestedSchema.EncodeJSON(e)
 	if v.Task != nil {
-		e.name("\"task\":")
-		v.Task.encodeJSON(e)
+		e.Name("\"task\":")
+		v.Task.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestFormParams) extraCount() int {
@@ -5017,54 +5020,54 @@ func (v ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestFormParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestFormParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestFormParamsMeta) decodeJSON(d *decoder) {
+func (v *ElicitRequestFormParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestFormParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ElicitRequestFormParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequestFormParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestFormParamsMeta) extraCount() int {
@@ -5078,123 +5081,123 @@ func (v ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
+func (v *ElicitRequestFormParamsRequestedSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestFormParamsRequestedSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "$schema":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Schema = d.stringPtr()
+			v.Schema = d.StrPtr()
 		case "properties":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]PrimitiveSchemaDefinition{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 PrimitiveSchemaDefinition
 					var h1 PrimitiveSchemaDefinitionHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.Properties = m0
 			}
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("object")
+			d.ConstString("object")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"properties\"")
+			d.Violate(off, "required", "missing required member \"properties\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequestFormParamsRequestedSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Schema != nil {
-		e.name("\"$schema\":")
-		e.string(*v.Schema)
+		e.Name("\"$schema\":")
+		e.Str(*v.Schema)
 	}
-	e.name("\"properties\":")
+	e.Name("\"properties\":")
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, v.Properties)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, v.Properties)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
+			e.Key(k0)
+			PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.EncodeJSON(e)
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"required\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Required {
-			e.comma()
-			e.string(v.Required[i0])
+			e.Comma()
+			e.Str(v.Required[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"type\":\"object\"")
+	e.Name("\"type\":\"object\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
@@ -5208,57 +5211,57 @@ func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
+func (v ElicitRequestParamsHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
+func (v *ElicitRequestParamsHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("mode")
+		tag, state := d.PeekTag("mode")
 		switch state {
-		case tagAbsent:
+		case codec.TagAbsent:
 			x := new(ElicitRequestFormParams)
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Value = x
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "url":
 				x := new(ElicitRequestURLParams)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "form":
 				x := new(ElicitRequestFormParams)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("mode", tag, "ElicitRequestParams", "\"url\", \"form\"")
+				d.BadTag("mode", tag, "ElicitRequestParams", "\"url\", \"form\"")
 			}
 		default:
-			d.badTag("mode", tag, "ElicitRequestParams", "\"url\", \"form\"")
+			d.BadTag("mode", tag, "ElicitRequestParams", "\"url\", \"form\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -5269,107 +5272,107 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestURLParams) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestURLParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ElicitRequestURLParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "elicitationId":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ElicitationID = d.string()
+			v.ElicitationID = d.Str()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		case "mode":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("url")
+			d.ConstString("url")
 		case "task":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Task = new(TaskMetadata)
-			v.Task.decodeJSON(d)
+			v.Task.DecodeJSON(d)
 		case "url":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.URL = d.string()
+			v.URL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&46 != 46 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"elicitationId\"")
+			d.Violate(off, "required", "missing required member \"elicitationId\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"mode\"")
+			d.Violate(off, "required", "missing required member \"mode\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"url\"")
+			d.Violate(off, "required", "missing required member \"url\"")
 		}
 	}
 }
 
-func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequestURLParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"elicitationId\":")
-	e.string(v.ElicitationID)
-	e.name("\"message\":")
-	e.string(v.Message)
-	e.name("\"mode\":\"url\"")
+	e.Name("\"elicitationId\":")
+	e.Str(v.ElicitationID)
+	e.Name("\"message\":")
+	e.Str(v.Message)
+	e.Name("\"mode\":\"url\"")
 	if v.Task != nil {
-		e.name("\"task\":")
-		v.Task.encodeJSON(e)
+		e.Name("\"task\":")
+		v.Task.EncodeJSON(e)
 	}
-	e.name("\"url\":")
-	e.string(v.URL)
+	e.Name("\"url\":")
+	e.Str(v.URL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestURLParams) extraCount() int {
@@ -5383,54 +5386,54 @@ func (v ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestURLParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestURLParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestURLParamsMeta) decodeJSON(d *decoder) {
+func (v *ElicitRequestURLParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestURLParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ElicitRequestURLParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequestURLParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestURLParamsMeta) extraCount() int {
@@ -5444,98 +5447,98 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitResult) decodeJSON(d *decoder) {
+func (v *ElicitResult) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "action":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Action.decodeJSON(d)
+			v.Action.DecodeJSON(d)
 		case "content":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]ElicitResultContentValue{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 ElicitResultContentValue
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					m0[k0] = x0
 				}
 				v.Content = m0
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"action\"")
+			d.Violate(off, "required", "missing required member \"action\"")
 		}
 	}
 }
 
-func (v *ElicitResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"action\":")
-	v.Action.encodeJSON(e)
+	e.Name("\"action\":")
+	v.Action.EncodeJSON(e)
 	if v.Content != nil {
-		e.name("\"content\":")
+		e.Name("\"content\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Content)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Content)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				v.Content[k0].encodeJSON(e)
+				e.Key(k0)
+				v.Content[k0].EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitResult) extraCount() int {
@@ -5549,30 +5552,30 @@ func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitResultAction) decodeJSON(d *decoder) {
+func (v *ElicitResultAction) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = ElicitResultAction(u)
 }
 
-func (v ElicitResultAction) encodeJSON(e *encoder) {
+func (v ElicitResultAction) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5582,67 +5585,67 @@ func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
+func (v *ElicitResultContentValue) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitResultContentValue{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '[':
 		v.Kind = KindArray
-		if d.array() {
+		if d.Array() {
 			var buf0 [8]string
 			s0 := buf0[:0]
-			for first := true; d.elem(&first); {
+			for first := true; d.NextElem(&first); {
 				var x0 string
-				x0 = d.string()
+				x0 = d.Str()
 				s0 = append(s0, x0)
 			}
 			v.Arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 't' || c == 'f':
 		v.Kind = KindBoolean
-		v.Bool = d.bool()
+		v.Bool = d.Bool()
 	default:
-		d.mismatch("array or string or integer or boolean")
+		d.Mismatch("array or string or integer or boolean")
 	}
 }
 
-func (v ElicitResultContentValue) encodeJSON(e *encoder) {
+func (v ElicitResultContentValue) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindArray:
-		e.buf = append(e.buf, '[')
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Arr {
-			e.comma()
-			e.string(v.Arr[i0])
+			e.Comma()
+			e.Str(v.Arr[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindBoolean:
-		e.bool(v.Bool)
+		e.Bool(v.Bool)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -5653,76 +5656,76 @@ func (v ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitationCompleteNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitationCompleteNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitationCompleteNotification) decodeJSON(d *decoder) {
+func (v *ElicitationCompleteNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitationCompleteNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/elicitation/complete")
+			d.ConstString("notifications/elicitation/complete")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ElicitationCompleteNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/elicitation/complete\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ElicitationCompleteNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/elicitation/complete\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitationCompleteNotification) extraCount() int {
@@ -5736,58 +5739,58 @@ func (v ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitationCompleteNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitationCompleteNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitationCompleteNotificationParams) decodeJSON(d *decoder) {
+func (v *ElicitationCompleteNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitationCompleteNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "elicitationId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ElicitationID = d.string()
+			v.ElicitationID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"elicitationId\"")
+			d.Violate(off, "required", "missing required member \"elicitationId\"")
 		}
 	}
 }
 
-func (v *ElicitationCompleteNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"elicitationId\":")
-	e.string(v.ElicitationID)
+func (v *ElicitationCompleteNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"elicitationId\":")
+	e.Str(v.ElicitationID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitationCompleteNotificationParams) extraCount() int {
@@ -5801,90 +5804,90 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *EmbeddedResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResource) DecodeJSON(d *codec.Decoder) {
 	*v = EmbeddedResource{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "resource":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 EmbeddedResourceResourceHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Resource = h0.Value
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("resource")
+			d.ConstString("resource")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resource\"")
+			d.Violate(off, "required", "missing required member \"resource\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *EmbeddedResource) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *EmbeddedResource) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Resource != nil {
-		e.name("\"resource\":")
-		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
+		e.Name("\"resource\":")
+		EmbeddedResourceResourceHolder{Value: v.Resource}.EncodeJSON(e)
 	}
-	e.name("\"type\":\"resource\"")
+	e.Name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *EmbeddedResource) extraCount() int {
@@ -5898,69 +5901,69 @@ func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best EmbeddedResourceResource
-		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		keys := d.PeekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TextResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(BlobResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -5971,43 +5974,43 @@ func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v EnumSchemaHolder) encodeJSON(e *encoder) {
+func (v EnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
+func (v *EnumSchemaHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "EnumSchema", "\"string\", \"array\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "EnumSchema", "\"string\", \"array\"")
+		case codec.TagString:
 			switch tag {
 			case "string":
-				var t trial
+				var t codec.Trial
 				var best EnumSchema
-				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+				keys := d.PeekKeys([]string{"enum", "type", "oneOf"})
 				ok0 := keys&3 == 3
 				ok1 := keys&6 == 6
 				ok2 := keys&3 == 3
@@ -6015,86 +6018,86 @@ func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2 = true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(LegacyTitledEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "array":
-				var t trial
+				var t codec.Trial
 				var best EnumSchema
-				keys := d.peekKeys([]string{"items", "type"})
+				keys := d.PeekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				d.badTag("type", tag, "EnumSchema", "\"string\", \"array\"")
+				d.BadTag("type", tag, "EnumSchema", "\"string\", \"array\"")
 			}
 		default:
-			d.badTag("type", tag, "EnumSchema", "\"string\", \"array\"")
+			d.BadTag("type", tag, "EnumSchema", "\"string\", \"array\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -6105,77 +6108,77 @@ func (v Error) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Error) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Error) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Error) decodeJSON(d *decoder) {
+func (v *Error) DecodeJSON(d *codec.Decoder) {
 	*v = Error{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Code = d.int()
+			v.Code = d.Int()
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *Error) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":")
-	e.int(v.Code)
+func (v *Error) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":")
+	e.Int(v.Code)
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Error) extraCount() int {
@@ -6189,88 +6192,88 @@ func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequest) decodeJSON(d *decoder) {
+func (v *GetPromptRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("prompts/get")
+			d.ConstString("prompts/get")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetPromptRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"prompts/get\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"prompts/get\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequest) extraCount() int {
@@ -6284,99 +6287,99 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
+func (v *GetPromptRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(GetPromptRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "arguments":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Arguments = m0
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
+		e.Name("\"arguments\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Arguments)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.string(v.Arguments[k0])
+				e.Key(k0)
+				e.Str(v.Arguments[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequestParams) extraCount() int {
@@ -6390,54 +6393,54 @@ func (v GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *GetPromptRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *GetPromptRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequestParamsMeta) extraCount() int {
@@ -6451,90 +6454,90 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptResult) decodeJSON(d *decoder) {
+func (v *GetPromptResult) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "messages":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]PromptMessage
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 PromptMessage
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"messages\"")
+			d.Violate(off, "required", "missing required member \"messages\"")
 		}
 	}
 }
 
-func (v *GetPromptResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"messages\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"messages\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Messages {
-		e.comma()
-		v.Messages[i0].encodeJSON(e)
+		e.Comma()
+		v.Messages[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptResult) extraCount() int {
@@ -6548,88 +6551,88 @@ func (v GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPayloadRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPayloadRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPayloadRequest) decodeJSON(d *decoder) {
+func (v *GetTaskPayloadRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPayloadRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/result")
+			d.ConstString("tasks/result")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetTaskPayloadRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskPayloadRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/result\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/result\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskPayloadRequest) extraCount() int {
@@ -6643,58 +6646,58 @@ func (v GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPayloadRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPayloadRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPayloadRequestParams) decodeJSON(d *decoder) {
+func (v *GetTaskPayloadRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPayloadRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "taskId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *GetTaskPayloadRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+func (v *GetTaskPayloadRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskPayloadRequestParams) extraCount() int {
@@ -6708,54 +6711,54 @@ func (v GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPayloadResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPayloadResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPayloadResult) decodeJSON(d *decoder) {
+func (v *GetTaskPayloadResult) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPayloadResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *GetTaskPayloadResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskPayloadResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskPayloadResult) extraCount() int {
@@ -6769,88 +6772,88 @@ func (v GetTaskRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskRequest) decodeJSON(d *decoder) {
+func (v *GetTaskRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/get")
+			d.ConstString("tasks/get")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetTaskRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/get\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/get\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskRequest) extraCount() int {
@@ -6864,58 +6867,58 @@ func (v GetTaskRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskRequestParams) decodeJSON(d *decoder) {
+func (v *GetTaskRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "taskId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *GetTaskRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+func (v *GetTaskRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskRequestParams) extraCount() int {
@@ -6929,127 +6932,127 @@ func (v GetTaskResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskResult) decodeJSON(d *decoder) {
+func (v *GetTaskResult) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "createdAt":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CreatedAt = d.string()
+			v.CreatedAt = d.Str()
 		case "lastUpdatedAt":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.LastUpdatedAt = d.string()
+			v.LastUpdatedAt = d.Str()
 		case "pollInterval":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.PollInterval = d.intPtr()
+			v.PollInterval = d.IntPtr()
 		case "status":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Status.decodeJSON(d)
+			v.Status.DecodeJSON(d)
 		case "statusMessage":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.StatusMessage = d.stringPtr()
+			v.StatusMessage = d.StrPtr()
 		case "taskId":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		case "ttl":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.TTL.decodeJSON(d)
+			v.TTL.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&214 != 214 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"createdAt\"")
+			d.Violate(off, "required", "missing required member \"createdAt\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+			d.Violate(off, "required", "missing required member \"lastUpdatedAt\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"status\"")
+			d.Violate(off, "required", "missing required member \"status\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"ttl\"")
+			d.Violate(off, "required", "missing required member \"ttl\"")
 		}
 	}
 }
 
-func (v *GetTaskResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"createdAt\":")
-	e.string(v.CreatedAt)
-	e.name("\"lastUpdatedAt\":")
-	e.string(v.LastUpdatedAt)
+	e.Name("\"createdAt\":")
+	e.Str(v.CreatedAt)
+	e.Name("\"lastUpdatedAt\":")
+	e.Str(v.LastUpdatedAt)
 	if v.PollInterval != nil {
-		e.name("\"pollInterval\":")
-		e.int(*v.PollInterval)
+		e.Name("\"pollInterval\":")
+		e.Int(*v.PollInterval)
 	}
-	e.name("\"status\":")
-	v.Status.encodeJSON(e)
+	e.Name("\"status\":")
+	v.Status.EncodeJSON(e)
 	if v.StatusMessage != nil {
-		e.name("\"statusMessage\":")
-		e.string(*v.StatusMessage)
+		e.Name("\"statusMessage\":")
+		e.Str(*v.StatusMessage)
 	}
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	if !v.TTL.IsZero() {
-		e.name("\"ttl\":")
-		v.TTL.encodeJSON(e)
+		e.Name("\"ttl\":")
+		v.TTL.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskResult) extraCount() int {
@@ -7063,100 +7066,100 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Icon) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Icon) decodeJSON(d *decoder) {
+func (v *Icon) DecodeJSON(d *codec.Decoder) {
 	*v = Icon{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "sizes":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Sizes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "src":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Src = d.string()
+			v.Src = d.Str()
 		case "theme":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Theme = new(IconTheme)
-			v.Theme.decodeJSON(d)
+			v.Theme.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"src\"")
+			d.Violate(off, "required", "missing required member \"src\"")
 		}
 	}
 }
 
-func (v *Icon) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Icon) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
 	if v.Sizes != nil {
-		e.name("\"sizes\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"sizes\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Sizes {
-			e.comma()
-			e.string(v.Sizes[i0])
+			e.Comma()
+			e.Str(v.Sizes[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"src\":")
-	e.string(v.Src)
+	e.Name("\"src\":")
+	e.Str(v.Src)
 	if v.Theme != nil {
-		e.name("\"theme\":")
-		v.Theme.encodeJSON(e)
+		e.Name("\"theme\":")
+		v.Theme.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Icon) extraCount() int {
@@ -7170,30 +7173,30 @@ func (v IconTheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *IconTheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *IconTheme) decodeJSON(d *decoder) {
+func (v *IconTheme) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = IconTheme(u)
 }
 
-func (v IconTheme) encodeJSON(e *encoder) {
+func (v IconTheme) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7203,68 +7206,68 @@ func (v Icons) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Icons) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Icons) decodeJSON(d *decoder) {
+func (v *Icons) DecodeJSON(d *codec.Decoder) {
 	*v = Icons{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "icons":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Icons) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Icons) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Icons) extraCount() int {
@@ -7278,96 +7281,96 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ImageContent) decodeJSON(d *decoder) {
+func (v *ImageContent) DecodeJSON(d *codec.Decoder) {
 	*v = ImageContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "data":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Data = d.string()
+			v.Data = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MIMEType = d.string()
+			v.MIMEType = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("image")
+			d.ConstString("image")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&28 != 28 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"mimeType\"")
+			d.Violate(off, "required", "missing required member \"mimeType\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ImageContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ImageContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"data\":")
-	e.string(v.Data)
-	e.name("\"mimeType\":")
-	e.string(v.MIMEType)
-	e.name("\"type\":\"image\"")
+	e.Name("\"data\":")
+	e.Str(v.Data)
+	e.Name("\"mimeType\":")
+	e.Str(v.MIMEType)
+	e.Name("\"type\":\"image\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ImageContent) extraCount() int {
@@ -7381,118 +7384,118 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Implementation) decodeJSON(d *decoder) {
+func (v *Implementation) DecodeJSON(d *codec.Decoder) {
 	*v = Implementation{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "version":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Version = d.string()
+			v.Version = d.Str()
 		case "websiteUrl":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.WebsiteURL = d.stringPtr()
+			v.WebsiteURL = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&20 != 20 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"version\"")
+			d.Violate(off, "required", "missing required member \"version\"")
 		}
 	}
 }
 
-func (v *Implementation) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Implementation) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"version\":")
-	e.string(v.Version)
+	e.Name("\"version\":")
+	e.Str(v.Version)
 	if v.WebsiteURL != nil {
-		e.name("\"websiteUrl\":")
-		e.string(*v.WebsiteURL)
+		e.Name("\"websiteUrl\":")
+		e.Str(*v.WebsiteURL)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Implementation) extraCount() int {
@@ -7506,88 +7509,88 @@ func (v InitializeRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeRequest) decodeJSON(d *decoder) {
+func (v *InitializeRequest) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("initialize")
+			d.ConstString("initialize")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *InitializeRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InitializeRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"initialize\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"initialize\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeRequest) extraCount() int {
@@ -7601,88 +7604,88 @@ func (v InitializeRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeRequestParams) decodeJSON(d *decoder) {
+func (v *InitializeRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(InitializeRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "capabilities":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Capabilities.decodeJSON(d)
+			v.Capabilities.DecodeJSON(d)
 		case "clientInfo":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ClientInfo.decodeJSON(d)
+			v.ClientInfo.DecodeJSON(d)
 		case "protocolVersion":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ProtocolVersion = d.string()
+			v.ProtocolVersion = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"capabilities\"")
+			d.Violate(off, "required", "missing required member \"capabilities\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"clientInfo\"")
+			d.Violate(off, "required", "missing required member \"clientInfo\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"protocolVersion\"")
+			d.Violate(off, "required", "missing required member \"protocolVersion\"")
 		}
 	}
 }
 
-func (v *InitializeRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InitializeRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"capabilities\":")
-	v.Capabilities.encodeJSON(e)
-	e.name("\"clientInfo\":")
-	v.ClientInfo.encodeJSON(e)
-	e.name("\"protocolVersion\":")
-	e.string(v.ProtocolVersion)
+	e.Name("\"capabilities\":")
+	v.Capabilities.EncodeJSON(e)
+	e.Name("\"clientInfo\":")
+	v.ClientInfo.EncodeJSON(e)
+	e.Name("\"protocolVersion\":")
+	e.Str(v.ProtocolVersion)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeRequestParams) extraCount() int {
@@ -7696,54 +7699,54 @@ func (v InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *InitializeRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *InitializeRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InitializeRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeRequestParamsMeta) extraCount() int {
@@ -7757,96 +7760,96 @@ func (v InitializeResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializeResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializeResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializeResult) decodeJSON(d *decoder) {
+func (v *InitializeResult) DecodeJSON(d *codec.Decoder) {
 	*v = InitializeResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "capabilities":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Capabilities.decodeJSON(d)
+			v.Capabilities.DecodeJSON(d)
 		case "instructions":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Instructions = d.stringPtr()
+			v.Instructions = d.StrPtr()
 		case "protocolVersion":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ProtocolVersion = d.string()
+			v.ProtocolVersion = d.Str()
 		case "serverInfo":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ServerInfo.decodeJSON(d)
+			v.ServerInfo.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&26 != 26 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"capabilities\"")
+			d.Violate(off, "required", "missing required member \"capabilities\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"protocolVersion\"")
+			d.Violate(off, "required", "missing required member \"protocolVersion\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"serverInfo\"")
+			d.Violate(off, "required", "missing required member \"serverInfo\"")
 		}
 	}
 }
 
-func (v *InitializeResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InitializeResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"capabilities\":")
-	v.Capabilities.encodeJSON(e)
+	e.Name("\"capabilities\":")
+	v.Capabilities.EncodeJSON(e)
 	if v.Instructions != nil {
-		e.name("\"instructions\":")
-		e.string(*v.Instructions)
+		e.Name("\"instructions\":")
+		e.Str(*v.Instructions)
 	}
-	e.name("\"protocolVersion\":")
-	e.string(v.ProtocolVersion)
-	e.name("\"serverInfo\":")
-	v.ServerInfo.encodeJSON(e)
+	e.Name("\"protocolVersion\":")
+	e.Str(v.ProtocolVersion)
+	e.Name("\"serverInfo\":")
+	v.ServerInfo.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializeResult) extraCount() int {
@@ -7860,76 +7863,76 @@ func (v InitializedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InitializedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InitializedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InitializedNotification) decodeJSON(d *decoder) {
+func (v *InitializedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = InitializedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/initialized")
+			d.ConstString("notifications/initialized")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *InitializedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/initialized\"")
+func (v *InitializedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/initialized\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InitializedNotification) extraCount() int {
@@ -7943,76 +7946,76 @@ func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCErrorResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCErrorResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *JSONRPCErrorResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCErrorResponse) extraCount() int {
@@ -8026,36 +8029,36 @@ func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCMessage
-		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		keys := d.PeekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
 		ok2 := keys&11 == 11
@@ -8064,57 +8067,57 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 			ok0, ok1, ok2, ok3 = true, true, true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCRequest)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCNotification)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCResultResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8125,76 +8128,76 @@ func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCNotification) decodeJSON(d *decoder) {
+func (v *JSONRPCNotification) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *JSONRPCNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCNotification) extraCount() int {
@@ -8208,88 +8211,88 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequest) decodeJSON(d *decoder) {
+func (v *JSONRPCRequest) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCRequest) extraCount() int {
@@ -8303,69 +8306,69 @@ func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
+func (v JSONRPCResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCResponse
-		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
+		keys := d.PeekKeys([]string{"id", "jsonrpc", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&10 == 10
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCResultResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8376,79 +8379,79 @@ func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCResultResponse) extraCount() int {
@@ -8462,131 +8465,131 @@ func (v LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
+func (v *LegacyTitledEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = LegacyTitledEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "enum":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "enumNames":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.EnumNames = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&36 != 36 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"enum\"")
+			d.Violate(off, "required", "missing required member \"enum\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *LegacyTitledEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"enum\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"enum\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Enum {
-		e.comma()
-		e.string(v.Enum[i0])
+		e.Comma()
+		e.Str(v.Enum[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.EnumNames != nil {
-		e.name("\"enumNames\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"enumNames\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.EnumNames {
-			e.comma()
-			e.string(v.EnumNames[i0])
+			e.Comma()
+			e.Str(v.EnumNames[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LegacyTitledEnumSchema) extraCount() int {
@@ -8600,88 +8603,88 @@ func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsRequest) decodeJSON(d *decoder) {
+func (v *ListPromptsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("prompts/list")
+			d.ConstString("prompts/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListPromptsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"prompts/list\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"prompts/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsRequest) extraCount() int {
@@ -8695,90 +8698,90 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsResult) decodeJSON(d *decoder) {
+func (v *ListPromptsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "prompts":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Prompt
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Prompt
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"prompts\"")
+			d.Violate(off, "required", "missing required member \"prompts\"")
 		}
 	}
 }
 
-func (v *ListPromptsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"prompts\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"prompts\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Prompts {
-		e.comma()
-		v.Prompts[i0].encodeJSON(e)
+		e.Comma()
+		v.Prompts[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsResult) extraCount() int {
@@ -8792,88 +8795,88 @@ func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/templates/list")
+			d.ConstString("resources/templates/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/templates/list\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/templates/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesRequest) extraCount() int {
@@ -8887,90 +8890,90 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resourceTemplates":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ResourceTemplate
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ResourceTemplate
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+			d.Violate(off, "required", "missing required member \"resourceTemplates\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resourceTemplates\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resourceTemplates\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.ResourceTemplates {
-		e.comma()
-		v.ResourceTemplates[i0].encodeJSON(e)
+		e.Comma()
+		v.ResourceTemplates[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesResult) extraCount() int {
@@ -8984,88 +8987,88 @@ func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesRequest) decodeJSON(d *decoder) {
+func (v *ListResourcesRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/list")
+			d.ConstString("resources/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListResourcesRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/list\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesRequest) extraCount() int {
@@ -9079,90 +9082,90 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesResult) decodeJSON(d *decoder) {
+func (v *ListResourcesResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resources":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Resource
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Resource
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resources\"")
+			d.Violate(off, "required", "missing required member \"resources\"")
 		}
 	}
 }
 
-func (v *ListResourcesResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resources\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resources\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Resources {
-		e.comma()
-		v.Resources[i0].encodeJSON(e)
+		e.Comma()
+		v.Resources[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesResult) extraCount() int {
@@ -9176,88 +9179,88 @@ func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsRequest) decodeJSON(d *decoder) {
+func (v *ListRootsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("roots/list")
+			d.ConstString("roots/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(RequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListRootsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListRootsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"roots/list\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"roots/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsRequest) extraCount() int {
@@ -9271,81 +9274,81 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsResult) decodeJSON(d *decoder) {
+func (v *ListRootsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "roots":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Root
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Root
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"roots\"")
+			d.Violate(off, "required", "missing required member \"roots\"")
 		}
 	}
 }
 
-func (v *ListRootsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListRootsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"roots\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"roots\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Roots {
-		e.comma()
-		v.Roots[i0].encodeJSON(e)
+		e.Comma()
+		v.Roots[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsResult) extraCount() int {
@@ -9359,88 +9362,88 @@ func (v ListTasksRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListTasksRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTasksRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTasksRequest) decodeJSON(d *decoder) {
+func (v *ListTasksRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListTasksRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/list")
+			d.ConstString("tasks/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListTasksRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListTasksRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/list\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListTasksRequest) extraCount() int {
@@ -9454,90 +9457,90 @@ func (v ListTasksResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListTasksResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTasksResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTasksResult) decodeJSON(d *decoder) {
+func (v *ListTasksResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListTasksResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "tasks":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Task
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Task
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Tasks = append(make([]Task, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"tasks\"")
+			d.Violate(off, "required", "missing required member \"tasks\"")
 		}
 	}
 }
 
-func (v *ListTasksResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListTasksResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"tasks\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"tasks\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Tasks {
-		e.comma()
-		v.Tasks[i0].encodeJSON(e)
+		e.Comma()
+		v.Tasks[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListTasksResult) extraCount() int {
@@ -9551,88 +9554,88 @@ func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsRequest) decodeJSON(d *decoder) {
+func (v *ListToolsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tools/list")
+			d.ConstString("tools/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListToolsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tools/list\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tools/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsRequest) extraCount() int {
@@ -9646,90 +9649,90 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsResult) decodeJSON(d *decoder) {
+func (v *ListToolsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "tools":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Tool
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Tool
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"tools\"")
+			d.Violate(off, "required", "missing required member \"tools\"")
 		}
 	}
 }
 
-func (v *ListToolsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"tools\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"tools\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Tools {
-		e.comma()
-		v.Tools[i0].encodeJSON(e)
+		e.Comma()
+		v.Tools[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsResult) extraCount() int {
@@ -9743,30 +9746,30 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingLevel) decodeJSON(d *decoder) {
+func (v *LoggingLevel) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = LoggingLevel(u)
 }
 
-func (v LoggingLevel) encodeJSON(e *encoder) {
+func (v LoggingLevel) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9776,76 +9779,76 @@ func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
+func (v *LoggingMessageNotification) DecodeJSON(d *codec.Decoder) {
 	*v = LoggingMessageNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/message")
+			d.ConstString("notifications/message")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/message\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *LoggingMessageNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/message\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LoggingMessageNotification) extraCount() int {
@@ -9859,86 +9862,86 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
+func (v *LoggingMessageNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = LoggingMessageNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "level":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Level.decodeJSON(d)
+			v.Level.DecodeJSON(d)
 		case "logger":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Logger = d.stringPtr()
+			v.Logger = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"level\"")
+			d.Violate(off, "required", "missing required member \"level\"")
 		}
 	}
 }
 
-func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *LoggingMessageNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"data\":")
-	e.raw(v.Data)
-	e.name("\"level\":")
-	v.Level.encodeJSON(e)
+	e.Name("\"data\":")
+	e.Raw(v.Data)
+	e.Name("\"level\":")
+	v.Level.EncodeJSON(e)
 	if v.Logger != nil {
-		e.name("\"logger\":")
-		e.string(*v.Logger)
+		e.Name("\"logger\":")
+		e.Str(*v.Logger)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LoggingMessageNotificationParams) extraCount() int {
@@ -9952,54 +9955,54 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ModelHint) decodeJSON(d *decoder) {
+func (v *ModelHint) DecodeJSON(d *codec.Decoder) {
 	*v = ModelHint{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ModelHint) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ModelHint) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ModelHint) extraCount() int {
@@ -10013,95 +10016,95 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ModelPreferences) decodeJSON(d *decoder) {
+func (v *ModelPreferences) DecodeJSON(d *codec.Decoder) {
 	*v = ModelPreferences{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "costPriority":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CostPriority = d.floatBoundsPtr("0", "1", "", "")
+			v.CostPriority = d.FloatBoundsPtr("0", "1", "", "")
 		case "hints":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ModelHint
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ModelHint
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IntelligencePriority = d.floatBoundsPtr("0", "1", "", "")
+			v.IntelligencePriority = d.FloatBoundsPtr("0", "1", "", "")
 		case "speedPriority":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
+			v.SpeedPriority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ModelPreferences) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ModelPreferences) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.CostPriority != nil {
-		e.name("\"costPriority\":")
-		e.float(*v.CostPriority)
+		e.Name("\"costPriority\":")
+		e.Float(*v.CostPriority)
 	}
 	if v.Hints != nil {
-		e.name("\"hints\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"hints\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Hints {
-			e.comma()
-			v.Hints[i0].encodeJSON(e)
+			e.Comma()
+			v.Hints[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.IntelligencePriority != nil {
-		e.name("\"intelligencePriority\":")
-		e.float(*v.IntelligencePriority)
+		e.Name("\"intelligencePriority\":")
+		e.Float(*v.IntelligencePriority)
 	}
 	if v.SpeedPriority != nil {
-		e.name("\"speedPriority\":")
-		e.float(*v.SpeedPriority)
+		e.Name("\"speedPriority\":")
+		e.Float(*v.SpeedPriority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ModelPreferences) extraCount() int {
@@ -10115,69 +10118,69 @@ func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
+func (v MultiSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
+func (v *MultiSelectEnumSchemaHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best MultiSelectEnumSchema
-		keys := d.peekKeys([]string{"items", "type"})
+		keys := d.PeekKeys([]string{"items", "type"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(UntitledMultiSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TitledMultiSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -10188,67 +10191,67 @@ func (v Notification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Notification) decodeJSON(d *decoder) {
+func (v *Notification) DecodeJSON(d *codec.Decoder) {
 	*v = Notification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *Notification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *Notification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Notification) extraCount() int {
@@ -10262,54 +10265,54 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NotificationParams) decodeJSON(d *decoder) {
+func (v *NotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = NotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *NotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *NotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *NotificationParams) extraCount() int {
@@ -10323,103 +10326,103 @@ func (v NumberSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NumberSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NumberSchema) decodeJSON(d *decoder) {
+func (v *NumberSchema) DecodeJSON(d *codec.Decoder) {
 	*v = NumberSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.floatPtr()
+			v.Default = d.FloatPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "maximum":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Maximum = d.floatPtr()
+			v.Maximum = d.FloatPtr()
 		case "minimum":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Minimum = d.floatPtr()
+			v.Minimum = d.FloatPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Type.decodeJSON(d)
+			v.Type.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&32 != 32 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *NumberSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *NumberSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.float(*v.Default)
+		e.Name("\"default\":")
+		e.Float(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Maximum != nil {
-		e.name("\"maximum\":")
-		e.float(*v.Maximum)
+		e.Name("\"maximum\":")
+		e.Float(*v.Maximum)
 	}
 	if v.Minimum != nil {
-		e.name("\"minimum\":")
-		e.float(*v.Minimum)
+		e.Name("\"minimum\":")
+		e.Float(*v.Minimum)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":")
-	v.Type.encodeJSON(e)
+	e.Name("\"type\":")
+	v.Type.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *NumberSchema) extraCount() int {
@@ -10433,30 +10436,30 @@ func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NumberSchemaType) decodeJSON(d *decoder) {
+func (v *NumberSchemaType) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = NumberSchemaType(u)
 }
 
-func (v NumberSchemaType) encodeJSON(e *encoder) {
+func (v NumberSchemaType) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -10466,89 +10469,89 @@ func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequest) decodeJSON(d *decoder) {
+func (v *PaginatedRequest) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(PaginatedRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PaginatedRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequest) extraCount() int {
@@ -10562,64 +10565,64 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
+func (v *PaginatedRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(PaginatedRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequestParams) extraCount() int {
@@ -10633,54 +10636,54 @@ func (v PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *PaginatedRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PaginatedRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequestParamsMeta) extraCount() int {
@@ -10694,63 +10697,63 @@ func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedResult) decodeJSON(d *decoder) {
+func (v *PaginatedResult) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PaginatedResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedResult) extraCount() int {
@@ -10764,88 +10767,88 @@ func (v PingRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PingRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PingRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PingRequest) decodeJSON(d *decoder) {
+func (v *PingRequest) DecodeJSON(d *codec.Decoder) {
 	*v = PingRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("ping")
+			d.ConstString("ping")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Params = new(RequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PingRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PingRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"ping\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"ping\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PingRequest) extraCount() int {
@@ -10859,43 +10862,43 @@ func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
+func (v PrimitiveSchemaDefinitionHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
+func (v *PrimitiveSchemaDefinitionHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
+		case codec.TagString:
 			switch tag {
 			case "string":
-				var t trial
+				var t codec.Trial
 				var best PrimitiveSchemaDefinition
-				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
+				keys := d.PeekKeys([]string{"type", "enum", "oneOf"})
 				ok0 := keys&1 == 1
 				ok1 := keys&3 == 3
 				ok2 := keys&5 == 5
@@ -10904,110 +10907,110 @@ func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2, ok3 = true, true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(StringSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(LegacyTitledEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "integer":
 				x := new(NumberSchema)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "number":
 				x := new(NumberSchema)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "boolean":
 				x := new(BooleanSchema)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "array":
-				var t trial
+				var t codec.Trial
 				var best PrimitiveSchemaDefinition
-				keys := d.peekKeys([]string{"items", "type"})
+				keys := d.PeekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				d.badTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
+				d.BadTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
 			}
 		default:
-			d.badTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
+			d.BadTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -11018,76 +11021,76 @@ func (v ProgressNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressNotification) decodeJSON(d *decoder) {
+func (v *ProgressNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/progress")
+			d.ConstString("notifications/progress")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ProgressNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/progress\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ProgressNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/progress\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ProgressNotification) extraCount() int {
@@ -11101,97 +11104,97 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
+func (v *ProgressNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Message = d.stringPtr()
+			v.Message = d.StrPtr()
 		case "progress":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Progress = d.float()
+			v.Progress = d.Float()
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		case "total":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Total = d.floatPtr()
+			v.Total = d.FloatPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"progress\"")
+			d.Violate(off, "required", "missing required member \"progress\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"progressToken\"")
+			d.Violate(off, "required", "missing required member \"progressToken\"")
 		}
 	}
 }
 
-func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ProgressNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Message != nil {
-		e.name("\"message\":")
-		e.string(*v.Message)
+		e.Name("\"message\":")
+		e.Str(*v.Message)
 	}
-	e.name("\"progress\":")
-	e.float(v.Progress)
+	e.Name("\"progress\":")
+	e.Float(v.Progress)
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	if v.Total != nil {
-		e.name("\"total\":")
-		e.float(*v.Total)
+		e.Name("\"total\":")
+		e.Float(*v.Total)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ProgressNotificationParams) extraCount() int {
@@ -11205,43 +11208,43 @@ func (v ProgressToken) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressToken) decodeJSON(d *decoder) {
+func (v *ProgressToken) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressToken{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v ProgressToken) encodeJSON(e *encoder) {
+func (v ProgressToken) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -11252,131 +11255,131 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Prompt) decodeJSON(d *decoder) {
+func (v *Prompt) DecodeJSON(d *codec.Decoder) {
 	*v = Prompt{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "arguments":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]PromptArgument
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 PromptArgument
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&16 != 16 {
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *Prompt) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Prompt) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"arguments\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Arguments {
-			e.comma()
-			v.Arguments[i0].encodeJSON(e)
+			e.Comma()
+			v.Arguments[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Prompt) extraCount() int {
@@ -11390,85 +11393,85 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptArgument) decodeJSON(d *decoder) {
+func (v *PromptArgument) DecodeJSON(d *codec.Decoder) {
 	*v = PromptArgument{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Required = d.boolPtr()
+			v.Required = d.BoolPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *PromptArgument) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptArgument) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.bool(*v.Required)
+		e.Name("\"required\":")
+		e.Bool(*v.Required)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptArgument) extraCount() int {
@@ -11482,76 +11485,76 @@ func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
+func (v *PromptListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = PromptListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/prompts/list_changed")
+			d.ConstString("notifications/prompts/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/prompts/list_changed\"")
+func (v *PromptListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptListChangedNotification) extraCount() int {
@@ -11565,72 +11568,72 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptMessage) decodeJSON(d *decoder) {
+func (v *PromptMessage) DecodeJSON(d *codec.Decoder) {
 	*v = PromptMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "content":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			var h0 ContentBlockHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "role":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *PromptMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Content != nil {
-		e.name("\"content\":")
-		ContentBlockHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		ContentBlockHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptMessage) extraCount() int {
@@ -11644,76 +11647,76 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptReference) decodeJSON(d *decoder) {
+func (v *PromptReference) DecodeJSON(d *codec.Decoder) {
 	*v = PromptReference{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("ref/prompt")
+			d.ConstString("ref/prompt")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *PromptReference) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
+func (v *PromptReference) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"ref/prompt\"")
+	e.Name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptReference) extraCount() int {
@@ -11727,88 +11730,88 @@ func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequest) decodeJSON(d *decoder) {
+func (v *ReadResourceRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/read")
+			d.ConstString("resources/read")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ReadResourceRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/read\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/read\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequest) extraCount() int {
@@ -11822,68 +11825,68 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
+func (v *ReadResourceRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ReadResourceRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequestParams) extraCount() int {
@@ -11897,54 +11900,54 @@ func (v ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *ReadResourceRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ReadResourceRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequestParamsMeta) extraCount() int {
@@ -11958,83 +11961,83 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceResult) decodeJSON(d *decoder) {
+func (v *ReadResourceResult) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "contents":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ReadResourceResultContentsItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ReadResourceResultContentsItem
 					var h1 ReadResourceResultContentsItemHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"contents\"")
+			d.Violate(off, "required", "missing required member \"contents\"")
 		}
 	}
 }
 
-func (v *ReadResourceResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"contents\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"contents\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Contents {
-		e.comma()
-		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
+		e.Comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceResult) extraCount() int {
@@ -12048,69 +12051,69 @@ func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best ReadResourceResultContentsItem
-		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		keys := d.PeekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TextResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(BlobResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -12121,58 +12124,58 @@ func (v RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RelatedTaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RelatedTaskMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RelatedTaskMetadata) decodeJSON(d *decoder) {
+func (v *RelatedTaskMetadata) DecodeJSON(d *codec.Decoder) {
 	*v = RelatedTaskMetadata{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "taskId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *RelatedTaskMetadata) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+func (v *RelatedTaskMetadata) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RelatedTaskMetadata) extraCount() int {
@@ -12186,67 +12189,67 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Request) decodeJSON(d *decoder) {
+func (v *Request) DecodeJSON(d *codec.Decoder) {
 	*v = Request{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *Request) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *Request) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Request) extraCount() int {
@@ -12260,43 +12263,43 @@ func (v RequestId) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestId) decodeJSON(d *decoder) {
+func (v *RequestId) DecodeJSON(d *codec.Decoder) {
 	*v = RequestId{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v RequestId) encodeJSON(e *encoder) {
+func (v RequestId) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -12307,55 +12310,55 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestParams) decodeJSON(d *decoder) {
+func (v *RequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = RequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(RequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *RequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *RequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RequestParams) extraCount() int {
@@ -12369,54 +12372,54 @@ func (v RequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestParamsMeta) decodeJSON(d *decoder) {
+func (v *RequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = RequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *RequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *RequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RequestParamsMeta) extraCount() int {
@@ -12430,146 +12433,146 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Resource) decodeJSON(d *decoder) {
+func (v *Resource) DecodeJSON(d *codec.Decoder) {
 	*v = Resource{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "size":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Size = d.intPtr()
+			v.Size = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&288 != 288 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<8) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *Resource) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Resource) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Size != nil {
-		e.name("\"size\":")
-		e.int(*v.Size)
+		e.Name("\"size\":")
+		e.Int(*v.Size)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Resource) extraCount() int {
@@ -12583,76 +12586,76 @@ func (v ResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceContents) decodeJSON(d *decoder) {
+func (v *ResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceContents) extraCount() int {
@@ -12666,155 +12669,155 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceLink) decodeJSON(d *decoder) {
+func (v *ResourceLink) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceLink{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "size":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Size = d.intPtr()
+			v.Size = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			d.constString("resource_link")
+			d.ConstString("resource_link")
 		case "uri":
-			if !d.once(&seen[0], (1 << 9)) {
+			if !d.Once(&seen[0], (1 << 9)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&800 != 800 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<8) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 		if seen[0]&(1<<9) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceLink) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceLink) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Size != nil {
-		e.name("\"size\":")
-		e.int(*v.Size)
+		e.Name("\"size\":")
+		e.Int(*v.Size)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"resource_link\"")
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"type\":\"resource_link\"")
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceLink) extraCount() int {
@@ -12828,76 +12831,76 @@ func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
+func (v *ResourceListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/resources/list_changed")
+			d.ConstString("notifications/resources/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/resources/list_changed\"")
+func (v *ResourceListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceListChangedNotification) extraCount() int {
@@ -12911,68 +12914,68 @@ func (v ResourceRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceRequestParams) decodeJSON(d *decoder) {
+func (v *ResourceRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResourceRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceRequestParams) extraCount() int {
@@ -12986,54 +12989,54 @@ func (v ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *ResourceRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ResourceRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceRequestParamsMeta) extraCount() int {
@@ -13047,137 +13050,137 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceTemplate) decodeJSON(d *decoder) {
+func (v *ResourceTemplate) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceTemplate{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "uriTemplate":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.URITemplate = d.string()
+			v.URITemplate = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&160 != 160 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"uriTemplate\"")
+			d.Violate(off, "required", "missing required member \"uriTemplate\"")
 		}
 	}
 }
 
-func (v *ResourceTemplate) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceTemplate) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"uriTemplate\":")
-	e.string(v.URITemplate)
+	e.Name("\"uriTemplate\":")
+	e.Str(v.URITemplate)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceTemplate) extraCount() int {
@@ -13191,67 +13194,67 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
+func (v *ResourceTemplateReference) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceTemplateReference{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "type":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("ref/resource")
+			d.ConstString("ref/resource")
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"type\":\"ref/resource\"")
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *ResourceTemplateReference) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"type\":\"ref/resource\"")
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceTemplateReference) extraCount() int {
@@ -13265,76 +13268,76 @@ func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
+func (v *ResourceUpdatedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceUpdatedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/resources/updated")
+			d.ConstString("notifications/resources/updated")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/resources/updated\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ResourceUpdatedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/resources/updated\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceUpdatedNotification) extraCount() int {
@@ -13348,67 +13351,67 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
+func (v *ResourceUpdatedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceUpdatedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceUpdatedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
@@ -13422,54 +13425,54 @@ func (v Result) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Result) decodeJSON(d *decoder) {
+func (v *Result) DecodeJSON(d *codec.Decoder) {
 	*v = Result{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Result) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Result) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Result) extraCount() int {
@@ -13483,30 +13486,30 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Role) decodeJSON(d *decoder) {
+func (v *Role) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = Role(u)
 }
 
-func (v Role) encodeJSON(e *encoder) {
+func (v Role) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -13516,76 +13519,76 @@ func (v Root) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Root) decodeJSON(d *decoder) {
+func (v *Root) DecodeJSON(d *codec.Decoder) {
 	*v = Root{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *Root) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Root) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Root) extraCount() int {
@@ -13599,76 +13602,76 @@ func (v RootsListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RootsListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RootsListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RootsListChangedNotification) decodeJSON(d *decoder) {
+func (v *RootsListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = RootsListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/roots/list_changed")
+			d.ConstString("notifications/roots/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *RootsListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/roots/list_changed\"")
+func (v *RootsListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/roots/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RootsListChangedNotification) extraCount() int {
@@ -13682,81 +13685,81 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SamplingMessage) decodeJSON(d *decoder) {
+func (v *SamplingMessage) DecodeJSON(d *codec.Decoder) {
 	*v = SamplingMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 SamplingMessageContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "role":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *SamplingMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SamplingMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Content != nil {
-		e.name("\"content\":")
-		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		SamplingMessageContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SamplingMessage) extraCount() int {
@@ -13770,71 +13773,71 @@ func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '[':
 		var x SamplingMessageContentArray
-		x.decodeJSON(d)
+		x.DecodeJSON(d)
 		v.Value = x
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_use":
 				x := new(ToolUseContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_result":
 				x := new(ToolResultContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+				d.BadTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 			}
 		default:
-			d.badTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+			d.BadTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 		}
 	default:
-		d.mismatch("array or object")
+		d.Mismatch("array or object")
 	}
 }
 
@@ -13845,30 +13848,30 @@ func (v SamplingMessageContentArray) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentArray) DecodeJSON(d *codec.Decoder) {
 	var u []SamplingMessageContentBlock
-	if d.array() {
+	if d.Array() {
 		var buf0 [8]SamplingMessageContentBlock
 		s0 := buf0[:0]
-		for first := true; d.elem(&first); {
+		for first := true; d.NextElem(&first); {
 			var x0 SamplingMessageContentBlock
 			var h1 SamplingMessageContentBlockHolder
-			h1.decodeJSON(d)
+			h1.DecodeJSON(d)
 			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
@@ -13877,14 +13880,14 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	*v = SamplingMessageContentArray(u)
 }
 
-func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
+func (v SamplingMessageContentArray) EncodeJSON(e *codec.Encoder) {
 	u := []SamplingMessageContentBlock(v)
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, '[')
 	for i0 := range u {
-		e.comma()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
+		e.Comma()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -13894,67 +13897,67 @@ func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
+func (v SamplingMessageContentBlockHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentBlockHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_use":
 				x := new(ToolUseContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_result":
 				x := new(ToolResultContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+				d.BadTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 			}
 		default:
-			d.badTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+			d.BadTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -13965,136 +13968,136 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilities) decodeJSON(d *decoder) {
+func (v *ServerCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "completions":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Completions = new(ServerCapabilitiesCompletions)
-			v.Completions.decodeJSON(d)
+			v.Completions.DecodeJSON(d)
 		case "experimental":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Experimental = m0
 			}
 		case "logging":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Logging = new(ServerCapabilitiesLogging)
-			v.Logging.decodeJSON(d)
+			v.Logging.DecodeJSON(d)
 		case "prompts":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Prompts = new(ServerCapabilitiesPrompts)
-			v.Prompts.decodeJSON(d)
+			v.Prompts.DecodeJSON(d)
 		case "resources":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Resources = new(ServerCapabilitiesResources)
-			v.Resources.decodeJSON(d)
+			v.Resources.DecodeJSON(d)
 		case "tasks":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
 			v.Tasks = new(ServerCapabilitiesTasks)
-			v.Tasks.decodeJSON(d)
+			v.Tasks.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
 			v.Tools = new(ServerCapabilitiesTools)
-			v.Tools.decodeJSON(d)
+			v.Tools.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Completions != nil {
-		e.name("\"completions\":")
-		v.Completions.encodeJSON(e)
+		e.Name("\"completions\":")
+		v.Completions.EncodeJSON(e)
 	}
 	if v.Experimental != nil {
-		e.name("\"experimental\":")
+		e.Name("\"experimental\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Experimental)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Experimental[k0])
+				e.Key(k0)
+				e.Raw(v.Experimental[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Logging != nil {
-		e.name("\"logging\":")
-		v.Logging.encodeJSON(e)
+		e.Name("\"logging\":")
+		v.Logging.EncodeJSON(e)
 	}
 	if v.Prompts != nil {
-		e.name("\"prompts\":")
-		v.Prompts.encodeJSON(e)
+		e.Name("\"prompts\":")
+		v.Prompts.EncodeJSON(e)
 	}
 	if v.Resources != nil {
-		e.name("\"resources\":")
-		v.Resources.encodeJSON(e)
+		e.Name("\"resources\":")
+		v.Resources.EncodeJSON(e)
 	}
 	if v.Tasks != nil {
-		e.name("\"tasks\":")
-		v.Tasks.encodeJSON(e)
+		e.Name("\"tasks\":")
+		v.Tasks.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		v.Tools.encodeJSON(e)
+		e.Name("\"tools\":")
+		v.Tools.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilities) extraCount() int {
@@ -14108,44 +14111,44 @@ func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesCompletions) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesCompletions{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesCompletions) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesCompletions) extraCount() int {
@@ -14159,44 +14162,44 @@ func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesLogging) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesLogging{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesLogging) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesLogging) extraCount() int {
@@ -14210,54 +14213,54 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesPrompts) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesPrompts{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesPrompts) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesPrompts) extraCount() int {
@@ -14271,63 +14274,63 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesResources) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesResources{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		case "subscribe":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Subscribe = d.boolPtr()
+			v.Subscribe = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesResources) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	if v.Subscribe != nil {
-		e.name("\"subscribe\":")
-		e.bool(*v.Subscribe)
+		e.Name("\"subscribe\":")
+		e.Bool(*v.Subscribe)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesResources) extraCount() int {
@@ -14341,75 +14344,75 @@ func (v ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTasks) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTasks) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTasks) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTasks) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTasks{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "cancel":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Cancel = new(ServerCapabilitiesTasksCancel)
-			v.Cancel.decodeJSON(d)
+			v.Cancel.DecodeJSON(d)
 		case "list":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.List = new(ServerCapabilitiesTasksList)
-			v.List.decodeJSON(d)
+			v.List.DecodeJSON(d)
 		case "requests":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Requests = new(ServerCapabilitiesTasksRequests)
-			v.Requests.decodeJSON(d)
+			v.Requests.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTasks) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTasks) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Cancel != nil {
-		e.name("\"cancel\":")
-		v.Cancel.encodeJSON(e)
+		e.Name("\"cancel\":")
+		v.Cancel.EncodeJSON(e)
 	}
 	if v.List != nil {
-		e.name("\"list\":")
-		v.List.encodeJSON(e)
+		e.Name("\"list\":")
+		v.List.EncodeJSON(e)
 	}
 	if v.Requests != nil {
-		e.name("\"requests\":")
-		v.Requests.encodeJSON(e)
+		e.Name("\"requests\":")
+		v.Requests.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTasks) extraCount() int {
@@ -14423,44 +14426,44 @@ func (v ServerCapabilitiesTasksCancel) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTasksCancel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTasksCancel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTasksCancel) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTasksCancel) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTasksCancel{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTasksCancel) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTasksCancel) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTasksCancel) extraCount() int {
@@ -14474,44 +14477,44 @@ func (v ServerCapabilitiesTasksList) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTasksList) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTasksList) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTasksList) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTasksList) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTasksList{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTasksList) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTasksList) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTasksList) extraCount() int {
@@ -14525,55 +14528,55 @@ func (v ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTasksRequests) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTasksRequests) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTasksRequests) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTasksRequests) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTasksRequests{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "tools":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Tools = new(ServerCapabilitiesTasksRequestsTools)
-			v.Tools.decodeJSON(d)
+			v.Tools.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTasksRequests) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTasksRequests) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		v.Tools.encodeJSON(e)
+		e.Name("\"tools\":")
+		v.Tools.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTasksRequests) extraCount() int {
@@ -14587,55 +14590,55 @@ func (v ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTasksRequestsTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTasksRequestsTools) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTasksRequestsTools) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTasksRequestsTools{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "call":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Call = new(ServerCapabilitiesTasksRequestsToolsCall)
-			v.Call.decodeJSON(d)
+			v.Call.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTasksRequestsTools) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTasksRequestsTools) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Call != nil {
-		e.name("\"call\":")
-		v.Call.encodeJSON(e)
+		e.Name("\"call\":")
+		v.Call.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTasksRequestsTools) extraCount() int {
@@ -14649,44 +14652,44 @@ func (v ServerCapabilitiesTasksRequestsToolsCall) MarshalJSON() ([]byte, error) 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTasksRequestsToolsCall) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTasksRequestsToolsCall) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTasksRequestsToolsCall) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTasksRequestsToolsCall) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTasksRequestsToolsCall{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTasksRequestsToolsCall) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTasksRequestsToolsCall) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTasksRequestsToolsCall) extraCount() int {
@@ -14700,54 +14703,54 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTools) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTools{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTools) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTools) extraCount() int {
@@ -14761,83 +14764,83 @@ func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerNotificationHolder) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
+		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
 				x := new(CancelledNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/progress":
 				x := new(ProgressNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/resources/list_changed":
 				x := new(ResourceListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/resources/updated":
 				x := new(ResourceUpdatedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/prompts/list_changed":
 				x := new(PromptListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/tools/list_changed":
 				x := new(ToolListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/tasks/status":
 				x := new(TaskStatusNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/message":
 				x := new(LoggingMessageNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/elicitation/complete":
 				x := new(ElicitationCompleteNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
+				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
 			}
 		default:
-			d.badTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
+			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -14848,79 +14851,79 @@ func (v ServerRequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerRequestHolder) encodeJSON(e *encoder) {
+func (v ServerRequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerRequestHolder) decodeJSON(d *decoder) {
+func (v *ServerRequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+		case codec.TagString:
 			switch tag {
 			case "ping":
 				x := new(PingRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/get":
 				x := new(GetTaskRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/result":
 				x := new(GetTaskPayloadRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/cancel":
 				x := new(CancelTaskRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/list":
 				x := new(ListTasksRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "sampling/createMessage":
 				x := new(CreateMessageRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "roots/list":
 				x := new(ListRootsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "elicitation/create":
 				x := new(ElicitRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+				d.BadTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
 			}
 		default:
-			d.badTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+			d.BadTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -14931,39 +14934,39 @@ func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerResultHolder) encodeJSON(e *encoder) {
+func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerResultHolder) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("status")
+		tag, state := d.PeekTag("status")
 		switch state {
-		case tagAbsent:
-			var t trial
+		case codec.TagAbsent:
+			var t codec.Trial
 			var best ServerResult
-			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+			keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
 			ok3 := keys&16 == 16
@@ -14975,157 +14978,157 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 			ok10 := keys&1024 == 1024
 			ok11 := keys&2048 == 2048
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(InitializeResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok2 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListResourcesResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok3 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListResourceTemplatesResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok4 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ReadResourceResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok5 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListPromptsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok6 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetPromptResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok7 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListToolsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok8 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CallToolResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetTaskPayloadResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok10 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListTasksResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok11 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CompleteResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "cancelled":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15139,179 +15142,179 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InitializeResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok12 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok13 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "completed":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15325,179 +15328,179 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InitializeResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok12 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok13 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "failed":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15511,179 +15514,179 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InitializeResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok12 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok13 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "input_required":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15697,179 +15700,179 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InitializeResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok12 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok13 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "working":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15883,179 +15886,179 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok12 := keys&32768 == 32768
 				ok13 := keys&65536 == 65536
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CancelTaskResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InitializeResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok12 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok13 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 				ok1 := keys&7 == 7
 				ok2 := keys&8 == 8
 				ok3 := keys&16 == 16
@@ -16067,156 +16070,156 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok10 := keys&1024 == 1024
 				ok11 := keys&2048 == 2048
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InitializeResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetTaskPayloadResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListTasksResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok11 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			}
 		default:
-			var t trial
+			var t codec.Trial
 			var best ServerResult
-			keys := d.peekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+			keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
 			ok3 := keys&16 == 16
@@ -16228,154 +16231,154 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 			ok10 := keys&1024 == 1024
 			ok11 := keys&2048 == 2048
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(InitializeResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok2 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListResourcesResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok3 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListResourceTemplatesResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok4 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ReadResourceResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok5 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListPromptsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok6 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetPromptResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok7 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListToolsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok8 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CallToolResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			{
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetTaskPayloadResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok10 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListTasksResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok11 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CompleteResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -16386,88 +16389,88 @@ func (v SetLevelRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetLevelRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetLevelRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetLevelRequest) decodeJSON(d *decoder) {
+func (v *SetLevelRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SetLevelRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("logging/setLevel")
+			d.ConstString("logging/setLevel")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SetLevelRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SetLevelRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"logging/setLevel\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"logging/setLevel\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetLevelRequest) extraCount() int {
@@ -16481,68 +16484,68 @@ func (v SetLevelRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetLevelRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetLevelRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetLevelRequestParams) decodeJSON(d *decoder) {
+func (v *SetLevelRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = SetLevelRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(SetLevelRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "level":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Level.decodeJSON(d)
+			v.Level.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"level\"")
+			d.Violate(off, "required", "missing required member \"level\"")
 		}
 	}
 }
 
-func (v *SetLevelRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SetLevelRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"level\":")
-	v.Level.encodeJSON(e)
+	e.Name("\"level\":")
+	v.Level.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetLevelRequestParams) extraCount() int {
@@ -16556,54 +16559,54 @@ func (v SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetLevelRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetLevelRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetLevelRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *SetLevelRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = SetLevelRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *SetLevelRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SetLevelRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetLevelRequestParamsMeta) extraCount() int {
@@ -16617,69 +16620,69 @@ func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
+func (v SingleSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
+func (v *SingleSelectEnumSchemaHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best SingleSelectEnumSchema
-		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+		keys := d.PeekKeys([]string{"enum", "type", "oneOf"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(UntitledSingleSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TitledSingleSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -16690,112 +16693,112 @@ func (v StringSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *StringSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *StringSchema) decodeJSON(d *decoder) {
+func (v *StringSchema) DecodeJSON(d *codec.Decoder) {
 	*v = StringSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "format":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Format = new(StringSchemaFormat)
-			v.Format.decodeJSON(d)
+			v.Format.DecodeJSON(d)
 		case "maxLength":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MaxLength = d.intPtr()
+			v.MaxLength = d.IntPtr()
 		case "minLength":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MinLength = d.intPtr()
+			v.MinLength = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&64 != 64 {
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *StringSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *StringSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Format != nil {
-		e.name("\"format\":")
-		v.Format.encodeJSON(e)
+		e.Name("\"format\":")
+		v.Format.EncodeJSON(e)
 	}
 	if v.MaxLength != nil {
-		e.name("\"maxLength\":")
-		e.int(*v.MaxLength)
+		e.Name("\"maxLength\":")
+		e.Int(*v.MaxLength)
 	}
 	if v.MinLength != nil {
-		e.name("\"minLength\":")
-		e.int(*v.MinLength)
+		e.Name("\"minLength\":")
+		e.Int(*v.MinLength)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *StringSchema) extraCount() int {
@@ -16809,30 +16812,30 @@ func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *StringSchemaFormat) decodeJSON(d *decoder) {
+func (v *StringSchemaFormat) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = StringSchemaFormat(u)
 }
 
-func (v StringSchemaFormat) encodeJSON(e *encoder) {
+func (v StringSchemaFormat) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -16842,88 +16845,88 @@ func (v SubscribeRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscribeRequest) decodeJSON(d *decoder) {
+func (v *SubscribeRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SubscribeRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/subscribe")
+			d.ConstString("resources/subscribe")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SubscribeRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscribeRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/subscribe\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/subscribe\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscribeRequest) extraCount() int {
@@ -16937,68 +16940,68 @@ func (v SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscribeRequestParams) decodeJSON(d *decoder) {
+func (v *SubscribeRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = SubscribeRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(SubscribeRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *SubscribeRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscribeRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscribeRequestParams) extraCount() int {
@@ -17012,54 +17015,54 @@ func (v SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscribeRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *SubscribeRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = SubscribeRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *SubscribeRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscribeRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscribeRequestParamsMeta) extraCount() int {
@@ -17073,118 +17076,118 @@ func (v Task) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Task) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Task) decodeJSON(d *decoder) {
+func (v *Task) DecodeJSON(d *codec.Decoder) {
 	*v = Task{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "createdAt":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CreatedAt = d.string()
+			v.CreatedAt = d.Str()
 		case "lastUpdatedAt":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.LastUpdatedAt = d.string()
+			v.LastUpdatedAt = d.Str()
 		case "pollInterval":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.PollInterval = d.intPtr()
+			v.PollInterval = d.IntPtr()
 		case "status":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Status.decodeJSON(d)
+			v.Status.DecodeJSON(d)
 		case "statusMessage":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.StatusMessage = d.stringPtr()
+			v.StatusMessage = d.StrPtr()
 		case "taskId":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		case "ttl":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.TTL.decodeJSON(d)
+			v.TTL.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&107 != 107 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"createdAt\"")
+			d.Violate(off, "required", "missing required member \"createdAt\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+			d.Violate(off, "required", "missing required member \"lastUpdatedAt\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"status\"")
+			d.Violate(off, "required", "missing required member \"status\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"ttl\"")
+			d.Violate(off, "required", "missing required member \"ttl\"")
 		}
 	}
 }
 
-func (v *Task) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"createdAt\":")
-	e.string(v.CreatedAt)
-	e.name("\"lastUpdatedAt\":")
-	e.string(v.LastUpdatedAt)
+func (v *Task) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"createdAt\":")
+	e.Str(v.CreatedAt)
+	e.Name("\"lastUpdatedAt\":")
+	e.Str(v.LastUpdatedAt)
 	if v.PollInterval != nil {
-		e.name("\"pollInterval\":")
-		e.int(*v.PollInterval)
+		e.Name("\"pollInterval\":")
+		e.Int(*v.PollInterval)
 	}
-	e.name("\"status\":")
-	v.Status.encodeJSON(e)
+	e.Name("\"status\":")
+	v.Status.EncodeJSON(e)
 	if v.StatusMessage != nil {
-		e.name("\"statusMessage\":")
-		e.string(*v.StatusMessage)
+		e.Name("\"statusMessage\":")
+		e.Str(*v.StatusMessage)
 	}
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	if !v.TTL.IsZero() {
-		e.name("\"ttl\":")
-		v.TTL.encodeJSON(e)
+		e.Name("\"ttl\":")
+		v.TTL.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Task) extraCount() int {
@@ -17198,65 +17201,65 @@ func (v TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskAugmentedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskAugmentedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskAugmentedRequestParams) decodeJSON(d *decoder) {
+func (v *TaskAugmentedRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = TaskAugmentedRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(TaskAugmentedRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "task":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Task = new(TaskMetadata)
-			v.Task.decodeJSON(d)
+			v.Task.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *TaskAugmentedRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskAugmentedRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Task != nil {
-		e.name("\"task\":")
-		v.Task.encodeJSON(e)
+		e.Name("\"task\":")
+		v.Task.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskAugmentedRequestParams) extraCount() int {
@@ -17270,54 +17273,54 @@ func (v TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskAugmentedRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskAugmentedRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskAugmentedRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *TaskAugmentedRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = TaskAugmentedRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *TaskAugmentedRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskAugmentedRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskAugmentedRequestParamsMeta) extraCount() int {
@@ -17331,54 +17334,54 @@ func (v TaskMetadata) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskMetadata) decodeJSON(d *decoder) {
+func (v *TaskMetadata) DecodeJSON(d *codec.Decoder) {
 	*v = TaskMetadata{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "ttl":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.TTL = d.intPtr()
+			v.TTL = d.IntPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *TaskMetadata) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskMetadata) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.TTL != nil {
-		e.name("\"ttl\":")
-		e.int(*v.TTL)
+		e.Name("\"ttl\":")
+		e.Int(*v.TTL)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskMetadata) extraCount() int {
@@ -17392,30 +17395,30 @@ func (v TaskStatus) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v TaskStatus) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskStatus) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskStatus) decodeJSON(d *decoder) {
+func (v *TaskStatus) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = TaskStatus(u)
 }
 
-func (v TaskStatus) encodeJSON(e *encoder) {
+func (v TaskStatus) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -17425,76 +17428,76 @@ func (v TaskStatusNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskStatusNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskStatusNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskStatusNotification) decodeJSON(d *decoder) {
+func (v *TaskStatusNotification) DecodeJSON(d *codec.Decoder) {
 	*v = TaskStatusNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/tasks/status")
+			d.ConstString("notifications/tasks/status")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *TaskStatusNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/tasks/status\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *TaskStatusNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/tasks/status\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskStatusNotification) extraCount() int {
@@ -17508,127 +17511,127 @@ func (v TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskStatusNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskStatusNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskStatusNotificationParams) decodeJSON(d *decoder) {
+func (v *TaskStatusNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = TaskStatusNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "createdAt":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CreatedAt = d.string()
+			v.CreatedAt = d.Str()
 		case "lastUpdatedAt":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.LastUpdatedAt = d.string()
+			v.LastUpdatedAt = d.Str()
 		case "pollInterval":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.PollInterval = d.intPtr()
+			v.PollInterval = d.IntPtr()
 		case "status":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Status.decodeJSON(d)
+			v.Status.DecodeJSON(d)
 		case "statusMessage":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.StatusMessage = d.stringPtr()
+			v.StatusMessage = d.StrPtr()
 		case "taskId":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		case "ttl":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.TTL.decodeJSON(d)
+			v.TTL.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&214 != 214 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"createdAt\"")
+			d.Violate(off, "required", "missing required member \"createdAt\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"lastUpdatedAt\"")
+			d.Violate(off, "required", "missing required member \"lastUpdatedAt\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"status\"")
+			d.Violate(off, "required", "missing required member \"status\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"ttl\"")
+			d.Violate(off, "required", "missing required member \"ttl\"")
 		}
 	}
 }
 
-func (v *TaskStatusNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskStatusNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"createdAt\":")
-	e.string(v.CreatedAt)
-	e.name("\"lastUpdatedAt\":")
-	e.string(v.LastUpdatedAt)
+	e.Name("\"createdAt\":")
+	e.Str(v.CreatedAt)
+	e.Name("\"lastUpdatedAt\":")
+	e.Str(v.LastUpdatedAt)
 	if v.PollInterval != nil {
-		e.name("\"pollInterval\":")
-		e.int(*v.PollInterval)
+		e.Name("\"pollInterval\":")
+		e.Int(*v.PollInterval)
 	}
-	e.name("\"status\":")
-	v.Status.encodeJSON(e)
+	e.Name("\"status\":")
+	v.Status.EncodeJSON(e)
 	if v.StatusMessage != nil {
-		e.name("\"statusMessage\":")
-		e.string(*v.StatusMessage)
+		e.Name("\"statusMessage\":")
+		e.Str(*v.StatusMessage)
 	}
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	if !v.TTL.IsZero() {
-		e.name("\"ttl\":")
-		v.TTL.encodeJSON(e)
+		e.Name("\"ttl\":")
+		v.TTL.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskStatusNotificationParams) extraCount() int {
@@ -17642,86 +17645,86 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextContent) decodeJSON(d *decoder) {
+func (v *TextContent) DecodeJSON(d *codec.Decoder) {
 	*v = TextContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "text":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("text")
+			d.ConstString("text")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TextContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
-	e.name("\"type\":\"text\"")
+	e.Name("\"text\":")
+	e.Str(v.Text)
+	e.Name("\"type\":\"text\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextContent) extraCount() int {
@@ -17735,86 +17738,86 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextResourceContents) decodeJSON(d *decoder) {
+func (v *TextResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = TextResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "text":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		case "uri":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *TextResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"text\":")
+	e.Str(v.Text)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextResourceContents) extraCount() int {
@@ -17828,126 +17831,126 @@ func (v TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *TitledMultiSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = TitledMultiSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "items":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Items.decodeJSON(d)
+			v.Items.DecodeJSON(d)
 		case "maxItems":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MaxItems = d.intPtr()
+			v.MaxItems = d.IntPtr()
 		case "minItems":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MinItems = d.intPtr()
+			v.MinItems = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			d.constString("array")
+			d.ConstString("array")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&68 != 68 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"items\"")
+			d.Violate(off, "required", "missing required member \"items\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TitledMultiSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"default\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Default {
-			e.comma()
-			e.string(v.Default[i0])
+			e.Comma()
+			e.Str(v.Default[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"items\":")
-	v.Items.encodeJSON(e)
+	e.Name("\"items\":")
+	v.Items.EncodeJSON(e)
 	if v.MaxItems != nil {
-		e.name("\"maxItems\":")
-		e.int(*v.MaxItems)
+		e.Name("\"maxItems\":")
+		e.Int(*v.MaxItems)
 	}
 	if v.MinItems != nil {
-		e.name("\"minItems\":")
-		e.int(*v.MinItems)
+		e.Name("\"minItems\":")
+		e.Int(*v.MinItems)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"array\"")
+	e.Name("\"type\":\"array\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledMultiSelectEnumSchema) extraCount() int {
@@ -17961,72 +17964,72 @@ func (v TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
+func (v *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *codec.Decoder) {
 	*v = TitledMultiSelectEnumSchemaItems{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "anyOf":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]TitledMultiSelectEnumSchemaItemsAnyOfItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 TitledMultiSelectEnumSchemaItemsAnyOfItem
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.AnyOf = append(make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"anyOf\"")
+			d.Violate(off, "required", "missing required member \"anyOf\"")
 		}
 	}
 }
 
-func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"anyOf\":")
-	e.buf = append(e.buf, '[')
+func (v *TitledMultiSelectEnumSchemaItems) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"anyOf\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.AnyOf {
-		e.comma()
-		v.AnyOf[i0].encodeJSON(e)
+		e.Comma()
+		v.AnyOf[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledMultiSelectEnumSchemaItems) extraCount() int {
@@ -18040,68 +18043,68 @@ func (v TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error)
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) DecodeJSON(d *codec.Decoder) {
 	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "const":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Const = d.string()
+			v.Const = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.string()
+			v.Title = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"const\"")
+			d.Violate(off, "required", "missing required member \"const\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"title\"")
+			d.Violate(off, "required", "missing required member \"title\"")
 		}
 	}
 }
 
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"const\":")
-	e.string(v.Const)
-	e.name("\"title\":")
-	e.string(v.Title)
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"const\":")
+	e.Str(v.Const)
+	e.Name("\"title\":")
+	e.Str(v.Title)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) extraCount() int {
@@ -18115,108 +18118,108 @@ func (v TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *TitledSingleSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = TitledSingleSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "oneOf":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]TitledSingleSelectEnumSchemaOneOfItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 TitledSingleSelectEnumSchemaOneOfItem
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.OneOf = append(make([]TitledSingleSelectEnumSchemaOneOfItem, 0, len(s0)), s0...)
 			}
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&20 != 20 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"oneOf\"")
+			d.Violate(off, "required", "missing required member \"oneOf\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TitledSingleSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"oneOf\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"oneOf\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.OneOf {
-		e.comma()
-		v.OneOf[i0].encodeJSON(e)
+		e.Comma()
+		v.OneOf[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledSingleSelectEnumSchema) extraCount() int {
@@ -18230,68 +18233,68 @@ func (v TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
+func (v *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *codec.Decoder) {
 	*v = TitledSingleSelectEnumSchemaOneOfItem{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "const":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Const = d.string()
+			v.Const = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.string()
+			v.Title = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"const\"")
+			d.Violate(off, "required", "missing required member \"const\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"title\"")
+			d.Violate(off, "required", "missing required member \"title\"")
 		}
 	}
 }
 
-func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"const\":")
-	e.string(v.Const)
-	e.name("\"title\":")
-	e.string(v.Title)
+func (v *TitledSingleSelectEnumSchemaOneOfItem) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"const\":")
+	e.Str(v.Const)
+	e.Name("\"title\":")
+	e.Str(v.Title)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledSingleSelectEnumSchemaOneOfItem) extraCount() int {
@@ -18305,148 +18308,148 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Tool) decodeJSON(d *decoder) {
+func (v *Tool) DecodeJSON(d *codec.Decoder) {
 	*v = Tool{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(ToolAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "execution":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Execution = new(ToolExecution)
-			v.Execution.decodeJSON(d)
+			v.Execution.DecodeJSON(d)
 		case "icons":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "inputSchema":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.InputSchema.decodeJSON(d)
+			v.InputSchema.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "outputSchema":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
 			v.OutputSchema = new(ToolOutputSchema)
-			v.OutputSchema.decodeJSON(d)
+			v.OutputSchema.DecodeJSON(d)
 		case "title":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&96 != 96 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"inputSchema\"")
+			d.Violate(off, "required", "missing required member \"inputSchema\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *Tool) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Tool) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Execution != nil {
-		e.name("\"execution\":")
-		v.Execution.encodeJSON(e)
+		e.Name("\"execution\":")
+		v.Execution.EncodeJSON(e)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"inputSchema\":")
-	v.InputSchema.encodeJSON(e)
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"inputSchema\":")
+	v.InputSchema.EncodeJSON(e)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.OutputSchema != nil {
-		e.name("\"outputSchema\":")
-		v.OutputSchema.encodeJSON(e)
+		e.Name("\"outputSchema\":")
+		v.OutputSchema.EncodeJSON(e)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Tool) extraCount() int {
@@ -18460,90 +18463,90 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolAnnotations) decodeJSON(d *decoder) {
+func (v *ToolAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = ToolAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "destructiveHint":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.DestructiveHint = d.boolPtr()
+			v.DestructiveHint = d.BoolPtr()
 		case "idempotentHint":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.IdempotentHint = d.boolPtr()
+			v.IdempotentHint = d.BoolPtr()
 		case "openWorldHint":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.OpenWorldHint = d.boolPtr()
+			v.OpenWorldHint = d.BoolPtr()
 		case "readOnlyHint":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ReadOnlyHint = d.boolPtr()
+			v.ReadOnlyHint = d.BoolPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.DestructiveHint != nil {
-		e.name("\"destructiveHint\":")
-		e.bool(*v.DestructiveHint)
+		e.Name("\"destructiveHint\":")
+		e.Bool(*v.DestructiveHint)
 	}
 	if v.IdempotentHint != nil {
-		e.name("\"idempotentHint\":")
-		e.bool(*v.IdempotentHint)
+		e.Name("\"idempotentHint\":")
+		e.Bool(*v.IdempotentHint)
 	}
 	if v.OpenWorldHint != nil {
-		e.name("\"openWorldHint\":")
-		e.bool(*v.OpenWorldHint)
+		e.Name("\"openWorldHint\":")
+		e.Bool(*v.OpenWorldHint)
 	}
 	if v.ReadOnlyHint != nil {
-		e.name("\"readOnlyHint\":")
-		e.bool(*v.ReadOnlyHint)
+		e.Name("\"readOnlyHint\":")
+		e.Bool(*v.ReadOnlyHint)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolAnnotations) extraCount() int {
@@ -18557,55 +18560,55 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolChoice) decodeJSON(d *decoder) {
+func (v *ToolChoice) DecodeJSON(d *codec.Decoder) {
 	*v = ToolChoice{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mode":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Mode = new(ToolChoiceMode)
-			v.Mode.decodeJSON(d)
+			v.Mode.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolChoice) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolChoice) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Mode != nil {
-		e.name("\"mode\":")
-		v.Mode.encodeJSON(e)
+		e.Name("\"mode\":")
+		v.Mode.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolChoice) extraCount() int {
@@ -18619,30 +18622,30 @@ func (v ToolChoiceMode) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolChoiceMode) decodeJSON(d *decoder) {
+func (v *ToolChoiceMode) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = ToolChoiceMode(u)
 }
 
-func (v ToolChoiceMode) encodeJSON(e *encoder) {
+func (v ToolChoiceMode) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -18652,55 +18655,55 @@ func (v ToolExecution) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolExecution) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolExecution) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolExecution) decodeJSON(d *decoder) {
+func (v *ToolExecution) DecodeJSON(d *codec.Decoder) {
 	*v = ToolExecution{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "taskSupport":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.TaskSupport = new(ToolExecutionTaskSupport)
-			v.TaskSupport.decodeJSON(d)
+			v.TaskSupport.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolExecution) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolExecution) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.TaskSupport != nil {
-		e.name("\"taskSupport\":")
-		v.TaskSupport.encodeJSON(e)
+		e.Name("\"taskSupport\":")
+		v.TaskSupport.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolExecution) extraCount() int {
@@ -18714,30 +18717,30 @@ func (v ToolExecutionTaskSupport) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ToolExecutionTaskSupport) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolExecutionTaskSupport) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolExecutionTaskSupport) decodeJSON(d *decoder) {
+func (v *ToolExecutionTaskSupport) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = ToolExecutionTaskSupport(u)
 }
 
-func (v ToolExecutionTaskSupport) encodeJSON(e *encoder) {
+func (v ToolExecutionTaskSupport) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -18747,120 +18750,120 @@ func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolInputSchema) decodeJSON(d *decoder) {
+func (v *ToolInputSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ToolInputSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "$schema":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Schema = d.stringPtr()
+			v.Schema = d.StrPtr()
 		case "properties":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Properties = m0
 			}
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("object")
+			d.ConstString("object")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolInputSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolInputSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Schema != nil {
-		e.name("\"$schema\":")
-		e.string(*v.Schema)
+		e.Name("\"$schema\":")
+		e.Str(*v.Schema)
 	}
 	if v.Properties != nil {
-		e.name("\"properties\":")
+		e.Name("\"properties\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Properties)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Properties)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Properties[k0])
+				e.Key(k0)
+				e.Raw(v.Properties[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"required\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Required {
-			e.comma()
-			e.string(v.Required[i0])
+			e.Comma()
+			e.Str(v.Required[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"type\":\"object\"")
+	e.Name("\"type\":\"object\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolInputSchema) extraCount() int {
@@ -18874,76 +18877,76 @@ func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
+func (v *ToolListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ToolListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/tools/list_changed")
+			d.ConstString("notifications/tools/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/tools/list_changed\"")
+func (v *ToolListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolListChangedNotification) extraCount() int {
@@ -18957,120 +18960,120 @@ func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolOutputSchema) decodeJSON(d *decoder) {
+func (v *ToolOutputSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ToolOutputSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "$schema":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Schema = d.stringPtr()
+			v.Schema = d.StrPtr()
 		case "properties":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]json.RawMessage{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 json.RawMessage
-					x0 = d.raw()
+					x0 = d.Raw()
 					m0[k0] = x0
 				}
 				v.Properties = m0
 			}
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("object")
+			d.ConstString("object")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolOutputSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolOutputSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Schema != nil {
-		e.name("\"$schema\":")
-		e.string(*v.Schema)
+		e.Name("\"$schema\":")
+		e.Str(*v.Schema)
 	}
 	if v.Properties != nil {
-		e.name("\"properties\":")
+		e.Name("\"properties\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Properties)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Properties)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.raw(v.Properties[k0])
+				e.Key(k0)
+				e.Raw(v.Properties[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"required\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Required {
-			e.comma()
-			e.string(v.Required[i0])
+			e.Comma()
+			e.Str(v.Required[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"type\":\"object\"")
+	e.Name("\"type\":\"object\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolOutputSchema) extraCount() int {
@@ -19084,120 +19087,120 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolResultContent) decodeJSON(d *decoder) {
+func (v *ToolResultContent) DecodeJSON(d *codec.Decoder) {
 	*v = ToolResultContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ContentBlock
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ContentBlock
 					var h1 ContentBlockHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IsError = d.boolPtr()
+			v.IsError = d.BoolPtr()
 		case "structuredContent":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.StructuredContent = d.raw()
+			v.StructuredContent = d.Raw()
 		case "toolUseId":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ToolUseID = d.string()
+			v.ToolUseID = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			d.constString("tool_result")
+			d.ConstString("tool_result")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&50 != 50 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"toolUseId\"")
+			d.Violate(off, "required", "missing required member \"toolUseId\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolResultContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolResultContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"content\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"content\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Content {
-		e.comma()
-		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
+		e.Comma()
+		ContentBlockHolder{Value: v.Content[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.IsError != nil {
-		e.name("\"isError\":")
-		e.bool(*v.IsError)
+		e.Name("\"isError\":")
+		e.Bool(*v.IsError)
 	}
 	if v.StructuredContent != nil {
-		e.name("\"structuredContent\":")
-		e.raw(v.StructuredContent)
+		e.Name("\"structuredContent\":")
+		e.Raw(v.StructuredContent)
 	}
-	e.name("\"toolUseId\":")
-	e.string(v.ToolUseID)
-	e.name("\"type\":\"tool_result\"")
+	e.Name("\"toolUseId\":")
+	e.Str(v.ToolUseID)
+	e.Name("\"type\":\"tool_result\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolResultContent) extraCount() int {
@@ -19211,96 +19214,96 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolUseContent) decodeJSON(d *decoder) {
+func (v *ToolUseContent) DecodeJSON(d *codec.Decoder) {
 	*v = ToolUseContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta = d.raw()
+			v.Meta = d.Raw()
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "input":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Input = d.raw()
+			v.Input = d.Raw()
 		case "name":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("tool_use")
+			d.ConstString("tool_use")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&30 != 30 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"input\"")
+			d.Violate(off, "required", "missing required member \"input\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolUseContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolUseContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		e.raw(v.Meta)
+		e.Name("\"_meta\":")
+		e.Raw(v.Meta)
 	}
-	e.name("\"id\":")
-	e.string(v.ID)
-	e.name("\"input\":")
-	e.raw(v.Input)
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"type\":\"tool_use\"")
+	e.Name("\"id\":")
+	e.Str(v.ID)
+	e.Name("\"input\":")
+	e.Raw(v.Input)
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"type\":\"tool_use\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolUseContent) extraCount() int {
@@ -19314,76 +19317,76 @@ func (v URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *URLElicitationRequiredError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *URLElicitationRequiredError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *URLElicitationRequiredError) decodeJSON(d *decoder) {
+func (v *URLElicitationRequiredError) DecodeJSON(d *codec.Decoder) {
 	*v = URLElicitationRequiredError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *URLElicitationRequiredError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *URLElicitationRequiredError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *URLElicitationRequiredError) extraCount() int {
@@ -19397,77 +19400,77 @@ func (v URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *URLElicitationRequiredErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *URLElicitationRequiredErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *URLElicitationRequiredErrorError) decodeJSON(d *decoder) {
+func (v *URLElicitationRequiredErrorError) DecodeJSON(d *codec.Decoder) {
 	*v = URLElicitationRequiredErrorError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32042))
+			d.ConstInt(int64(-32042))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data.decodeJSON(d)
+			v.Data.DecodeJSON(d)
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *URLElicitationRequiredErrorError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32042")
-	e.name("\"data\":")
-	v.Data.encodeJSON(e)
-	e.name("\"message\":")
-	e.string(v.Message)
+func (v *URLElicitationRequiredErrorError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32042")
+	e.Name("\"data\":")
+	v.Data.EncodeJSON(e)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *URLElicitationRequiredErrorError) extraCount() int {
@@ -19481,72 +19484,72 @@ func (v URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *URLElicitationRequiredErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *URLElicitationRequiredErrorErrorData) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *URLElicitationRequiredErrorErrorData) decodeJSON(d *decoder) {
+func (v *URLElicitationRequiredErrorErrorData) DecodeJSON(d *codec.Decoder) {
 	*v = URLElicitationRequiredErrorErrorData{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "elicitations":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ElicitRequestURLParams
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ElicitRequestURLParams
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Elicitations = append(make([]ElicitRequestURLParams, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"elicitations\"")
+			d.Violate(off, "required", "missing required member \"elicitations\"")
 		}
 	}
 }
 
-func (v *URLElicitationRequiredErrorErrorData) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"elicitations\":")
-	e.buf = append(e.buf, '[')
+func (v *URLElicitationRequiredErrorErrorData) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"elicitations\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Elicitations {
-		e.comma()
-		v.Elicitations[i0].encodeJSON(e)
+		e.Comma()
+		v.Elicitations[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *URLElicitationRequiredErrorErrorData) extraCount() int {
@@ -19560,88 +19563,88 @@ func (v UnsubscribeRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsubscribeRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsubscribeRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsubscribeRequest) decodeJSON(d *decoder) {
+func (v *UnsubscribeRequest) DecodeJSON(d *codec.Decoder) {
 	*v = UnsubscribeRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/unsubscribe")
+			d.ConstString("resources/unsubscribe")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *UnsubscribeRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UnsubscribeRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/unsubscribe\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/unsubscribe\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsubscribeRequest) extraCount() int {
@@ -19655,68 +19658,68 @@ func (v UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsubscribeRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsubscribeRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsubscribeRequestParams) decodeJSON(d *decoder) {
+func (v *UnsubscribeRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = UnsubscribeRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(UnsubscribeRequestParamsMeta)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *UnsubscribeRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UnsubscribeRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsubscribeRequestParams) extraCount() int {
@@ -19730,54 +19733,54 @@ func (v UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsubscribeRequestParamsMeta) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsubscribeRequestParamsMeta) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsubscribeRequestParamsMeta) decodeJSON(d *decoder) {
+func (v *UnsubscribeRequestParamsMeta) DecodeJSON(d *codec.Decoder) {
 	*v = UnsubscribeRequestParamsMeta{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *UnsubscribeRequestParamsMeta) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UnsubscribeRequestParamsMeta) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsubscribeRequestParamsMeta) extraCount() int {
@@ -19791,126 +19794,126 @@ func (v UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *UntitledMultiSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = UntitledMultiSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "items":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Items.decodeJSON(d)
+			v.Items.DecodeJSON(d)
 		case "maxItems":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MaxItems = d.intPtr()
+			v.MaxItems = d.IntPtr()
 		case "minItems":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MinItems = d.intPtr()
+			v.MinItems = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			d.constString("array")
+			d.ConstString("array")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&68 != 68 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"items\"")
+			d.Violate(off, "required", "missing required member \"items\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UntitledMultiSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"default\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Default {
-			e.comma()
-			e.string(v.Default[i0])
+			e.Comma()
+			e.Str(v.Default[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"items\":")
-	v.Items.encodeJSON(e)
+	e.Name("\"items\":")
+	v.Items.EncodeJSON(e)
 	if v.MaxItems != nil {
-		e.name("\"maxItems\":")
-		e.int(*v.MaxItems)
+		e.Name("\"maxItems\":")
+		e.Int(*v.MaxItems)
 	}
 	if v.MinItems != nil {
-		e.name("\"minItems\":")
-		e.int(*v.MinItems)
+		e.Name("\"minItems\":")
+		e.Int(*v.MinItems)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"array\"")
+	e.Name("\"type\":\"array\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UntitledMultiSelectEnumSchema) extraCount() int {
@@ -19924,81 +19927,81 @@ func (v UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
+func (v *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *codec.Decoder) {
 	*v = UntitledMultiSelectEnumSchemaItems{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "enum":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"enum\"")
+			d.Violate(off, "required", "missing required member \"enum\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"enum\":")
-	e.buf = append(e.buf, '[')
+func (v *UntitledMultiSelectEnumSchemaItems) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"enum\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Enum {
-		e.comma()
-		e.string(v.Enum[i0])
+		e.Comma()
+		e.Str(v.Enum[i0])
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"type\":\"string\"")
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UntitledMultiSelectEnumSchemaItems) extraCount() int {
@@ -20012,108 +20015,108 @@ func (v UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *UntitledSingleSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = UntitledSingleSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "enum":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&20 != 20 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"enum\"")
+			d.Violate(off, "required", "missing required member \"enum\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UntitledSingleSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"enum\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"enum\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Enum {
-		e.comma()
-		e.string(v.Enum[i0])
+		e.Comma()
+		e.Str(v.Enum[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UntitledSingleSelectEnumSchema) extraCount() int {

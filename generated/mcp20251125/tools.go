@@ -2,7 +2,11 @@
 
 package mcp20251125
 
-import "context"
+import (
+	"context"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+)
 
 // Tools is a set of tools whose arguments are Go types, and the ServerHandler that serves
 // them. AddTool (or AddStructuredTool, for a tool with structured results) adds a tool,
@@ -45,7 +49,7 @@ import "context"
 // while it serves) and must not be copied once used.
 type Tools struct {
 	UnimplementedServerHandler
-	set toolSet[Tool, CallToolRequestParams, CallToolResult]
+	set protocol.ToolSet[Tool, CallToolRequestParams, CallToolResult]
 }
 
 // ToolAdder is where AddTool (or AddStructuredTool, for a tool with structured results) adds
@@ -77,10 +81,10 @@ func (d *ServerDispatcher) tools() *Tools {
 // AddTool panics if In has no schema (see Tools), if the tool breaks the schema of Tool, or
 // if the set has a tool of that name already.
 func AddTool[In any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
-	args := toolCodec[In](tool.Name, false)
-	setToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
+	args := protocol.ToolCodec[In](tool.Name, false)
+	protocol.SetToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
 	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-		return callTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
+		return protocol.CallTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			return h(ctx, p, in)
 		}, toolError)
 	})
@@ -94,20 +98,20 @@ func AddTool[In any](s ToolAdder, tool Tool, h func(ctx context.Context, p *Call
 // specification recommends). An Out the schema refuses (a string outside its enum, a NaN) is
 // an internal error, not a result.
 func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (Out, error)) {
-	args := toolCodec[In](tool.Name, false)
-	out := toolCodec[Out](tool.Name, true)
-	setToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
+	args := protocol.ToolCodec[In](tool.Name, false)
+	out := protocol.ToolCodec[Out](tool.Name, true)
+	protocol.SetToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
 	if tool.OutputSchema == nil {
 		tool.OutputSchema = new(ToolOutputSchema)
 	}
-	setToolSchema(tool.Name, "outputSchema", tool.OutputSchema, out)
+	protocol.SetToolSchema(tool.Name, "outputSchema", tool.OutputSchema, out)
 	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-		return callTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
+		return protocol.CallTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			v, err := h(ctx, p, in)
 			if err != nil {
 				return nil, err
 			}
-			b, err := structuredResult(out, p.Name, v)
+			b, err := protocol.StructuredResult(out, p.Name, v)
 			if err != nil {
 				return nil, err
 			}
@@ -122,24 +126,24 @@ func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.C
 // add adds a tool, after checking it against the schema.
 func (t *Tools) add(tool Tool, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
 	if err := tool.Validate(); err != nil {
-		panic("mcp: tool " + rtQuote(tool.Name) + ": " + err.Error())
+		panic("mcp: tool " + codec.Quote(tool.Name) + ": " + err.Error())
 	}
-	t.set.add(tool.Name, tool, call)
+	t.set.Add(tool.Name, tool, call)
 }
 
 // ListTools answers tools/list with the tools of t, in the order they were added, on one
 // page (so a cursor is invalid params, -32602).
 func (t *Tools) ListTools(_ context.Context, p *PaginatedRequestParams) (*ListToolsResult, error) {
 	if p != nil && p.Cursor != nil {
-		return nil, errToolsCursor
+		return nil, protocol.ErrToolsCursor
 	}
-	return &ListToolsResult{Tools: t.set.list()}, nil
+	return &ListToolsResult{Tools: t.set.List()}, nil
 }
 
 // CallTool answers tools/call: it runs the tool p names. An unknown name is invalid params
 // (-32602), the protocol error the specification gives it.
 func (t *Tools) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-	return t.set.call(ctx, p.Name, p)
+	return t.set.Call(ctx, p.Name, p)
 }
 
 // toolError is a tool execution error: a result with isError and msg as its text.

@@ -2,7 +2,10 @@
 
 package mcp20251125
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // Optional annotations for the client. The client can use annotations to inform how objects
 // are used or displayed
@@ -526,8 +529,8 @@ type ClientNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isClientNotification() {}
@@ -571,8 +574,8 @@ type ClientRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*InitializeRequest) isClientRequest() {}
@@ -636,8 +639,8 @@ type ClientResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isClientResult() {}
@@ -739,8 +742,8 @@ type CompleteRequestParamsRef interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PromptReference) isCompleteRequestParamsRef() {}
@@ -814,8 +817,8 @@ type ContentBlock interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isContentBlock() {}
@@ -1004,8 +1007,8 @@ type CreateMessageResultContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isCreateMessageResultContent() {}
@@ -1145,8 +1148,8 @@ type ElicitRequestParams interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*ElicitRequestURLParams) isElicitRequestParams() {}
@@ -1361,8 +1364,8 @@ type EmbeddedResourceResource interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
@@ -1401,8 +1404,8 @@ type EnumSchema interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*UntitledSingleSelectEnumSchema) isEnumSchema() {}
@@ -1848,8 +1851,8 @@ type JSONRPCMessage interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCRequest) isJSONRPCMessage() {}
@@ -1908,8 +1911,8 @@ type JSONRPCResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCResultResponse) isJSONRPCResponse() {}
@@ -2332,8 +2335,8 @@ type MultiSelectEnumSchema interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
@@ -2525,8 +2528,8 @@ type PrimitiveSchemaDefinition interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*StringSchema) isPrimitiveSchemaDefinition() {}
@@ -2853,8 +2856,8 @@ type ReadResourceResultContentsItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
@@ -3354,8 +3357,8 @@ type SamplingMessageContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isSamplingMessageContent() {}
@@ -3402,8 +3405,8 @@ type SamplingMessageContentBlock interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isSamplingMessageContentBlock() {}
@@ -3584,8 +3587,8 @@ type ServerNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isServerNotification() {}
@@ -3634,8 +3637,8 @@ type ServerRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PingRequest) isServerRequest() {}
@@ -3683,8 +3686,8 @@ type ServerResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isServerResult() {}
@@ -3779,8 +3782,8 @@ type SingleSelectEnumSchema interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*UntitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}

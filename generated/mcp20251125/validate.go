@@ -2,5634 +2,5637 @@
 
 package mcp20251125
 
-import "strconv"
+import (
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	"strconv"
+)
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Annotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Annotations) validate(s *vstate) {
+func (v *Annotations) ValidateWith(s *codec.Validator) {
 	if v.Audience != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Audience {
-			m0 := s.mark()
-			v.Audience[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Audience[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "audience")
+		s.At(m, "audience")
 	}
 	if v.Priority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.Priority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
 		}
 		if *v.Priority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
 		}
-		s.at(m, "priority")
+		s.At(m, "priority")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AudioContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AudioContent) validate(s *vstate) {
+func (v *AudioContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck1(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	{
-		m := s.mark()
-		if !formatByte(v.Data) {
-			s.add("format", rtQuote(v.Data)+" is not a valid byte")
+		m := s.Mark()
+		if !codec.FormatByte(v.Data) {
+			s.Add("format", codec.Quote(v.Data)+" is not a valid byte")
 		}
-		s.at(m, "data")
+		s.At(m, "data")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *BaseMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *BaseMetadata) validate(s *vstate) {}
+func (v *BaseMetadata) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *BlobResourceContents) validate(s *vstate) {
+func (v *BlobResourceContents) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck2(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatByte(v.Blob) {
-			s.add("format", rtQuote(v.Blob)+" is not a valid byte")
+		m := s.Mark()
+		if !codec.FormatByte(v.Blob) {
+			s.Add("format", codec.Quote(v.Blob)+" is not a valid byte")
 		}
-		s.at(m, "blob")
+		s.At(m, "blob")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *BooleanSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *BooleanSchema) validate(s *vstate) {}
+func (v *BooleanSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolRequest) validate(s *vstate) {
+func (v *CallToolRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolRequestParams) validate(s *vstate) {
+func (v *CallToolRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Arguments != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Arguments; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck3(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "arguments")
+		s.At(m, "arguments")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolRequestParamsMeta) validate(s *vstate) {
+func (v *CallToolRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolResult) validate(s *vstate) {
+func (v *CallToolResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck4(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Content {
-			m0 := s.mark()
-			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			ContentBlockHolder{Value: v.Content[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "content")
+		s.At(m, "content")
 	}
 	if v.StructuredContent != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.StructuredContent; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck5(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "structuredContent")
+		s.At(m, "structuredContent")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelTaskRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelTaskRequest) validate(s *vstate) {
+func (v *CancelTaskRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelTaskRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelTaskRequestParams) validate(s *vstate) {}
+func (v *CancelTaskRequestParams) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelTaskResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelTaskResult) validate(s *vstate) {
+func (v *CancelTaskResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck6(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Status.validate(s)
-		s.at(m, "status")
+		m := s.Mark()
+		v.Status.ValidateWith(s)
+		s.At(m, "status")
 	}
 	if v.TTL.IsZero() {
-		s.add("required", "missing required member \"ttl\"")
+		s.Add("required", "missing required member \"ttl\"")
 	} else {
-		m := s.mark()
-		v.TTL.validate(s)
-		s.at(m, "ttl")
+		m := s.Mark()
+		v.TTL.ValidateWith(s)
+		s.At(m, "ttl")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CancelTaskResultTTL) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CancelTaskResultTTL) validate(s *vstate) {
+func (v CancelTaskResultTTL) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want integer or null")
+		s.Add("type", "no value: want integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelledNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelledNotification) validate(s *vstate) {
+func (v *CancelledNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelledNotificationParams) validate(s *vstate) {
+func (v *CancelledNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck7(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if !v.RequestID.IsZero() {
-		m := s.mark()
-		v.RequestID.validate(s)
-		s.at(m, "requestId")
+		m := s.Mark()
+		v.RequestID.ValidateWith(s)
+		s.At(m, "requestId")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilities) validate(s *vstate) {
+func (v *ClientCapabilities) ValidateWith(s *codec.Validator) {
 	if v.Experimental != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Experimental {
-				m0 := s.mark()
+				m0 := s.Mark()
 				if b := x0; b == nil {
-					s.add("type", "no value")
+					s.Add("type", "no value")
 				} else {
-					var d decoder
-					s.reader(&d, b)
+					var d codec.Decoder
+					s.Reader(&d, b)
 					rawCheck8(&d, s)
-					d.rawDone(s)
+					d.RawDone(s)
 				}
-				s.at(m0, k0)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "experimental")
+		s.At(m, "experimental")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesElicitation) validate(s *vstate) {}
+func (v *ClientCapabilitiesElicitation) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesElicitationForm) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesElicitationForm) validate(s *vstate) {}
+func (v *ClientCapabilitiesElicitationForm) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesElicitationURL) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesElicitationURL) validate(s *vstate) {}
+func (v *ClientCapabilitiesElicitationURL) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesRoots) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+func (v *ClientCapabilitiesRoots) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesSampling) validate(s *vstate) {}
+func (v *ClientCapabilitiesSampling) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesSamplingContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesSamplingContext) validate(s *vstate) {}
+func (v *ClientCapabilitiesSamplingContext) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesSamplingTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesSamplingTools) validate(s *vstate) {}
+func (v *ClientCapabilitiesSamplingTools) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasks) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasks) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasks) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksCancel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksCancel) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksCancel) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksList) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksList) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksList) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksRequests) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksRequests) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksRequests) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksRequestsElicitation) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksRequestsElicitation) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksRequestsElicitationCreate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksRequestsElicitationCreate) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksRequestsElicitationCreate) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksRequestsSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksRequestsSampling) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksRequestsSampling) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) validate(s *vstate) {}
+func (v *ClientCapabilitiesTasksRequestsSamplingCreateMessage) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ClientNotificationHolder) validate(s *vstate) {
+func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ClientRequestHolder) validate(s *vstate) {
+func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
+		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ClientResultHolder) validate(s *vstate) {
+func (v ClientResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
+		s.Add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequest) validate(s *vstate) {
+func (v *CompleteRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParams) validate(s *vstate) {
+func (v *CompleteRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Ref == nil {
-		s.add("required", "missing required member \"ref\"")
+		s.Add("required", "missing required member \"ref\"")
 	} else {
-		m := s.mark()
-		CompleteRequestParamsRefHolder{Value: v.Ref}.validate(s)
-		s.at(m, "ref")
+		m := s.Mark()
+		CompleteRequestParamsRefHolder{Value: v.Ref}.ValidateWith(s)
+		s.At(m, "ref")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+func (v *CompleteRequestParamsArgument) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParamsContext) validate(s *vstate) {}
+func (v *CompleteRequestParamsContext) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParamsMeta) validate(s *vstate) {
+func (v *CompleteRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsRefHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
+func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
+		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteResult) validate(s *vstate) {
+func (v *CompleteResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck9(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteResultCompletion) validate(s *vstate) {}
+func (v *CompleteResultCompletion) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ContentBlockHolder) validate(s *vstate) {
+func (v ContentBlockHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageRequest) validate(s *vstate) {
+func (v *CreateMessageRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageRequestParams) validate(s *vstate) {
+func (v *CreateMessageRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.IncludeContext != nil {
-		m := s.mark()
-		v.IncludeContext.validate(s)
-		s.at(m, "includeContext")
+		m := s.Mark()
+		v.IncludeContext.ValidateWith(s)
+		s.At(m, "includeContext")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Messages {
-			m0 := s.mark()
-			v.Messages[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Messages[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "messages")
+		s.At(m, "messages")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck10(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 	if v.ModelPreferences != nil {
-		m := s.mark()
-		v.ModelPreferences.validate(s)
-		s.at(m, "modelPreferences")
+		m := s.Mark()
+		v.ModelPreferences.ValidateWith(s)
+		s.At(m, "modelPreferences")
 	}
 	if v.ToolChoice != nil {
-		m := s.mark()
-		v.ToolChoice.validate(s)
-		s.at(m, "toolChoice")
+		m := s.Mark()
+		v.ToolChoice.ValidateWith(s)
+		s.At(m, "toolChoice")
 	}
 	if v.Tools != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Tools {
-			m0 := s.mark()
-			v.Tools[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Tools[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "tools")
+		s.At(m, "tools")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
+func (v CreateMessageRequestParamsIncludeContext) ValidateWith(s *codec.Validator) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageRequestParamsMeta) validate(s *vstate) {
+func (v *CreateMessageRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageResult) validate(s *vstate) {
+func (v *CreateMessageResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck11(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Content == nil {
-		s.add("required", "missing required member \"content\"")
+		s.Add("required", "missing required member \"content\"")
 	} else {
-		m := s.mark()
-		CreateMessageResultContentHolder{Value: v.Content}.validate(s)
-		s.at(m, "content")
+		m := s.Mark()
+		CreateMessageResultContentHolder{Value: v.Content}.ValidateWith(s)
+		s.At(m, "content")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageResultContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CreateMessageResultContentHolder) validate(s *vstate) {
+func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CreateMessageResultContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CreateMessageResultContentArray) validate(s *vstate) {
+func (v CreateMessageResultContentArray) ValidateWith(s *codec.Validator) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
-		m0 := s.mark()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
-		s.atIndex(m0, i0)
+		m0 := s.Mark()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.ValidateWith(s)
+		s.AtIndex(m0, i0)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateTaskResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateTaskResult) validate(s *vstate) {
+func (v *CreateTaskResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck12(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Task.validate(s)
-		s.at(m, "task")
+		m := s.Mark()
+		v.Task.ValidateWith(s)
+		s.At(m, "task")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v Cursor) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v Cursor) validate(s *vstate) {}
+func (v Cursor) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequest) validate(s *vstate) {
+func (v *ElicitRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params == nil {
-		s.add("required", "missing required member \"params\"")
+		s.Add("required", "missing required member \"params\"")
 	} else {
-		m := s.mark()
-		ElicitRequestParamsHolder{Value: v.Params}.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		ElicitRequestParamsHolder{Value: v.Params}.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestFormParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestFormParams) validate(s *vstate) {
+func (v *ElicitRequestFormParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Mode != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.Mode != "form" {
-			s.add("const", rtQuote(*v.Mode)+" is not \"form\"")
+			s.Add("const", codec.Quote(*v.Mode)+" is not \"form\"")
 		}
-		s.at(m, "mode")
+		s.At(m, "mode")
 	}
 	{
-		m := s.mark()
-		v.RequestedSchema.validate(s)
-		s.at(m, "requestedSchema")
+		m := s.Mark()
+		v.RequestedSchema.ValidateWith(s)
+		s.At(m, "requestedSchema")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestFormParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestFormParamsMeta) validate(s *vstate) {
+func (v *ElicitRequestFormParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
+func (v *ElicitRequestFormParamsRequestedSchema) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Properties {
-				m0 := s.mark()
-				PrimitiveSchemaDefinitionHolder{Value: x0}.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				PrimitiveSchemaDefinitionHolder{Value: x0}.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "properties")
+		s.At(m, "properties")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestParamsHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ElicitRequestParamsHolder) validate(s *vstate) {
+func (v ElicitRequestParamsHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *ElicitRequestURLParams, *ElicitRequestFormParams")
+		s.Add("anyOf", "no value: want one of *ElicitRequestURLParams, *ElicitRequestFormParams")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestURLParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestURLParams) validate(s *vstate) {
+func (v *ElicitRequestURLParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URL) {
-			s.add("format", rtQuote(v.URL)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URL) {
+			s.Add("format", codec.Quote(v.URL)+" is not a valid uri")
 		}
-		s.at(m, "url")
+		s.At(m, "url")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestURLParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestURLParamsMeta) validate(s *vstate) {
+func (v *ElicitRequestURLParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitResult) validate(s *vstate) {
+func (v *ElicitResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck13(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Action.validate(s)
-		s.at(m, "action")
+		m := s.Mark()
+		v.Action.ValidateWith(s)
+		s.At(m, "action")
 	}
 	if v.Content != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Content {
-				m0 := s.mark()
-				x0.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				x0.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "content")
+		s.At(m, "content")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ElicitResultAction) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ElicitResultAction) validate(s *vstate) {
+func (v ElicitResultAction) ValidateWith(s *codec.Validator) {
 	switch v {
 	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ElicitResultContentValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ElicitResultContentValue) validate(s *vstate) {
+func (v ElicitResultContentValue) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindArray:
 	case KindString:
 	case KindInteger:
 	case KindBoolean:
 	case 0:
-		s.add("type", "no value: want array or string or integer or boolean")
+		s.Add("type", "no value: want array or string or integer or boolean")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
+		s.Add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitationCompleteNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitationCompleteNotification) validate(s *vstate) {}
+func (v *ElicitationCompleteNotification) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitationCompleteNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitationCompleteNotificationParams) validate(s *vstate) {}
+func (v *ElicitationCompleteNotificationParams) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *EmbeddedResource) validate(s *vstate) {
+func (v *EmbeddedResource) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck14(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Resource == nil {
-		s.add("required", "missing required member \"resource\"")
+		s.Add("required", "missing required member \"resource\"")
 	} else {
-		m := s.mark()
-		EmbeddedResourceResourceHolder{Value: v.Resource}.validate(s)
-		s.at(m, "resource")
+		m := s.Mark()
+		EmbeddedResourceResourceHolder{Value: v.Resource}.ValidateWith(s)
+		s.At(m, "resource")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EmbeddedResourceResourceHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
+func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
+		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v EnumSchemaHolder) validate(s *vstate) {
+func (v EnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Error) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Error) validate(s *vstate) {}
+func (v *Error) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptRequest) validate(s *vstate) {
+func (v *GetPromptRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptRequestParams) validate(s *vstate) {
+func (v *GetPromptRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptRequestParamsMeta) validate(s *vstate) {
+func (v *GetPromptRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptResult) validate(s *vstate) {
+func (v *GetPromptResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck15(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Messages {
-			m0 := s.mark()
-			v.Messages[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Messages[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "messages")
+		s.At(m, "messages")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPayloadRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskPayloadRequest) validate(s *vstate) {
+func (v *GetTaskPayloadRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPayloadRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskPayloadRequestParams) validate(s *vstate) {}
+func (v *GetTaskPayloadRequestParams) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPayloadResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskPayloadResult) validate(s *vstate) {
+func (v *GetTaskPayloadResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck16(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskRequest) validate(s *vstate) {
+func (v *GetTaskRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskRequestParams) validate(s *vstate) {}
+func (v *GetTaskRequestParams) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskResult) validate(s *vstate) {
+func (v *GetTaskResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck6(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Status.validate(s)
-		s.at(m, "status")
+		m := s.Mark()
+		v.Status.ValidateWith(s)
+		s.At(m, "status")
 	}
 	if v.TTL.IsZero() {
-		s.add("required", "missing required member \"ttl\"")
+		s.Add("required", "missing required member \"ttl\"")
 	} else {
-		m := s.mark()
-		v.TTL.validate(s)
-		s.at(m, "ttl")
+		m := s.Mark()
+		v.TTL.ValidateWith(s)
+		s.At(m, "ttl")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Icon) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Icon) validate(s *vstate) {
+func (v *Icon) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		if !formatURI(v.Src) {
-			s.add("format", rtQuote(v.Src)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.Src) {
+			s.Add("format", codec.Quote(v.Src)+" is not a valid uri")
 		}
-		s.at(m, "src")
+		s.At(m, "src")
 	}
 	if v.Theme != nil {
-		m := s.mark()
-		v.Theme.validate(s)
-		s.at(m, "theme")
+		m := s.Mark()
+		v.Theme.ValidateWith(s)
+		s.At(m, "theme")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v IconTheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v IconTheme) validate(s *vstate) {
+func (v IconTheme) ValidateWith(s *codec.Validator) {
 	switch v {
 	case IconThemeDark, IconThemeLight:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"dark\", \"light\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"dark\", \"light\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Icons) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Icons) validate(s *vstate) {
+func (v *Icons) ValidateWith(s *codec.Validator) {
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ImageContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ImageContent) validate(s *vstate) {
+func (v *ImageContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck17(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	{
-		m := s.mark()
-		if !formatByte(v.Data) {
-			s.add("format", rtQuote(v.Data)+" is not a valid byte")
+		m := s.Mark()
+		if !codec.FormatByte(v.Data) {
+			s.Add("format", codec.Quote(v.Data)+" is not a valid byte")
 		}
-		s.at(m, "data")
+		s.At(m, "data")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Implementation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Implementation) validate(s *vstate) {
+func (v *Implementation) ValidateWith(s *codec.Validator) {
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	if v.WebsiteURL != nil {
-		m := s.mark()
-		if !formatURI(*v.WebsiteURL) {
-			s.add("format", rtQuote(*v.WebsiteURL)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(*v.WebsiteURL) {
+			s.Add("format", codec.Quote(*v.WebsiteURL)+" is not a valid uri")
 		}
-		s.at(m, "websiteUrl")
+		s.At(m, "websiteUrl")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InitializeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InitializeRequest) validate(s *vstate) {
+func (v *InitializeRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InitializeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InitializeRequestParams) validate(s *vstate) {
+func (v *InitializeRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Capabilities.validate(s)
-		s.at(m, "capabilities")
+		m := s.Mark()
+		v.Capabilities.ValidateWith(s)
+		s.At(m, "capabilities")
 	}
 	{
-		m := s.mark()
-		v.ClientInfo.validate(s)
-		s.at(m, "clientInfo")
+		m := s.Mark()
+		v.ClientInfo.ValidateWith(s)
+		s.At(m, "clientInfo")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InitializeRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InitializeRequestParamsMeta) validate(s *vstate) {
+func (v *InitializeRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InitializeResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InitializeResult) validate(s *vstate) {
+func (v *InitializeResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck18(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Capabilities.validate(s)
-		s.at(m, "capabilities")
+		m := s.Mark()
+		v.Capabilities.ValidateWith(s)
+		s.At(m, "capabilities")
 	}
 	{
-		m := s.mark()
-		v.ServerInfo.validate(s)
-		s.at(m, "serverInfo")
+		m := s.Mark()
+		v.ServerInfo.ValidateWith(s)
+		s.At(m, "serverInfo")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InitializedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InitializedNotification) validate(s *vstate) {
+func (v *InitializedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCErrorResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCErrorResponse) validate(s *vstate) {
+func (v *JSONRPCErrorResponse) ValidateWith(s *codec.Validator) {
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCMessageHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCMessageHolder) validate(s *vstate) {
+func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCNotification) validate(s *vstate) {
+func (v *JSONRPCNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck19(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCRequest) validate(s *vstate) {
+func (v *JSONRPCRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck20(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCResponseHolder) validate(s *vstate) {
+func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCResultResponse) validate(s *vstate) {
+func (v *JSONRPCResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *LegacyTitledEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *LegacyTitledEnumSchema) validate(s *vstate) {}
+func (v *LegacyTitledEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListPromptsRequest) validate(s *vstate) {
+func (v *ListPromptsRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListPromptsResult) validate(s *vstate) {
+func (v *ListPromptsResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck21(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Prompts {
-			m0 := s.mark()
-			v.Prompts[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Prompts[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "prompts")
+		s.At(m, "prompts")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourceTemplatesRequest) validate(s *vstate) {
+func (v *ListResourceTemplatesRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourceTemplatesResult) validate(s *vstate) {
+func (v *ListResourceTemplatesResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck22(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.ResourceTemplates {
-			m0 := s.mark()
-			v.ResourceTemplates[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.ResourceTemplates[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "resourceTemplates")
+		s.At(m, "resourceTemplates")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourcesRequest) validate(s *vstate) {
+func (v *ListResourcesRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourcesResult) validate(s *vstate) {
+func (v *ListResourcesResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck23(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Resources {
-			m0 := s.mark()
-			v.Resources[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Resources[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "resources")
+		s.At(m, "resources")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListRootsRequest) validate(s *vstate) {
+func (v *ListRootsRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListRootsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListRootsResult) validate(s *vstate) {
+func (v *ListRootsResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck24(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Roots {
-			m0 := s.mark()
-			v.Roots[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Roots[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "roots")
+		s.At(m, "roots")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListTasksRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListTasksRequest) validate(s *vstate) {
+func (v *ListTasksRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListTasksResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListTasksResult) validate(s *vstate) {
+func (v *ListTasksResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck25(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Tasks {
-			m0 := s.mark()
-			v.Tasks[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Tasks[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "tasks")
+		s.At(m, "tasks")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListToolsRequest) validate(s *vstate) {
+func (v *ListToolsRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListToolsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListToolsResult) validate(s *vstate) {
+func (v *ListToolsResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck26(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Tools {
-			m0 := s.mark()
-			v.Tools[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Tools[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "tools")
+		s.At(m, "tools")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v LoggingLevel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v LoggingLevel) validate(s *vstate) {
+func (v LoggingLevel) ValidateWith(s *codec.Validator) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *LoggingMessageNotification) validate(s *vstate) {
+func (v *LoggingMessageNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *LoggingMessageNotificationParams) validate(s *vstate) {
+func (v *LoggingMessageNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck27(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Level.validate(s)
-		s.at(m, "level")
+		m := s.Mark()
+		v.Level.ValidateWith(s)
+		s.At(m, "level")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ModelHint) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ModelHint) validate(s *vstate) {}
+func (v *ModelHint) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ModelPreferences) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ModelPreferences) validate(s *vstate) {
+func (v *ModelPreferences) ValidateWith(s *codec.Validator) {
 	if v.CostPriority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.CostPriority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
 		}
 		if *v.CostPriority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
 		}
-		s.at(m, "costPriority")
+		s.At(m, "costPriority")
 	}
 	if v.IntelligencePriority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.IntelligencePriority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
 		}
 		if *v.IntelligencePriority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
 		}
-		s.at(m, "intelligencePriority")
+		s.At(m, "intelligencePriority")
 	}
 	if v.SpeedPriority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.SpeedPriority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
 		}
 		if *v.SpeedPriority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
 		}
-		s.at(m, "speedPriority")
+		s.At(m, "speedPriority")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MultiSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
+func (v MultiSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Notification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Notification) validate(s *vstate) {
+func (v *Notification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck28(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *NotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *NotificationParams) validate(s *vstate) {
+func (v *NotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck29(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *NumberSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *NumberSchema) validate(s *vstate) {
+func (v *NumberSchema) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Type.validate(s)
-		s.at(m, "type")
+		m := s.Mark()
+		v.Type.ValidateWith(s)
+		s.At(m, "type")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v NumberSchemaType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v NumberSchemaType) validate(s *vstate) {
+func (v NumberSchemaType) ValidateWith(s *codec.Validator) {
 	switch v {
 	case NumberSchemaTypeInteger, NumberSchemaTypeNumber:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"integer\", \"number\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"integer\", \"number\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedRequest) validate(s *vstate) {
+func (v *PaginatedRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedRequestParams) validate(s *vstate) {
+func (v *PaginatedRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedRequestParamsMeta) validate(s *vstate) {
+func (v *PaginatedRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedResult) validate(s *vstate) {
+func (v *PaginatedResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck30(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PingRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PingRequest) validate(s *vstate) {
+func (v *PingRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
+func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ProgressNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ProgressNotification) validate(s *vstate) {
+func (v *ProgressNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ProgressNotificationParams) validate(s *vstate) {
+func (v *ProgressNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck31(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.ProgressToken.IsZero() {
-		s.add("required", "missing required member \"progressToken\"")
+		s.Add("required", "missing required member \"progressToken\"")
 	} else {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ProgressToken) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ProgressToken) validate(s *vstate) {
+func (v ProgressToken) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Prompt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Prompt) validate(s *vstate) {
+func (v *Prompt) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck32(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptArgument) validate(s *vstate) {}
+func (v *PromptArgument) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptListChangedNotification) validate(s *vstate) {
+func (v *PromptListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptMessage) validate(s *vstate) {
+func (v *PromptMessage) ValidateWith(s *codec.Validator) {
 	if v.Content == nil {
-		s.add("required", "missing required member \"content\"")
+		s.Add("required", "missing required member \"content\"")
 	} else {
-		m := s.mark()
-		ContentBlockHolder{Value: v.Content}.validate(s)
-		s.at(m, "content")
+		m := s.Mark()
+		ContentBlockHolder{Value: v.Content}.ValidateWith(s)
+		s.At(m, "content")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptReference) validate(s *vstate) {}
+func (v *PromptReference) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceRequest) validate(s *vstate) {
+func (v *ReadResourceRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceRequestParams) validate(s *vstate) {
+func (v *ReadResourceRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceRequestParamsMeta) validate(s *vstate) {
+func (v *ReadResourceRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceResult) validate(s *vstate) {
+func (v *ReadResourceResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck33(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Contents {
-			m0 := s.mark()
-			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "contents")
+		s.At(m, "contents")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceResultContentsItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
+func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
+		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *RelatedTaskMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *RelatedTaskMetadata) validate(s *vstate) {}
+func (v *RelatedTaskMetadata) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Request) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Request) validate(s *vstate) {
+func (v *Request) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck34(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v RequestId) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v RequestId) validate(s *vstate) {
+func (v RequestId) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *RequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *RequestParams) validate(s *vstate) {
+func (v *RequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *RequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *RequestParamsMeta) validate(s *vstate) {
+func (v *RequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Resource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Resource) validate(s *vstate) {
+func (v *Resource) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck35(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceContents) validate(s *vstate) {
+func (v *ResourceContents) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck36(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceLink) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceLink) validate(s *vstate) {
+func (v *ResourceLink) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck37(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceListChangedNotification) validate(s *vstate) {
+func (v *ResourceListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceRequestParams) validate(s *vstate) {
+func (v *ResourceRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceRequestParamsMeta) validate(s *vstate) {
+func (v *ResourceRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceTemplate) validate(s *vstate) {
+func (v *ResourceTemplate) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck38(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		if !formatURITemplate(v.URITemplate) {
-			s.add("format", rtQuote(v.URITemplate)+" is not a valid uri-template")
+		m := s.Mark()
+		if !codec.FormatURITemplate(v.URITemplate) {
+			s.Add("format", codec.Quote(v.URITemplate)+" is not a valid uri-template")
 		}
-		s.at(m, "uriTemplate")
+		s.At(m, "uriTemplate")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceTemplateReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceTemplateReference) validate(s *vstate) {
+func (v *ResourceTemplateReference) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		if !formatURITemplate(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri-template")
+		m := s.Mark()
+		if !codec.FormatURITemplate(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri-template")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceUpdatedNotification) validate(s *vstate) {
+func (v *ResourceUpdatedNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
+func (v *ResourceUpdatedNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck39(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Result) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Result) validate(s *vstate) {
+func (v *Result) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck6(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v Role) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v Role) validate(s *vstate) {
+func (v Role) ValidateWith(s *codec.Validator) {
 	switch v {
 	case RoleAssistant, RoleUser:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Root) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Root) validate(s *vstate) {
+func (v *Root) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck40(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *RootsListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *RootsListChangedNotification) validate(s *vstate) {
+func (v *RootsListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SamplingMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SamplingMessage) validate(s *vstate) {
+func (v *SamplingMessage) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck41(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Content == nil {
-		s.add("required", "missing required member \"content\"")
+		s.Add("required", "missing required member \"content\"")
 	} else {
-		m := s.mark()
-		SamplingMessageContentHolder{Value: v.Content}.validate(s)
-		s.at(m, "content")
+		m := s.Mark()
+		SamplingMessageContentHolder{Value: v.Content}.ValidateWith(s)
+		s.At(m, "content")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SamplingMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SamplingMessageContentHolder) validate(s *vstate) {
+func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SamplingMessageContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SamplingMessageContentArray) validate(s *vstate) {
+func (v SamplingMessageContentArray) ValidateWith(s *codec.Validator) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
-		m0 := s.mark()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
-		s.atIndex(m0, i0)
+		m0 := s.Mark()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.ValidateWith(s)
+		s.AtIndex(m0, i0)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SamplingMessageContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
+func (v SamplingMessageContentBlockHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilities) validate(s *vstate) {
+func (v *ServerCapabilities) ValidateWith(s *codec.Validator) {
 	if v.Experimental != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Experimental {
-				m0 := s.mark()
+				m0 := s.Mark()
 				if b := x0; b == nil {
-					s.add("type", "no value")
+					s.Add("type", "no value")
 				} else {
-					var d decoder
-					s.reader(&d, b)
+					var d codec.Decoder
+					s.Reader(&d, b)
 					rawCheck42(&d, s)
-					d.rawDone(s)
+					d.RawDone(s)
 				}
-				s.at(m0, k0)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "experimental")
+		s.At(m, "experimental")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesCompletions) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesCompletions) validate(s *vstate) {}
+func (v *ServerCapabilitiesCompletions) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesLogging) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesLogging) validate(s *vstate) {}
+func (v *ServerCapabilitiesLogging) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+func (v *ServerCapabilitiesPrompts) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesResources) validate(s *vstate) {}
+func (v *ServerCapabilitiesResources) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTasks) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTasks) validate(s *vstate) {}
+func (v *ServerCapabilitiesTasks) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTasksCancel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTasksCancel) validate(s *vstate) {}
+func (v *ServerCapabilitiesTasksCancel) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTasksList) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTasksList) validate(s *vstate) {}
+func (v *ServerCapabilitiesTasksList) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTasksRequests) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTasksRequests) validate(s *vstate) {}
+func (v *ServerCapabilitiesTasksRequests) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTasksRequestsTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTasksRequestsTools) validate(s *vstate) {}
+func (v *ServerCapabilitiesTasksRequestsTools) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTasksRequestsToolsCall) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTasksRequestsToolsCall) validate(s *vstate) {}
+func (v *ServerCapabilitiesTasksRequestsToolsCall) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+func (v *ServerCapabilitiesTools) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ServerNotificationHolder) validate(s *vstate) {
+func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ServerRequestHolder) validate(s *vstate) {
+func (v ServerRequestHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
+		s.Add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ServerResultHolder) validate(s *vstate) {
+func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult")
+		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SetLevelRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SetLevelRequest) validate(s *vstate) {
+func (v *SetLevelRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SetLevelRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SetLevelRequestParams) validate(s *vstate) {
+func (v *SetLevelRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Level.validate(s)
-		s.at(m, "level")
+		m := s.Mark()
+		v.Level.ValidateWith(s)
+		s.At(m, "level")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SetLevelRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SetLevelRequestParamsMeta) validate(s *vstate) {
+func (v *SetLevelRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SingleSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
+func (v SingleSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *StringSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *StringSchema) validate(s *vstate) {
+func (v *StringSchema) ValidateWith(s *codec.Validator) {
 	if v.Format != nil {
-		m := s.mark()
-		v.Format.validate(s)
-		s.at(m, "format")
+		m := s.Mark()
+		v.Format.ValidateWith(s)
+		s.At(m, "format")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v StringSchemaFormat) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v StringSchemaFormat) validate(s *vstate) {
+func (v StringSchemaFormat) ValidateWith(s *codec.Validator) {
 	switch v {
 	case StringSchemaFormatDate, StringSchemaFormatDateTime, StringSchemaFormatEmail, StringSchemaFormatURI:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscribeRequest) validate(s *vstate) {
+func (v *SubscribeRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscribeRequestParams) validate(s *vstate) {
+func (v *SubscribeRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscribeRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscribeRequestParamsMeta) validate(s *vstate) {
+func (v *SubscribeRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Task) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Task) validate(s *vstate) {
+func (v *Task) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Status.validate(s)
-		s.at(m, "status")
+		m := s.Mark()
+		v.Status.ValidateWith(s)
+		s.At(m, "status")
 	}
 	if v.TTL.IsZero() {
-		s.add("required", "missing required member \"ttl\"")
+		s.Add("required", "missing required member \"ttl\"")
 	} else {
-		m := s.mark()
-		v.TTL.validate(s)
-		s.at(m, "ttl")
+		m := s.Mark()
+		v.TTL.ValidateWith(s)
+		s.At(m, "ttl")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskAugmentedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskAugmentedRequestParams) validate(s *vstate) {
+func (v *TaskAugmentedRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskAugmentedRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskAugmentedRequestParamsMeta) validate(s *vstate) {
+func (v *TaskAugmentedRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskMetadata) validate(s *vstate) {}
+func (v *TaskMetadata) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v TaskStatus) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v TaskStatus) validate(s *vstate) {
+func (v TaskStatus) ValidateWith(s *codec.Validator) {
 	switch v {
 	case TaskStatusCancelled, TaskStatusCompleted, TaskStatusFailed, TaskStatusInputRequired, TaskStatusWorking:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"cancelled\", \"completed\", \"failed\", \"input_required\", \"working\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"cancelled\", \"completed\", \"failed\", \"input_required\", \"working\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskStatusNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskStatusNotification) validate(s *vstate) {
+func (v *TaskStatusNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskStatusNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskStatusNotificationParams) validate(s *vstate) {
+func (v *TaskStatusNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck29(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Status.validate(s)
-		s.at(m, "status")
+		m := s.Mark()
+		v.Status.ValidateWith(s)
+		s.At(m, "status")
 	}
 	if v.TTL.IsZero() {
-		s.add("required", "missing required member \"ttl\"")
+		s.Add("required", "missing required member \"ttl\"")
 	} else {
-		m := s.mark()
-		v.TTL.validate(s)
-		s.at(m, "ttl")
+		m := s.Mark()
+		v.TTL.ValidateWith(s)
+		s.At(m, "ttl")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TextContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TextContent) validate(s *vstate) {
+func (v *TextContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck43(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TextResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TextResourceContents) validate(s *vstate) {
+func (v *TextResourceContents) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck44(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledMultiSelectEnumSchema) validate(s *vstate) {}
+func (v *TitledMultiSelectEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+func (v *TitledMultiSelectEnumSchemaItems) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {}
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledSingleSelectEnumSchema) validate(s *vstate) {}
+func (v *TitledSingleSelectEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {}
+func (v *TitledSingleSelectEnumSchemaOneOfItem) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Tool) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Tool) validate(s *vstate) {
+func (v *Tool) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck45(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	if v.Execution != nil {
-		m := s.mark()
-		v.Execution.validate(s)
-		s.at(m, "execution")
+		m := s.Mark()
+		v.Execution.ValidateWith(s)
+		s.At(m, "execution")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		v.InputSchema.validate(s)
-		s.at(m, "inputSchema")
+		m := s.Mark()
+		v.InputSchema.ValidateWith(s)
+		s.At(m, "inputSchema")
 	}
 	if v.OutputSchema != nil {
-		m := s.mark()
-		v.OutputSchema.validate(s)
-		s.at(m, "outputSchema")
+		m := s.Mark()
+		v.OutputSchema.ValidateWith(s)
+		s.At(m, "outputSchema")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolAnnotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolAnnotations) validate(s *vstate) {}
+func (v *ToolAnnotations) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolChoice) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolChoice) validate(s *vstate) {
+func (v *ToolChoice) ValidateWith(s *codec.Validator) {
 	if v.Mode != nil {
-		m := s.mark()
-		v.Mode.validate(s)
-		s.at(m, "mode")
+		m := s.Mark()
+		v.Mode.ValidateWith(s)
+		s.At(m, "mode")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ToolChoiceMode) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ToolChoiceMode) validate(s *vstate) {
+func (v ToolChoiceMode) ValidateWith(s *codec.Validator) {
 	switch v {
 	case ToolChoiceModeAuto, ToolChoiceModeNone, ToolChoiceModeRequired:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolExecution) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolExecution) validate(s *vstate) {
+func (v *ToolExecution) ValidateWith(s *codec.Validator) {
 	if v.TaskSupport != nil {
-		m := s.mark()
-		v.TaskSupport.validate(s)
-		s.at(m, "taskSupport")
+		m := s.Mark()
+		v.TaskSupport.ValidateWith(s)
+		s.At(m, "taskSupport")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ToolExecutionTaskSupport) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ToolExecutionTaskSupport) validate(s *vstate) {
+func (v ToolExecutionTaskSupport) ValidateWith(s *codec.Validator) {
 	switch v {
 	case ToolExecutionTaskSupportForbidden, ToolExecutionTaskSupportOptional, ToolExecutionTaskSupportRequired:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"forbidden\", \"optional\", \"required\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"forbidden\", \"optional\", \"required\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolInputSchema) validate(s *vstate) {
+func (v *ToolInputSchema) ValidateWith(s *codec.Validator) {
 	if v.Properties != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Properties {
-				m0 := s.mark()
+				m0 := s.Mark()
 				if b := x0; b == nil {
-					s.add("type", "no value")
+					s.Add("type", "no value")
 				} else {
-					var d decoder
-					s.reader(&d, b)
+					var d codec.Decoder
+					s.Reader(&d, b)
 					rawCheck46(&d, s)
-					d.rawDone(s)
+					d.RawDone(s)
 				}
-				s.at(m0, k0)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "properties")
+		s.At(m, "properties")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolListChangedNotification) validate(s *vstate) {
+func (v *ToolListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolOutputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolOutputSchema) validate(s *vstate) {
+func (v *ToolOutputSchema) ValidateWith(s *codec.Validator) {
 	if v.Properties != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Properties {
-				m0 := s.mark()
+				m0 := s.Mark()
 				if b := x0; b == nil {
-					s.add("type", "no value")
+					s.Add("type", "no value")
 				} else {
-					var d decoder
-					s.reader(&d, b)
+					var d codec.Decoder
+					s.Reader(&d, b)
 					rawCheck47(&d, s)
-					d.rawDone(s)
+					d.RawDone(s)
 				}
-				s.at(m0, k0)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "properties")
+		s.At(m, "properties")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolResultContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolResultContent) validate(s *vstate) {
+func (v *ToolResultContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck48(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Content {
-			m0 := s.mark()
-			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			ContentBlockHolder{Value: v.Content[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "content")
+		s.At(m, "content")
 	}
 	if v.StructuredContent != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.StructuredContent; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck49(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "structuredContent")
+		s.At(m, "structuredContent")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolUseContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolUseContent) validate(s *vstate) {
+func (v *ToolUseContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Meta; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck50(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "_meta")
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Input; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck51(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "input")
+		s.At(m, "input")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *URLElicitationRequiredError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *URLElicitationRequiredError) validate(s *vstate) {
+func (v *URLElicitationRequiredError) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
+		m := s.Mark()
+		v.Error.ValidateWith(s)
+		s.At(m, "error")
 	}
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *URLElicitationRequiredErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *URLElicitationRequiredErrorError) validate(s *vstate) {
+func (v *URLElicitationRequiredErrorError) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Data.validate(s)
-		s.at(m, "data")
+		m := s.Mark()
+		v.Data.ValidateWith(s)
+		s.At(m, "data")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *URLElicitationRequiredErrorErrorData) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *URLElicitationRequiredErrorErrorData) validate(s *vstate) {
+func (v *URLElicitationRequiredErrorErrorData) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Elicitations {
-			m0 := s.mark()
-			v.Elicitations[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Elicitations[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "elicitations")
+		s.At(m, "elicitations")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsubscribeRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsubscribeRequest) validate(s *vstate) {
+func (v *UnsubscribeRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsubscribeRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsubscribeRequestParams) validate(s *vstate) {
+func (v *UnsubscribeRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsubscribeRequestParamsMeta) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsubscribeRequestParamsMeta) validate(s *vstate) {
+func (v *UnsubscribeRequestParamsMeta) ValidateWith(s *codec.Validator) {
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UntitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
+func (v *UntitledMultiSelectEnumSchema) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Items.validate(s)
-		s.at(m, "items")
+		m := s.Mark()
+		v.Items.ValidateWith(s)
+		s.At(m, "items")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+func (v *UntitledMultiSelectEnumSchemaItems) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UntitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
+func (v *UntitledSingleSelectEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // rawCheck1 checks one JSON value against #/$defs/AudioContent/properties/_meta.
-func rawCheck1(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck1(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck52(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck2 checks one JSON value against #/$defs/BlobResourceContents/properties/_meta.
-func rawCheck2(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck2(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck53(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck3 checks one JSON value against
 // #/$defs/CallToolRequestParams/properties/arguments.
-func rawCheck3(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck3(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck54(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck4 checks one JSON value against #/$defs/CallToolResult/properties/_meta.
-func rawCheck4(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck4(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck55(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck5 checks one JSON value against
 // #/$defs/CallToolResult/properties/structuredContent.
-func rawCheck5(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck5(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck56(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck6 checks one JSON value against #/$defs/Result/properties/_meta.
-func rawCheck6(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck6(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck57(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck7 checks one JSON value against
 // #/$defs/CancelledNotificationParams/properties/_meta.
-func rawCheck7(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck7(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck58(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck8 checks one JSON value against
 // #/$defs/ClientCapabilities/properties/experimental/additionalProperties.
-func rawCheck8(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck8(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			d.skip()
-			s.at(m, k)
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
+			d.Skip()
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck9 checks one JSON value against #/$defs/CompleteResult/properties/_meta.
-func rawCheck9(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck9(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck59(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck10 checks one JSON value against
 // #/$defs/CreateMessageRequestParams/properties/metadata.
-func rawCheck10(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck10(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			d.skip()
-			s.at(m, k)
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
+			d.Skip()
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck11 checks one JSON value against #/$defs/CreateMessageResult/properties/_meta.
-func rawCheck11(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck11(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck60(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck12 checks one JSON value against #/$defs/CreateTaskResult/properties/_meta.
-func rawCheck12(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck12(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck61(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck13 checks one JSON value against #/$defs/ElicitResult/properties/_meta.
-func rawCheck13(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck13(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck62(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck14 checks one JSON value against #/$defs/EmbeddedResource/properties/_meta.
-func rawCheck14(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck14(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck63(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck15 checks one JSON value against #/$defs/GetPromptResult/properties/_meta.
-func rawCheck15(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck15(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck64(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck16 checks one JSON value against #/$defs/GetTaskPayloadResult/properties/_meta.
-func rawCheck16(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck16(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck65(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck17 checks one JSON value against #/$defs/ImageContent/properties/_meta.
-func rawCheck17(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck17(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck66(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck18 checks one JSON value against #/$defs/InitializeResult/properties/_meta.
-func rawCheck18(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck18(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck67(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck19 checks one JSON value against #/$defs/JSONRPCNotification/properties/params.
-func rawCheck19(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck19(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck68(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck20 checks one JSON value against #/$defs/JSONRPCRequest/properties/params.
-func rawCheck20(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck20(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck69(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck21 checks one JSON value against #/$defs/ListPromptsResult/properties/_meta.
-func rawCheck21(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck21(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck70(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck22 checks one JSON value against
 // #/$defs/ListResourceTemplatesResult/properties/_meta.
-func rawCheck22(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck22(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck71(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck23 checks one JSON value against #/$defs/ListResourcesResult/properties/_meta.
-func rawCheck23(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck23(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck72(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck24 checks one JSON value against #/$defs/ListRootsResult/properties/_meta.
-func rawCheck24(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck24(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck73(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck25 checks one JSON value against #/$defs/ListTasksResult/properties/_meta.
-func rawCheck25(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck25(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck74(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck26 checks one JSON value against #/$defs/ListToolsResult/properties/_meta.
-func rawCheck26(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck26(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck75(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck27 checks one JSON value against
 // #/$defs/LoggingMessageNotificationParams/properties/_meta.
-func rawCheck27(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck27(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck76(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck28 checks one JSON value against #/$defs/Notification/properties/params.
-func rawCheck28(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck28(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck77(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck29 checks one JSON value against #/$defs/NotificationParams/properties/_meta.
-func rawCheck29(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck29(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck78(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck30 checks one JSON value against #/$defs/PaginatedResult/properties/_meta.
-func rawCheck30(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck30(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck79(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck31 checks one JSON value against
 // #/$defs/ProgressNotificationParams/properties/_meta.
-func rawCheck31(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck31(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck80(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck32 checks one JSON value against #/$defs/Prompt/properties/_meta.
-func rawCheck32(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck32(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck81(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck33 checks one JSON value against #/$defs/ReadResourceResult/properties/_meta.
-func rawCheck33(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck33(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck82(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck34 checks one JSON value against #/$defs/Request/properties/params.
-func rawCheck34(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck34(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck83(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck35 checks one JSON value against #/$defs/Resource/properties/_meta.
-func rawCheck35(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck35(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck84(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck36 checks one JSON value against #/$defs/ResourceContents/properties/_meta.
-func rawCheck36(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck36(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck85(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck37 checks one JSON value against #/$defs/ResourceLink/properties/_meta.
-func rawCheck37(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck37(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck86(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck38 checks one JSON value against #/$defs/ResourceTemplate/properties/_meta.
-func rawCheck38(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck38(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck87(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck39 checks one JSON value against
 // #/$defs/ResourceUpdatedNotificationParams/properties/_meta.
-func rawCheck39(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck39(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck88(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck40 checks one JSON value against #/$defs/Root/properties/_meta.
-func rawCheck40(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck40(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck89(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck41 checks one JSON value against #/$defs/SamplingMessage/properties/_meta.
-func rawCheck41(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck41(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck90(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck42 checks one JSON value against
 // #/$defs/ServerCapabilities/properties/experimental/additionalProperties.
-func rawCheck42(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck42(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			d.skip()
-			s.at(m, k)
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
+			d.Skip()
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck43 checks one JSON value against #/$defs/TextContent/properties/_meta.
-func rawCheck43(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck43(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck91(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck44 checks one JSON value against #/$defs/TextResourceContents/properties/_meta.
-func rawCheck44(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck44(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck92(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck45 checks one JSON value against #/$defs/Tool/properties/_meta.
-func rawCheck45(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck45(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck93(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck46 checks one JSON value against
 // #/$defs/Tool/properties/inputSchema/properties/properties/additionalProperties.
-func rawCheck46(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck46(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			d.skip()
-			s.at(m, k)
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
+			d.Skip()
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck47 checks one JSON value against
 // #/$defs/Tool/properties/outputSchema/properties/properties/additionalProperties.
-func rawCheck47(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck47(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
-			d.skip()
-			s.at(m, k)
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
+			d.Skip()
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck48 checks one JSON value against #/$defs/ToolResultContent/properties/_meta.
-func rawCheck48(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck48(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck94(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck49 checks one JSON value against
 // #/$defs/ToolResultContent/properties/structuredContent.
-func rawCheck49(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck49(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck95(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck50 checks one JSON value against #/$defs/ToolUseContent/properties/_meta.
-func rawCheck50(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck50(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck96(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck51 checks one JSON value against #/$defs/ToolUseContent/properties/input.
-func rawCheck51(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck51(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck97(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck52 checks one JSON value against
 // #/$defs/AudioContent/properties/_meta/additionalProperties.
-func rawCheck52(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck52(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck53 checks one JSON value against
 // #/$defs/BlobResourceContents/properties/_meta/additionalProperties.
-func rawCheck53(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck53(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck54 checks one JSON value against
 // #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
-func rawCheck54(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck54(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck55 checks one JSON value against
 // #/$defs/CallToolResult/properties/_meta/additionalProperties.
-func rawCheck55(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck55(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck56 checks one JSON value against
 // #/$defs/CallToolResult/properties/structuredContent/additionalProperties.
-func rawCheck56(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck56(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck57 checks one JSON value against
 // #/$defs/Result/properties/_meta/additionalProperties.
-func rawCheck57(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck57(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck58 checks one JSON value against
 // #/$defs/CancelledNotificationParams/properties/_meta/additionalProperties.
-func rawCheck58(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck58(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck59 checks one JSON value against
 // #/$defs/CompleteResult/properties/_meta/additionalProperties.
-func rawCheck59(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck59(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck60 checks one JSON value against
 // #/$defs/CreateMessageResult/properties/_meta/additionalProperties.
-func rawCheck60(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck60(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck61 checks one JSON value against
 // #/$defs/CreateTaskResult/properties/_meta/additionalProperties.
-func rawCheck61(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck61(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck62 checks one JSON value against
 // #/$defs/ElicitResult/properties/_meta/additionalProperties.
-func rawCheck62(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck62(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck63 checks one JSON value against
 // #/$defs/EmbeddedResource/properties/_meta/additionalProperties.
-func rawCheck63(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck63(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck64 checks one JSON value against
 // #/$defs/GetPromptResult/properties/_meta/additionalProperties.
-func rawCheck64(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck64(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck65 checks one JSON value against
 // #/$defs/GetTaskPayloadResult/properties/_meta/additionalProperties.
-func rawCheck65(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck65(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck66 checks one JSON value against
 // #/$defs/ImageContent/properties/_meta/additionalProperties.
-func rawCheck66(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck66(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck67 checks one JSON value against
 // #/$defs/InitializeResult/properties/_meta/additionalProperties.
-func rawCheck67(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck67(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck68 checks one JSON value against
 // #/$defs/JSONRPCNotification/properties/params/additionalProperties.
-func rawCheck68(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck68(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck69 checks one JSON value against
 // #/$defs/JSONRPCRequest/properties/params/additionalProperties.
-func rawCheck69(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck69(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck70 checks one JSON value against
 // #/$defs/ListPromptsResult/properties/_meta/additionalProperties.
-func rawCheck70(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck70(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck71 checks one JSON value against
 // #/$defs/ListResourceTemplatesResult/properties/_meta/additionalProperties.
-func rawCheck71(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck71(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck72 checks one JSON value against
 // #/$defs/ListResourcesResult/properties/_meta/additionalProperties.
-func rawCheck72(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck72(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck73 checks one JSON value against
 // #/$defs/ListRootsResult/properties/_meta/additionalProperties.
-func rawCheck73(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck73(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck74 checks one JSON value against
 // #/$defs/ListTasksResult/properties/_meta/additionalProperties.
-func rawCheck74(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck74(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck75 checks one JSON value against
 // #/$defs/ListToolsResult/properties/_meta/additionalProperties.
-func rawCheck75(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck75(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck76 checks one JSON value against
 // #/$defs/LoggingMessageNotificationParams/properties/_meta/additionalProperties.
-func rawCheck76(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck76(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck77 checks one JSON value against
 // #/$defs/Notification/properties/params/additionalProperties.
-func rawCheck77(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck77(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck78 checks one JSON value against
 // #/$defs/NotificationParams/properties/_meta/additionalProperties.
-func rawCheck78(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck78(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck79 checks one JSON value against
 // #/$defs/PaginatedResult/properties/_meta/additionalProperties.
-func rawCheck79(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck79(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck80 checks one JSON value against
 // #/$defs/ProgressNotificationParams/properties/_meta/additionalProperties.
-func rawCheck80(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck80(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck81 checks one JSON value against
 // #/$defs/Prompt/properties/_meta/additionalProperties.
-func rawCheck81(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck81(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck82 checks one JSON value against
 // #/$defs/ReadResourceResult/properties/_meta/additionalProperties.
-func rawCheck82(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck82(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck83 checks one JSON value against
 // #/$defs/Request/properties/params/additionalProperties.
-func rawCheck83(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck83(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck84 checks one JSON value against
 // #/$defs/Resource/properties/_meta/additionalProperties.
-func rawCheck84(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck84(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck85 checks one JSON value against
 // #/$defs/ResourceContents/properties/_meta/additionalProperties.
-func rawCheck85(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck85(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck86 checks one JSON value against
 // #/$defs/ResourceLink/properties/_meta/additionalProperties.
-func rawCheck86(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck86(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck87 checks one JSON value against
 // #/$defs/ResourceTemplate/properties/_meta/additionalProperties.
-func rawCheck87(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck87(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck88 checks one JSON value against
 // #/$defs/ResourceUpdatedNotificationParams/properties/_meta/additionalProperties.
-func rawCheck88(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck88(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck89 checks one JSON value against
 // #/$defs/Root/properties/_meta/additionalProperties.
-func rawCheck89(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck89(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck90 checks one JSON value against
 // #/$defs/SamplingMessage/properties/_meta/additionalProperties.
-func rawCheck90(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck90(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck91 checks one JSON value against
 // #/$defs/TextContent/properties/_meta/additionalProperties.
-func rawCheck91(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck91(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck92 checks one JSON value against
 // #/$defs/TextResourceContents/properties/_meta/additionalProperties.
-func rawCheck92(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck92(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck93 checks one JSON value against
 // #/$defs/Tool/properties/_meta/additionalProperties.
-func rawCheck93(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck93(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck94 checks one JSON value against
 // #/$defs/ToolResultContent/properties/_meta/additionalProperties.
-func rawCheck94(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck94(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck95 checks one JSON value against
 // #/$defs/ToolResultContent/properties/structuredContent/additionalProperties.
-func rawCheck95(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck95(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck96 checks one JSON value against
 // #/$defs/ToolUseContent/properties/_meta/additionalProperties.
-func rawCheck96(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck96(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck97 checks one JSON value against
 // #/$defs/ToolUseContent/properties/input/additionalProperties.
-func rawCheck97(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck97(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }

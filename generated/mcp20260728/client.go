@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Client is a connection to an MCP server, made by Connect: one method per request and
@@ -16,7 +18,7 @@ import (
 // server sends (notifications; the input requests of multi round-trip requests) goes to the
 // ClientHandler given to Connect. A Client is safe for concurrent use.
 type Client struct {
-	core *clientCore
+	core *protocol.ClientCore
 	d    *ClientDispatcher
 	opts ClientOptions
 }
@@ -62,7 +64,7 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 	if err != nil {
 		return nil, err
 	}
-	core, err := newClientCore(ctx, t, clientConfig{revision: ProtocolVersion, modern: true, clientInfo: info, capabilities: caps, requestTimeout: opts.RequestTimeout, logf: opts.Logf, incoming: &d.rpc, probeTimeout: opts.ProbeTimeout, maxRounds: opts.MaxInputRounds, answerInput: d.answerInput, cache: opts.Cache, noCache: opts.NoCache, authContext: opts.AuthContext, older: older})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: true, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, Logf: opts.Logf, Incoming: &d.rpc, ProbeTimeout: opts.ProbeTimeout, MaxRounds: opts.MaxInputRounds, AnswerInput: d.answerInput, Cache: opts.Cache, NoCache: opts.NoCache, AuthContext: opts.AuthContext, Older: older})
 	if err != nil {
 		return nil, err
 	}
@@ -71,13 +73,13 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 
 // ProtocolVersion returns the protocol version the client and the server agreed on.
 func (c *Client) ProtocolVersion() string {
-	return c.core.protocolVersion()
+	return c.core.ProtocolVersion()
 }
 
 // ServerInfo returns the server's name and version as it gave them when the connection
 // started (serverInfo), or nil when it gave none.
 func (c *Client) ServerInfo() *Implementation {
-	raw := helloMember(c.core.helloResult(), "serverInfo")
+	raw := protocol.HelloMember(c.core.HelloResult(), "serverInfo")
 	if raw == nil {
 		return nil
 	}
@@ -91,7 +93,7 @@ func (c *Client) ServerInfo() *Implementation {
 // ServerCapabilities returns the capabilities the server declared when the connection
 // started, or nil when it declared none the client can read.
 func (c *Client) ServerCapabilities() *ServerCapabilities {
-	raw := helloMember(c.core.helloResult(), "capabilities")
+	raw := protocol.HelloMember(c.core.HelloResult(), "capabilities")
 	if raw == nil {
 		return nil
 	}
@@ -104,14 +106,14 @@ func (c *Client) ServerCapabilities() *ServerCapabilities {
 
 // Instructions returns the instructions the server gave when the connection started, or "".
 func (c *Client) Instructions() string {
-	s, _ := headerText(helloMember(c.core.helloResult(), "instructions"))
+	s, _ := protocol.HeaderText(protocol.HelloMember(c.core.HelloResult(), "instructions"))
 	return s
 }
 
 // Close ends the connection: requests still waiting fail, and the transport closes (see its
 // documentation). It returns nil when the server ended cleanly.
 func (c *Client) Close() error {
-	return c.core.close()
+	return c.core.Close()
 }
 
 // Complete sends the request "completion/complete" ([CompleteRequest]) and returns its
@@ -130,34 +132,34 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodComplete, err)
+				return nil, protocol.ParamsError(MethodComplete, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodComplete, err)
+		return nil, protocol.ParamsError(MethodComplete, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodComplete}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodComplete}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodComplete, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodComplete, err)
+			return nil, protocol.ResultInvalid(MethodComplete, err)
 		}
 		r, ok := v.(*CompleteResult)
 		if !ok {
-			return nil, resultInvalid(MethodComplete, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodComplete, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(CompleteResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodComplete, raw, d.finish(), "resultType")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodComplete, raw, d.Finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +168,7 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodComplete, err)
+			return nil, protocol.ResultInvalid(MethodComplete, err)
 		}
 	}
 	return r, nil
@@ -192,34 +194,34 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodGetPrompt, err)
+				return nil, protocol.ParamsError(MethodGetPrompt, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodGetPrompt, err)
+		return nil, protocol.ParamsError(MethodGetPrompt, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodGetPrompt, inputRequired: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodGetPrompt, InputRequired: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodGetPrompt, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodGetPrompt, err)
+			return nil, protocol.ResultInvalid(MethodGetPrompt, err)
 		}
 		r, ok := v.(*GetPromptResult)
 		if !ok {
-			return nil, resultInvalid(MethodGetPrompt, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodGetPrompt, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(GetPromptResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodGetPrompt, raw, d.finish(), "resultType")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodGetPrompt, raw, d.Finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +230,7 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodGetPrompt, err)
+			return nil, protocol.ResultInvalid(MethodGetPrompt, err)
 		}
 	}
 	return r, nil
@@ -252,34 +254,34 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodListPrompts, err)
+				return nil, protocol.ParamsError(MethodListPrompts, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodListPrompts, err)
+		return nil, protocol.ParamsError(MethodListPrompts, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListPrompts, cacheable: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListPrompts, Cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodListPrompts, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodListPrompts, err)
+			return nil, protocol.ResultInvalid(MethodListPrompts, err)
 		}
 		r, ok := v.(*ListPromptsResult)
 		if !ok {
-			return nil, resultInvalid(MethodListPrompts, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodListPrompts, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(ListPromptsResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodListPrompts, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodListPrompts, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +296,7 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListPrompts, err)
+			return nil, protocol.ResultInvalid(MethodListPrompts, err)
 		}
 	}
 	return r, nil
@@ -318,34 +320,34 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodListResources, err)
+				return nil, protocol.ParamsError(MethodListResources, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodListResources, err)
+		return nil, protocol.ParamsError(MethodListResources, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListResources, cacheable: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResources, Cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodListResources, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodListResources, err)
+			return nil, protocol.ResultInvalid(MethodListResources, err)
 		}
 		r, ok := v.(*ListResourcesResult)
 		if !ok {
-			return nil, resultInvalid(MethodListResources, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodListResources, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(ListResourcesResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodListResources, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodListResources, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +362,7 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListResources, err)
+			return nil, protocol.ResultInvalid(MethodListResources, err)
 		}
 	}
 	return r, nil
@@ -388,34 +390,34 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodReadResource, err)
+				return nil, protocol.ParamsError(MethodReadResource, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodReadResource, err)
+		return nil, protocol.ParamsError(MethodReadResource, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodReadResource, cacheable: true, inputRequired: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodReadResource, Cacheable: true, InputRequired: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodReadResource, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodReadResource, err)
+			return nil, protocol.ResultInvalid(MethodReadResource, err)
 		}
 		r, ok := v.(*ReadResourceResult)
 		if !ok {
-			return nil, resultInvalid(MethodReadResource, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodReadResource, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(ReadResourceResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodReadResource, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodReadResource, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -430,7 +432,7 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodReadResource, err)
+			return nil, protocol.ResultInvalid(MethodReadResource, err)
 		}
 	}
 	return r, nil
@@ -455,34 +457,34 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodListResourceTemplates, err)
+				return nil, protocol.ParamsError(MethodListResourceTemplates, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodListResourceTemplates, err)
+		return nil, protocol.ParamsError(MethodListResourceTemplates, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListResourceTemplates, cacheable: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResourceTemplates, Cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodListResourceTemplates, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodListResourceTemplates, err)
+			return nil, protocol.ResultInvalid(MethodListResourceTemplates, err)
 		}
 		r, ok := v.(*ListResourceTemplatesResult)
 		if !ok {
-			return nil, resultInvalid(MethodListResourceTemplates, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodListResourceTemplates, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(ListResourceTemplatesResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodListResourceTemplates, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodListResourceTemplates, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -497,7 +499,7 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListResourceTemplates, err)
+			return nil, protocol.ResultInvalid(MethodListResourceTemplates, err)
 		}
 	}
 	return r, nil
@@ -521,34 +523,34 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodDiscover, err)
+				return nil, protocol.ParamsError(MethodDiscover, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodDiscover, err)
+		return nil, protocol.ParamsError(MethodDiscover, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodDiscover, cacheable: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodDiscover, Cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodDiscover, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodDiscover, err)
+			return nil, protocol.ResultInvalid(MethodDiscover, err)
 		}
 		r, ok := v.(*DiscoverResult)
 		if !ok {
-			return nil, resultInvalid(MethodDiscover, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodDiscover, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(DiscoverResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodDiscover, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodDiscover, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +565,7 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodDiscover, err)
+			return nil, protocol.ResultInvalid(MethodDiscover, err)
 		}
 	}
 	return r, nil
@@ -588,34 +590,34 @@ func (c *Client) SubscriptionsListen(ctx context.Context, params *SubscriptionsL
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodSubscriptionsListen, err)
+				return nil, protocol.ParamsError(MethodSubscriptionsListen, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodSubscriptionsListen, err)
+		return nil, protocol.ParamsError(MethodSubscriptionsListen, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodSubscriptionsListen}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodSubscriptionsListen}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodSubscriptionsListen, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodSubscriptionsListen, err)
+			return nil, protocol.ResultInvalid(MethodSubscriptionsListen, err)
 		}
 		r, ok := v.(*SubscriptionsListenResult)
 		if !ok {
-			return nil, resultInvalid(MethodSubscriptionsListen, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodSubscriptionsListen, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(SubscriptionsListenResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodSubscriptionsListen, raw, d.finish(), "resultType")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodSubscriptionsListen, raw, d.Finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
@@ -624,7 +626,7 @@ func (c *Client) SubscriptionsListen(ctx context.Context, params *SubscriptionsL
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodSubscriptionsListen, err)
+			return nil, protocol.ResultInvalid(MethodSubscriptionsListen, err)
 		}
 	}
 	return r, nil
@@ -650,34 +652,34 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodCallTool, err)
+				return nil, protocol.ParamsError(MethodCallTool, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodCallTool, err)
+		return nil, protocol.ParamsError(MethodCallTool, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodCallTool, inputRequired: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodCallTool, InputRequired: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodCallTool, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodCallTool, err)
+			return nil, protocol.ResultInvalid(MethodCallTool, err)
 		}
 		r, ok := v.(*CallToolResult)
 		if !ok {
-			return nil, resultInvalid(MethodCallTool, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodCallTool, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(CallToolResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodCallTool, raw, d.finish(), "resultType")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodCallTool, raw, d.Finish(), "resultType")
 	if err != nil {
 		return nil, err
 	}
@@ -686,7 +688,7 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodCallTool, err)
+			return nil, protocol.ResultInvalid(MethodCallTool, err)
 		}
 	}
 	return r, nil
@@ -710,34 +712,34 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return nil, paramsError(MethodListTools, err)
+				return nil, protocol.ParamsError(MethodListTools, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return nil, paramsError(MethodListTools, err)
+		return nil, protocol.ParamsError(MethodListTools, err)
 	}
-	raw, err := c.core.call(ctx, clientMethod{name: MethodListTools, cacheable: true}, b)
+	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListTools, Cacheable: true}, b)
 	if err != nil {
 		return nil, err
 	}
 	if o := c.older(); o != nil {
 		v, err := o.ResultFromOlder(MethodListTools, raw)
 		if err != nil {
-			return nil, resultInvalid(MethodListTools, err)
+			return nil, protocol.ResultInvalid(MethodListTools, err)
 		}
 		r, ok := v.(*ListToolsResult)
 		if !ok {
-			return nil, resultInvalid(MethodListTools, fmt.Errorf("the conversion gave a %T", v))
+			return nil, protocol.ResultInvalid(MethodListTools, fmt.Errorf("the conversion gave a %T", v))
 		}
 		return r, nil
 	}
 	r := new(ListToolsResult)
-	var d decoder
-	d.initShared(raw)
-	r.decodeJSON(&d)
-	missing, err := resultError(MethodListTools, raw, d.finish(), "resultType", "ttlMs", "cacheScope")
+	var d codec.Decoder
+	d.InitShared(raw)
+	r.DecodeJSON(&d)
+	missing, err := protocol.ResultError(MethodListTools, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
 	if err != nil {
 		return nil, err
 	}
@@ -752,7 +754,7 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 	}
 	if !c.opts.SkipResponseValidation {
 		if err := r.Validate(); err != nil {
-			return nil, resultInvalid(MethodListTools, err)
+			return nil, protocol.ResultInvalid(MethodListTools, err)
 		}
 	}
 	return r, nil
@@ -772,22 +774,22 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	} else {
 		if !c.opts.SkipRequestValidation {
 			if err := p.Validate(); err != nil {
-				return paramsError(MethodCancelledNotification, err)
+				return protocol.ParamsError(MethodCancelledNotification, err)
 			}
 		}
 		b, err = p.AppendJSON(make([]byte, 0, 512))
 	}
 	if err != nil {
-		return paramsError(MethodCancelledNotification, err)
+		return protocol.ParamsError(MethodCancelledNotification, err)
 	}
-	return c.core.notify(ctx, MethodCancelledNotification, b)
+	return c.core.Notify(ctx, MethodCancelledNotification, b)
 }
 
 // fillMeta fills what the Client puts in the _meta of every request: the negotiated protocol
 // version, and the clientInfo and clientCapabilities of the options unless the caller set
 // them.
 func (c *Client) fillMeta(m *RequestMetaObject) {
-	m.ProtocolVersion = c.core.protocolVersion()
+	m.ProtocolVersion = c.core.ProtocolVersion()
 	if m.ClientInfo == nil {
 		m.ClientInfo = &c.opts.ClientInfo
 	}
@@ -802,15 +804,15 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 	switch method {
 	case "sampling/createMessage":
 		var p CreateMessageRequestParams
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := protocol.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		r, err := d.h.CreateMessage(ctx, &p)
 		if err != nil {
-			return nil, inputError("CreateMessage", err)
+			return nil, protocol.InputError("CreateMessage", err)
 		}
 		if r == nil {
-			return nil, inputError("CreateMessage", nil)
+			return nil, protocol.InputError("CreateMessage", nil)
 		}
 		if !d.opts.SkipResultValidation {
 			if err := r.Validate(); err != nil {
@@ -824,15 +826,15 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		return b, nil
 	case "roots/list":
 		var p ListRootsRequestParams
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := protocol.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		r, err := d.h.ListRoots(ctx, &p)
 		if err != nil {
-			return nil, inputError("ListRoots", err)
+			return nil, protocol.InputError("ListRoots", err)
 		}
 		if r == nil {
-			return nil, inputError("ListRoots", nil)
+			return nil, protocol.InputError("ListRoots", nil)
 		}
 		if !d.opts.SkipResultValidation {
 			if err := r.Validate(); err != nil {
@@ -846,15 +848,15 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		return b, nil
 	case "elicitation/create":
 		var p ElicitRequestParamsHolder
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := protocol.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		r, err := d.h.Elicit(ctx, p.Value)
 		if err != nil {
-			return nil, inputError("Elicit", err)
+			return nil, protocol.InputError("Elicit", err)
 		}
 		if r == nil {
-			return nil, inputError("Elicit", nil)
+			return nil, protocol.InputError("Elicit", nil)
 		}
 		if !d.opts.SkipResultValidation {
 			if err := r.Validate(); err != nil {
@@ -865,7 +867,7 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		if err != nil {
 			return nil, err
 		}
-		return elicitDefaults(raw, b), nil
+		return protocol.ElicitDefaults(raw, b), nil
 	}
 	return nil, fmt.Errorf("mcp: the server asks for %q, which is not an input request of this revision", method)
 }
@@ -873,7 +875,7 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 // older returns the conversions of the older revision the server speaks, or nil when it
 // speaks 2026-07-28's.
 func (c *Client) older() *Older {
-	if i := c.core.olderIndex(); i >= 0 {
+	if i := c.core.OlderIndex(); i >= 0 {
 		return OlderRevisions[i]
 	}
 	return nil
@@ -882,45 +884,108 @@ func (c *Client) older() *Older {
 // clientOlders describes the older revisions of OlderRevisions for a Client's core: what it
 // declares to each, the methods each carries, and how what a server of each sends reaches
 // the ClientHandler.
-func clientOlders(d *ClientDispatcher, opts *ClientOptions) ([]clientOlder, error) {
-	methods := [][]clientOlderMethod{
+func clientOlders(d *ClientDispatcher, opts *ClientOptions) ([]protocol.ClientOlder, error) {
+	methods := [][]protocol.ClientOlderMethod{
 		{
-			{"elicitation/create", false},
-			{"notifications/cancelled", true},
-			{"notifications/message", true},
-			{"notifications/progress", true},
-			{"notifications/prompts/list_changed", true},
-			{"notifications/resources/list_changed", true},
-			{"notifications/resources/updated", true},
-			{"notifications/tools/list_changed", true},
-			{"roots/list", false},
-			{"sampling/createMessage", false},
+			{Name: "elicitation/create"},
+			{
+				Name:         "notifications/cancelled",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/message",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/progress",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/prompts/list_changed",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/resources/list_changed",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/resources/updated",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/tools/list_changed",
+				Notification: true,
+			},
+			{Name: "roots/list"},
+			{Name: "sampling/createMessage"},
 		},
 		{
-			{"elicitation/create", false},
-			{"notifications/cancelled", true},
-			{"notifications/message", true},
-			{"notifications/progress", true},
-			{"notifications/prompts/list_changed", true},
-			{"notifications/resources/list_changed", true},
-			{"notifications/resources/updated", true},
-			{"notifications/tools/list_changed", true},
-			{"roots/list", false},
-			{"sampling/createMessage", false},
+			{Name: "elicitation/create"},
+			{
+				Name:         "notifications/cancelled",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/message",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/progress",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/prompts/list_changed",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/resources/list_changed",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/resources/updated",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/tools/list_changed",
+				Notification: true,
+			},
+			{Name: "roots/list"},
+			{Name: "sampling/createMessage"},
 		},
 		{
-			{"notifications/cancelled", true},
-			{"notifications/message", true},
-			{"notifications/progress", true},
-			{"notifications/prompts/list_changed", true},
-			{"notifications/resources/list_changed", true},
-			{"notifications/resources/updated", true},
-			{"notifications/tools/list_changed", true},
-			{"roots/list", false},
-			{"sampling/createMessage", false},
+			{
+				Name:         "notifications/cancelled",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/message",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/progress",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/prompts/list_changed",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/resources/list_changed",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/resources/updated",
+				Notification: true,
+			},
+			{
+				Name:         "notifications/tools/list_changed",
+				Notification: true,
+			},
+			{Name: "roots/list"},
+			{Name: "sampling/createMessage"},
 		},
 	}
-	out := make([]clientOlder, 0, len(OlderRevisions))
+	out := make([]protocol.ClientOlder, 0, len(OlderRevisions))
 	for i, o := range OlderRevisions {
 		oi, err := o.ToOlder(&opts.ClientInfo)
 		if err != nil {
@@ -938,10 +1003,10 @@ func clientOlders(d *ClientDispatcher, opts *ClientOptions) ([]clientOlder, erro
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, clientOlder{revision: o.Revision(), clientInfo: info, capabilities: caps, methods: methods[i], params: func(method string, raw []byte) ([]byte, error) {
+		out = append(out, protocol.ClientOlder{Revision: o.Revision(), ClientInfo: info, Capabilities: caps, Methods: methods[i], Params: func(method string, raw []byte) ([]byte, error) {
 			v, err := o.ParamsFromOlder(method, raw)
 			if err != nil {
-				return nil, invalidParams(err)
+				return nil, protocol.InvalidParams(err)
 			}
 			a, ok := v.(interface {
 				AppendJSON([]byte) ([]byte, error)
@@ -950,7 +1015,7 @@ func clientOlders(d *ClientDispatcher, opts *ClientOptions) ([]clientOlder, erro
 				return nil, nil
 			}
 			return a.AppendJSON(nil)
-		}, answer: func(ctx context.Context, method string, raw []byte) ([]byte, error) {
+		}, Answer: func(ctx context.Context, method string, raw []byte) ([]byte, error) {
 			return d.answerOlder(ctx, o, method, raw)
 		}})
 	}
@@ -965,7 +1030,7 @@ func (d *ClientDispatcher) answerOlder(ctx context.Context, o *Older, method str
 	case "sampling/createMessage":
 		v, err := o.ParamsFromOlder(method, raw)
 		if err != nil {
-			return nil, invalidParams(err)
+			return nil, protocol.InvalidParams(err)
 		}
 		p, _ := v.(*CreateMessageRequestParams)
 		if p == nil {
@@ -976,22 +1041,22 @@ func (d *ClientDispatcher) answerOlder(ctx context.Context, o *Older, method str
 			return nil, err
 		}
 		if r == nil {
-			return nil, inputError("CreateMessage", nil)
+			return nil, protocol.InputError("CreateMessage", nil)
 		}
 		if !d.opts.SkipResultValidation {
 			if err := r.Validate(); err != nil {
-				return nil, invalidResult(err)
+				return nil, protocol.InvalidResult(err)
 			}
 		}
 		b, err := o.ResultToOlder(method, r)
 		if err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 		return b, nil
 	case "roots/list":
 		v, err := o.ParamsFromOlder(method, raw)
 		if err != nil {
-			return nil, invalidParams(err)
+			return nil, protocol.InvalidParams(err)
 		}
 		p, _ := v.(*ListRootsRequestParams)
 		if p == nil {
@@ -1002,22 +1067,22 @@ func (d *ClientDispatcher) answerOlder(ctx context.Context, o *Older, method str
 			return nil, err
 		}
 		if r == nil {
-			return nil, inputError("ListRoots", nil)
+			return nil, protocol.InputError("ListRoots", nil)
 		}
 		if !d.opts.SkipResultValidation {
 			if err := r.Validate(); err != nil {
-				return nil, invalidResult(err)
+				return nil, protocol.InvalidResult(err)
 			}
 		}
 		b, err := o.ResultToOlder(method, r)
 		if err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 		return b, nil
 	case "elicitation/create":
 		v, err := o.ParamsFromOlder(method, raw)
 		if err != nil {
-			return nil, invalidParams(err)
+			return nil, protocol.InvalidParams(err)
 		}
 		p, _ := v.(ElicitRequestParams)
 		r, err := d.h.Elicit(ctx, p)
@@ -1025,18 +1090,18 @@ func (d *ClientDispatcher) answerOlder(ctx context.Context, o *Older, method str
 			return nil, err
 		}
 		if r == nil {
-			return nil, inputError("Elicit", nil)
+			return nil, protocol.InputError("Elicit", nil)
 		}
 		if !d.opts.SkipResultValidation {
 			if err := r.Validate(); err != nil {
-				return nil, invalidResult(err)
+				return nil, protocol.InvalidResult(err)
 			}
 		}
 		b, err := o.ResultToOlder(method, r)
 		if err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
-		return elicitDefaults(raw, b), nil
+		return protocol.ElicitDefaults(raw, b), nil
 	}
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }

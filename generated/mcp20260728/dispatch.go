@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"slices"
 	"time"
@@ -188,18 +190,18 @@ var Methods = []MethodInfo{
 func DecodeResult(method string, result []byte) (Value, error) {
 	switch method {
 	case MethodComplete:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(CompleteResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodGetPrompt:
-		ir, err := resultKind(result, true)
+		ir, err := protocol.ResultKind(result, true)
 		if err != nil {
 			return nil, err
 		}
@@ -209,34 +211,34 @@ func DecodeResult(method string, result []byte) (Value, error) {
 		}
 		v := new(GetPromptResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodListPrompts:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListPromptsResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodListResources:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListResourcesResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodReadResource:
-		ir, err := resultKind(result, true)
+		ir, err := protocol.ResultKind(result, true)
 		if err != nil {
 			return nil, err
 		}
@@ -246,45 +248,45 @@ func DecodeResult(method string, result []byte) (Value, error) {
 		}
 		v := new(ReadResourceResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodListResourceTemplates:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListResourceTemplatesResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodDiscover:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(DiscoverResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodSubscriptionsListen:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(SubscriptionsListenResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodCallTool:
-		ir, err := resultKind(result, true)
+		ir, err := protocol.ResultKind(result, true)
 		if err != nil {
 			return nil, err
 		}
@@ -294,18 +296,18 @@ func DecodeResult(method string, result []byte) (Value, error) {
 		}
 		v := new(CallToolResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
 	case MethodListTools:
-		_, err := resultKind(result, false)
+		_, err := protocol.ResultKind(result, false)
 		if err != nil {
 			return nil, err
 		}
 		v := new(ListToolsResult)
 		err = v.UnmarshalJSON(result)
-		if onlyMissing(err, "resultType") {
+		if protocol.OnlyMissing(err, "resultType") {
 			v.ResultType, err = ResultTypeComplete, nil
 		}
 		return v, err
@@ -354,7 +356,7 @@ type ServerHandler interface {
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
@@ -362,39 +364,39 @@ func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotific
 }
 
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListPrompts(context.Context, *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResources(context.Context, *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Discover(context.Context, *RequestParams) (*DiscoverResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SubscriptionsListen(context.Context, *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListTools(context.Context, *PaginatedRequestParams) (*ListToolsResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
@@ -476,7 +478,7 @@ type ServerOptions struct {
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
-	rpc  rpcDispatcher
+	rpc  protocol.RpcDispatcher
 }
 
 // NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
@@ -492,23 +494,23 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.DiscoverCacheScope = CacheScopePublic
 	}
 	if opts.Tasks != nil {
-		opts.Capabilities.Extensions = withExtension(opts.Capabilities.Extensions, TasksExtension)
+		opts.Capabilities.Extensions = protocol.WithExtension(opts.Capabilities.Extensions, TasksExtension)
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodComplete: {call: d.callComplete}, MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodGetPrompt: {call: d.callGetPrompt}, MethodListPrompts: {call: d.callListPrompts}, MethodListResources: {call: d.callListResources}, MethodReadResource: {call: d.callReadResource}, MethodListResourceTemplates: {call: d.callListResourceTemplates}, MethodDiscover: {call: d.callDiscover}, MethodSubscriptionsListen: {call: d.callSubscriptionsListen}, MethodCallTool: {call: d.callCallTool}, MethodListTools: {call: d.callListTools}, "initialize": {call: d.rejectInitialize}}, modern: true, versions: opts.SupportedVersions, state: newStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
-	d.rpc.checkInput = d.checkInputResponse
-	d.rpc.addExtensions(opts.ExtensionMethods)
+	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}, Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc.CheckInput = d.checkInputResponse
+	d.rpc.AddExtensions(opts.ExtensionMethods)
 	if opts.Tasks != nil {
 		var info []byte
 		if !opts.OmitServerInfo {
 			info, _ = json.Marshal(opts.ServerInfo)
 		}
-		d.rpc.attachTasks(&opts.Tasks.store, map[string]func(rpcResult) (rpcResult, error){MethodCallTool: func(r rpcResult) (rpcResult, error) {
+		d.rpc.AttachTasks(&opts.Tasks.Store, map[string]func(protocol.RpcResult) (protocol.RpcResult, error){MethodCallTool: func(r protocol.RpcResult) (protocol.RpcResult, error) {
 			return d.finishCallToolResult(r.(*CallToolResult), "complete")
 		}}, info)
 	}
 	if !opts.OnlyThisRevision {
-		d.rpc.older = newOlderFront(&d.rpc, olderServe{version: ProtocolVersion, olders: OlderRevisions, capabilities: &d.opts.Capabilities, serverInfo: &d.opts.ServerInfo, instructions: d.opts.Instructions, inputParams: olderInputParams})
+		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions, InputParams: olderInputParams})
 	}
 	return d
 }
@@ -516,7 +518,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 // Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
 // the response to send, or nil when there is none (a notification).
 func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
-	return d.rpc.handle(ctx, msg)
+	return d.rpc.Handle(ctx, msg)
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
@@ -536,7 +538,7 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // requests go through the conversions to d's handlers (see the README, "Serving every
 // revision").
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return d.rpc.serve(ctx, r, w)
+	return d.rpc.Serve(ctx, r, w)
 }
 
 // NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
@@ -552,7 +554,7 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision
 // turns it off.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return newHTTPHandlerOlder(&d.rpc, opts)
+	return protocol.NewHTTPHandlerOlder(&d.rpc, opts)
 }
 
 // RunAsTask answers the tools/call request ctx belongs to with a task: the dispatcher sends
@@ -572,9 +574,9 @@ func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 // declare the tasks extension (ClientSupportsTasks tells beforehand), and with an internal
 // error when the dispatcher has no ServerOptions.Tasks or the store is full.
 func RunAsTask(ctx context.Context, fn func(context.Context) (*CallToolResult, error)) error {
-	var run func(context.Context) (rpcResult, error)
+	var run func(context.Context) (protocol.RpcResult, error)
 	if fn != nil {
-		run = func(ctx context.Context) (rpcResult, error) {
+		run = func(ctx context.Context) (protocol.RpcResult, error) {
 			r, err := fn(ctx)
 			if err != nil || r == nil {
 				return nil, err
@@ -582,7 +584,7 @@ func RunAsTask(ctx context.Context, fn func(context.Context) (*CallToolResult, e
 			return r, nil
 		}
 	}
-	return runAsTask(ctx, MethodCallTool, run)
+	return protocol.RunAsTask(ctx, MethodCallTool, run)
 }
 
 // AwaitInput asks the client for input on behalf of the task ctx belongs to (the context
@@ -602,7 +604,7 @@ func AwaitInput(ctx context.Context, requests InputRequests) (InputResponses, er
 	if err != nil {
 		return nil, err
 	}
-	got, err := awaitTaskInput(ctx, b)
+	got, err := protocol.AwaitTaskInput(ctx, b)
 	if err != nil {
 		return nil, err
 	}
@@ -621,18 +623,18 @@ func AwaitInput(ctx context.Context, requests InputRequests) (InputResponses, er
 func (d *ServerDispatcher) Broadcast(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) (int, error) {
-	msg, err := notificationJSON(method, params)
+	msg, err := protocol.NotificationJSON(method, params)
 	if err != nil {
 		return 0, err
 	}
-	return d.rpc.broadcastOlder(msg, nil), nil
+	return d.rpc.BroadcastOlder(msg, nil), nil
 }
 
 // NotifyResourceUpdated sends notifications/resources/updated for uri to the clients of
 // OlderRevisions that subscribed to it (resources/subscribe) and have not unsubscribed
 // since, and returns how many it reached.
 func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
-	return d.rpc.broadcastOlder(resourceUpdatedJSON(uri), func(s *Session) bool {
+	return d.rpc.BroadcastOlder(protocol.ResourceUpdatedJSON(uri), func(s *Session) bool {
 		return s.Subscribed(uri)
 	})
 }
@@ -643,48 +645,48 @@ func olderInputParams(method string, raw []byte) (any, error) {
 	switch method {
 	case "sampling/createMessage":
 		var p CreateMessageRequestParams
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := protocol.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		return &p, nil
 	case "roots/list":
 		var p ListRootsRequestParams
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := protocol.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		return &p, nil
 	case "elicitation/create":
 		var p ElicitRequestParamsHolder
-		if err := decodeParams(raw, &p, false); err != nil {
+		if err := protocol.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		return p.Value, nil
 	}
-	return nil, errors.New("not an input request: " + rtQuote(method))
+	return nil, errors.New("not an input request: " + codec.Quote(method))
 }
 
 func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {
 	switch method {
 	case "sampling/createMessage":
-		return checkValue(raw, new(CreateMessageResult))
+		return protocol.CheckValue(raw, new(CreateMessageResult))
 	case "roots/list":
-		return checkValue(raw, new(ListRootsResult))
+		return protocol.CheckValue(raw, new(ListRootsResult))
 	case "elicitation/create":
-		return checkValue(raw, new(ElicitResult))
+		return protocol.CheckValue(raw, new(ElicitResult))
 	}
 	return nil
 }
 
-func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (rpcResult, error) {
-	return nil, rejectInitialize(raw, d.opts.SupportedVersions)
+func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (protocol.RpcResult, error) {
+	return nil, protocol.RejectInitialize(raw, d.opts.SupportedVersions)
 }
 
-func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p CompleteRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Complete(ctx, &p)
@@ -697,7 +699,7 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (rpcRes
 	return d.finishCompleteResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -715,29 +717,29 @@ func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType Re
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CancelledNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p GetPromptRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
-	st, drop, err := d.rpc.openState(ctx, MethodGetPrompt, raw)
+	st, drop, err := d.rpc.OpenState(ctx, MethodGetPrompt, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -747,7 +749,7 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	}
 	r, err := d.h.GetPrompt(ctx, &p)
 	if err != nil {
-		if ir, ok := asInputRequired(err); ok {
+		if ir, ok := protocol.AsInputRequired(err); ok {
 			return d.needInput(ctx, MethodGetPrompt, raw, ir)
 		}
 		return nil, err
@@ -758,7 +760,7 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (rpcRe
 	return d.finishGetPromptResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -776,13 +778,13 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType 
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -800,18 +802,18 @@ func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, res
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListPrompts(ctx, &p)
@@ -824,7 +826,7 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (rpc
 	return d.finishListPromptsResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -842,18 +844,18 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultT
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResources(ctx, &p)
@@ -866,7 +868,7 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (r
 	return d.finishListResourcesResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -884,21 +886,21 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, res
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p ReadResourceRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
-	st, drop, err := d.rpc.openState(ctx, MethodReadResource, raw)
+	st, drop, err := d.rpc.OpenState(ctx, MethodReadResource, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -908,7 +910,7 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	}
 	r, err := d.h.ReadResource(ctx, &p)
 	if err != nil {
-		if ir, ok := asInputRequired(err); ok {
+		if ir, ok := protocol.AsInputRequired(err); ok {
 			return d.needInput(ctx, MethodReadResource, raw, ir)
 		}
 		return nil, err
@@ -919,7 +921,7 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (rp
 	return d.finishReadResourceResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -937,18 +939,18 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resul
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResourceTemplates(ctx, &p)
@@ -961,7 +963,7 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	return d.finishListResourceTemplatesResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -979,22 +981,22 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p RequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Discover(ctx, &p)
-	if errors.Is(err, errNotImplemented) {
+	if errors.Is(err, protocol.ErrNotImplemented) {
 		r, err = d.defaultDiscover(&p)
 	}
 	if err != nil {
@@ -1006,7 +1008,7 @@ func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (rpcRes
 	return d.finishDiscoverResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1024,18 +1026,18 @@ func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType Re
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p SubscriptionsListenRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SubscriptionsListen(ctx, &p)
@@ -1048,7 +1050,7 @@ func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []by
 	return d.finishSubscriptionsListenResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1061,21 +1063,21 @@ func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListe
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p CallToolRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
-	st, drop, err := d.rpc.openState(ctx, MethodCallTool, raw)
+	st, drop, err := d.rpc.OpenState(ctx, MethodCallTool, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -1085,7 +1087,7 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	}
 	r, err := d.h.CallTool(ctx, &p)
 	if err != nil {
-		if ir, ok := asInputRequired(err); ok {
+		if ir, ok := protocol.AsInputRequired(err); ok {
 			return d.needInput(ctx, MethodCallTool, raw, ir)
 		}
 		return nil, err
@@ -1096,7 +1098,7 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (rpcRes
 	return d.finishCallToolResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1114,18 +1116,18 @@ func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType Re
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcResult, error) {
-	if err := checkProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
+func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListTools(ctx, &p)
@@ -1138,7 +1140,7 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (rpcRe
 	return d.finishListToolsResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (rpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (protocol.RpcResult, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1156,13 +1158,13 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) needInput(ctx context.Context, method string, params []byte, r rpcResult) (rpcResult, error) {
+func (d *ServerDispatcher) needInput(ctx context.Context, method string, params []byte, r protocol.RpcResult) (protocol.RpcResult, error) {
 	ir, ok := r.(*InputRequiredResult)
 	if !ok || ir == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: NeedInput without a result"}
@@ -1176,14 +1178,14 @@ func (d *ServerDispatcher) needInput(ctx context.Context, method string, params 
 		return nil, err
 	}
 	if !d.opts.SkipResultValidation {
-		if err := checkInputRequired(b); err != nil {
+		if err := protocol.CheckInputRequired(b); err != nil {
 			return nil, err
 		}
 	}
-	if err := inputRequestCapabilities(params, b); err != nil {
+	if err := protocol.InputRequestCapabilities(params, b); err != nil {
 		return nil, err
 	}
-	st, err := d.rpc.sealState(ctx, method, params, b)
+	st, err := d.rpc.SealState(ctx, method, params, b)
 	if err != nil {
 		return nil, err
 	}
@@ -1288,15 +1290,15 @@ func (UnimplementedClientHandler) OnToolListChanged(context.Context, *Notificati
 }
 
 func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) Elicit(context.Context, ElicitRequestParams) (*ElicitResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
@@ -1359,7 +1361,7 @@ type ClientOptions struct {
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
-	rpc  rpcDispatcher
+	rpc  protocol.RpcDispatcher
 }
 
 // NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
@@ -1368,14 +1370,14 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: true, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodCancelledNotification: {notification: true, call: d.callCancelledNotification}, MethodLoggingMessageNotification: {notification: true, call: d.callLoggingMessageNotification}, MethodProgressNotification: {notification: true, call: d.callProgressNotification}, MethodPromptListChangedNotification: {notification: true, call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {notification: true, call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {notification: true, call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {notification: true, call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {notification: true, call: d.callToolListChangedNotification}}}
+	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}
 	return d
 }
 
 // Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
 // the response to send, or nil when there is none (a notification).
 func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
-	return d.rpc.handle(ctx, msg)
+	return d.rpc.Handle(ctx, msg)
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
@@ -1390,68 +1392,68 @@ func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return d.rpc.serve(ctx, r, w)
+	return d.rpc.Serve(ctx, r, w)
 }
 
-func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p CancelledNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p LoggingMessageNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
 
-func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ProgressNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
 
-func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p NotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p NotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ResourceUpdatedNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
 
-func (d *ClientDispatcher) callSubscriptionsAcknowledgedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callSubscriptionsAcknowledgedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p SubscriptionsAcknowledgedNotificationParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnSubscriptionsAcknowledged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p NotificationParams
-	if err := decodeParams(raw, &p, false); err != nil {
+	if err := protocol.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnToolListChanged(ctx, &p)
@@ -1588,12 +1590,12 @@ func (r *SubscriptionsListenResult) EffectiveResultType() ResultType {
 // dispatcher first checks that the client declared the capabilities the input requests need,
 // and answers MissingRequiredClientCapabilityError (-32021) otherwise.
 func NeedInput(r InputRequiredResult) error {
-	return &inputRequired{result: &r}
+	return &protocol.InputRequired{Result: &r}
 }
 
 // TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale).
 func (r *ListPromptsResult) TTL() time.Duration {
-	return rtTTL(r.TTLMs)
+	return protocol.TTL(r.TTLMs)
 }
 
 // Fresh reports whether the result, received at received, is still fresh at now: now <
@@ -1604,7 +1606,7 @@ func (r *ListPromptsResult) Fresh(received, now time.Time) bool {
 
 // TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale).
 func (r *ListResourcesResult) TTL() time.Duration {
-	return rtTTL(r.TTLMs)
+	return protocol.TTL(r.TTLMs)
 }
 
 // Fresh reports whether the result, received at received, is still fresh at now: now <
@@ -1615,7 +1617,7 @@ func (r *ListResourcesResult) Fresh(received, now time.Time) bool {
 
 // TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale).
 func (r *ReadResourceResult) TTL() time.Duration {
-	return rtTTL(r.TTLMs)
+	return protocol.TTL(r.TTLMs)
 }
 
 // Fresh reports whether the result, received at received, is still fresh at now: now <
@@ -1626,7 +1628,7 @@ func (r *ReadResourceResult) Fresh(received, now time.Time) bool {
 
 // TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale).
 func (r *ListResourceTemplatesResult) TTL() time.Duration {
-	return rtTTL(r.TTLMs)
+	return protocol.TTL(r.TTLMs)
 }
 
 // Fresh reports whether the result, received at received, is still fresh at now: now <
@@ -1637,7 +1639,7 @@ func (r *ListResourceTemplatesResult) Fresh(received, now time.Time) bool {
 
 // TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale).
 func (r *DiscoverResult) TTL() time.Duration {
-	return rtTTL(r.TTLMs)
+	return protocol.TTL(r.TTLMs)
 }
 
 // Fresh reports whether the result, received at received, is still fresh at now: now <
@@ -1648,7 +1650,7 @@ func (r *DiscoverResult) Fresh(received, now time.Time) bool {
 
 // TTL returns ttlMs as a duration; a negative ttlMs counts as 0 (immediately stale).
 func (r *ListToolsResult) TTL() time.Duration {
-	return rtTTL(r.TTLMs)
+	return protocol.TTL(r.TTLMs)
 }
 
 // Fresh reports whether the result, received at received, is still fresh at now: now <
@@ -1675,5 +1677,5 @@ func CacheKey(method string, params Value) (key string, ok bool) {
 		}
 		raw = b
 	}
-	return rtCacheKey(method, raw)
+	return protocol.CacheKey(method, raw)
 }

@@ -2,7 +2,10 @@
 
 package mcp20260728
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // MarshalJSON encodes v as JSON.
 func (v Annotations) MarshalJSON() ([]byte, error) {
@@ -11,86 +14,86 @@ func (v Annotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Annotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Annotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Annotations) decodeJSON(d *decoder) {
+func (v *Annotations) DecodeJSON(d *codec.Decoder) {
 	*v = Annotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "audience":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Role
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Role
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Audience = append(make([]Role, 0, len(s0)), s0...)
 			}
 		case "lastModified":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.LastModified = d.stringPtr()
+			v.LastModified = d.StrPtr()
 		case "priority":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Priority = d.floatBoundsPtr("0", "1", "", "")
+			v.Priority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Annotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Annotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Audience != nil {
-		e.name("\"audience\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"audience\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Audience {
-			e.comma()
-			v.Audience[i0].encodeJSON(e)
+			e.Comma()
+			v.Audience[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.LastModified != nil {
-		e.name("\"lastModified\":")
-		e.string(*v.LastModified)
+		e.Name("\"lastModified\":")
+		e.Str(*v.LastModified)
 	}
 	if v.Priority != nil {
-		e.name("\"priority\":")
-		e.float(*v.Priority)
+		e.Name("\"priority\":")
+		e.Float(*v.Priority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Annotations) extraCount() int {
@@ -104,96 +107,96 @@ func (v AudioContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AudioContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AudioContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AudioContent) decodeJSON(d *decoder) {
+func (v *AudioContent) DecodeJSON(d *codec.Decoder) {
 	*v = AudioContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "data":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Data = d.string()
+			v.Data = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MIMEType = d.string()
+			v.MIMEType = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("audio")
+			d.ConstString("audio")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&28 != 28 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"mimeType\"")
+			d.Violate(off, "required", "missing required member \"mimeType\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *AudioContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AudioContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"data\":")
-	e.string(v.Data)
-	e.name("\"mimeType\":")
-	e.string(v.MIMEType)
-	e.name("\"type\":\"audio\"")
+	e.Name("\"data\":")
+	e.Str(v.Data)
+	e.Name("\"mimeType\":")
+	e.Str(v.MIMEType)
+	e.Name("\"type\":\"audio\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AudioContent) extraCount() int {
@@ -207,67 +210,67 @@ func (v BaseMetadata) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BaseMetadata) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BaseMetadata) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BaseMetadata) decodeJSON(d *decoder) {
+func (v *BaseMetadata) DecodeJSON(d *codec.Decoder) {
 	*v = BaseMetadata{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *BaseMetadata) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
+func (v *BaseMetadata) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BaseMetadata) extraCount() int {
@@ -281,86 +284,86 @@ func (v BlobResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BlobResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BlobResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BlobResourceContents) decodeJSON(d *decoder) {
+func (v *BlobResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = BlobResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "blob":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Blob = d.string()
+			v.Blob = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"blob\"")
+			d.Violate(off, "required", "missing required member \"blob\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *BlobResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *BlobResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"blob\":")
-	e.string(v.Blob)
+	e.Name("\"blob\":")
+	e.Str(v.Blob)
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BlobResourceContents) extraCount() int {
@@ -374,84 +377,84 @@ func (v BooleanSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *BooleanSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *BooleanSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *BooleanSchema) decodeJSON(d *decoder) {
+func (v *BooleanSchema) DecodeJSON(d *codec.Decoder) {
 	*v = BooleanSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.boolPtr()
+			v.Default = d.BoolPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("boolean")
+			d.ConstString("boolean")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *BooleanSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *BooleanSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.bool(*v.Default)
+		e.Name("\"default\":")
+		e.Bool(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"boolean\"")
+	e.Name("\"type\":\"boolean\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *BooleanSchema) extraCount() int {
@@ -465,30 +468,30 @@ func (v CacheScope) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CacheScope) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CacheScope) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CacheScope) decodeJSON(d *decoder) {
+func (v *CacheScope) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = CacheScope(u)
 }
 
-func (v CacheScope) encodeJSON(e *encoder) {
+func (v CacheScope) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -498,88 +501,88 @@ func (v CacheableResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CacheableResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CacheableResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CacheableResult) decodeJSON(d *decoder) {
+func (v *CacheableResult) DecodeJSON(d *codec.Decoder) {
 	*v = CacheableResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "resultType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *CacheableResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CacheableResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CacheableResult) extraCount() int {
@@ -593,88 +596,88 @@ func (v CallToolRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequest) decodeJSON(d *decoder) {
+func (v *CallToolRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tools/call")
+			d.ConstString("tools/call")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CallToolRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tools/call\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tools/call\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequest) extraCount() int {
@@ -688,95 +691,95 @@ func (v CallToolRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolRequestParams) decodeJSON(d *decoder) {
+func (v *CallToolRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "arguments":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Arguments = d.raw()
+			v.Arguments = d.Raw()
 		case "inputResponses":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.InputResponses.decodeJSON(d)
+			v.InputResponses.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "requestState":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.RequestState = d.stringPtr()
+			v.RequestState = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&9 != 9 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *CallToolRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
+func (v *CallToolRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
-		e.raw(v.Arguments)
+		e.Name("\"arguments\":")
+		e.Raw(v.Arguments)
 	}
 	if v.InputResponses != nil {
-		e.name("\"inputResponses\":")
-		v.InputResponses.encodeJSON(e)
+		e.Name("\"inputResponses\":")
+		v.InputResponses.EncodeJSON(e)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.RequestState != nil {
-		e.name("\"requestState\":")
-		e.string(*v.RequestState)
+		e.Name("\"requestState\":")
+		e.Str(*v.RequestState)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolRequestParams) extraCount() int {
@@ -790,112 +793,112 @@ func (v CallToolResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolResult) decodeJSON(d *decoder) {
+func (v *CallToolResult) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ContentBlock
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ContentBlock
 					var h1 ContentBlockHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IsError = d.boolPtr()
+			v.IsError = d.BoolPtr()
 		case "resultType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "structuredContent":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.StructuredContent = d.raw()
+			v.StructuredContent = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *CallToolResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"content\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"content\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Content {
-		e.comma()
-		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
+		e.Comma()
+		ContentBlockHolder{Value: v.Content[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.IsError != nil {
-		e.name("\"isError\":")
-		e.bool(*v.IsError)
+		e.Name("\"isError\":")
+		e.Bool(*v.IsError)
 	}
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	if v.StructuredContent != nil {
-		e.name("\"structuredContent\":")
-		e.raw(v.StructuredContent)
+		e.Name("\"structuredContent\":")
+		e.Raw(v.StructuredContent)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolResult) extraCount() int {
@@ -909,83 +912,83 @@ func (v CallToolResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CallToolResultResponse) decodeJSON(d *decoder) {
+func (v *CallToolResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = CallToolResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 CallToolResultResponseResultHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Result = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *CallToolResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CallToolResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	if v.Result != nil {
-		e.name("\"result\":")
-		CallToolResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
+		e.Name("\"result\":")
+		CallToolResultResponseResultHolder{Value: v.Result}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CallToolResultResponse) extraCount() int {
@@ -999,69 +1002,69 @@ func (v CallToolResultResponseResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CallToolResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CallToolResultResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CallToolResultResponseResultHolder) encodeJSON(e *encoder) {
+func (v CallToolResultResponseResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CallToolResultResponseResultHolder) decodeJSON(d *decoder) {
+func (v *CallToolResultResponseResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best CallToolResultResponseResult
-		keys := d.peekKeys([]string{"resultType", "content"})
+		keys := d.PeekKeys([]string{"resultType", "content"})
 		ok0 := keys&1 == 1
 		ok1 := keys&3 == 3
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InputRequiredResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(CallToolResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -1072,76 +1075,76 @@ func (v CancelledNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelledNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelledNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelledNotification) decodeJSON(d *decoder) {
+func (v *CancelledNotification) DecodeJSON(d *codec.Decoder) {
 	*v = CancelledNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/cancelled")
+			d.ConstString("notifications/cancelled")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CancelledNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/cancelled\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CancelledNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/cancelled\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelledNotification) extraCount() int {
@@ -1155,79 +1158,79 @@ func (v CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelledNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelledNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelledNotificationParams) decodeJSON(d *decoder) {
+func (v *CancelledNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = CancelledNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(NotificationMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "reason":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Reason = d.stringPtr()
+			v.Reason = d.StrPtr()
 		case "requestId":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.RequestID.decodeJSON(d)
+			v.RequestID.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"requestId\"")
+			d.Violate(off, "required", "missing required member \"requestId\"")
 		}
 	}
 }
 
-func (v *CancelledNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelledNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Reason != nil {
-		e.name("\"reason\":")
-		e.string(*v.Reason)
+		e.Name("\"reason\":")
+		e.Str(*v.Reason)
 	}
 	if !v.RequestID.IsZero() {
-		e.name("\"requestId\":")
-		v.RequestID.encodeJSON(e)
+		e.Name("\"requestId\":")
+		v.RequestID.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelledNotificationParams) extraCount() int {
@@ -1241,137 +1244,137 @@ func (v ClientCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilities) decodeJSON(d *decoder) {
+func (v *ClientCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "elicitation":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Elicitation = new(ClientCapabilitiesElicitation)
-			v.Elicitation.decodeJSON(d)
+			v.Elicitation.DecodeJSON(d)
 		case "experimental":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]JSONObject{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 JSONObject
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					m0[k0] = x0
 				}
 				v.Experimental = m0
 			}
 		case "extensions":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]JSONObject{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 JSONObject
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					m0[k0] = x0
 				}
 				v.Extensions = m0
 			}
 		case "roots":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Roots = new(ClientCapabilitiesRoots)
-			v.Roots.decodeJSON(d)
+			v.Roots.DecodeJSON(d)
 		case "sampling":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Sampling = new(ClientCapabilitiesSampling)
-			v.Sampling.decodeJSON(d)
+			v.Sampling.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Elicitation != nil {
-		e.name("\"elicitation\":")
-		v.Elicitation.encodeJSON(e)
+		e.Name("\"elicitation\":")
+		v.Elicitation.EncodeJSON(e)
 	}
 	if v.Experimental != nil {
-		e.name("\"experimental\":")
+		e.Name("\"experimental\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Experimental)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				v.Experimental[k0].encodeJSON(e)
+				e.Key(k0)
+				v.Experimental[k0].EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Extensions != nil {
-		e.name("\"extensions\":")
+		e.Name("\"extensions\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Extensions)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Extensions)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				v.Extensions[k0].encodeJSON(e)
+				e.Key(k0)
+				v.Extensions[k0].EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Roots != nil {
-		e.name("\"roots\":")
-		v.Roots.encodeJSON(e)
+		e.Name("\"roots\":")
+		v.Roots.EncodeJSON(e)
 	}
 	if v.Sampling != nil {
-		e.name("\"sampling\":")
-		v.Sampling.encodeJSON(e)
+		e.Name("\"sampling\":")
+		v.Sampling.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilities) extraCount() int {
@@ -1385,65 +1388,65 @@ func (v ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesElicitation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesElicitation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesElicitation) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesElicitation) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesElicitation{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "form":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Form = new(ClientCapabilitiesElicitationForm)
-			v.Form.decodeJSON(d)
+			v.Form.DecodeJSON(d)
 		case "url":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.URL = new(ClientCapabilitiesElicitationURL)
-			v.URL.decodeJSON(d)
+			v.URL.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesElicitation) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesElicitation) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Form != nil {
-		e.name("\"form\":")
-		v.Form.encodeJSON(e)
+		e.Name("\"form\":")
+		v.Form.EncodeJSON(e)
 	}
 	if v.URL != nil {
-		e.name("\"url\":")
-		v.URL.encodeJSON(e)
+		e.Name("\"url\":")
+		v.URL.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesElicitation) extraCount() int {
@@ -1457,55 +1460,55 @@ func (v ClientCapabilitiesElicitationForm) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesElicitationForm) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesElicitationForm) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesElicitationForm) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesElicitationForm) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesElicitationForm{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	for first := true; d.member(&first); {
-		switch d.key {
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			k := d.key
+			k := d.Key
 			if v.Extra == nil {
 				v.Extra = map[string]JSONValue{}
 			}
 			if _, dup := v.Extra[k]; dup {
-				d.dup(k)
+				d.Dup(k)
 				return
 			}
 			var x JSONValue
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Extra[k] = x
 		}
 	}
 }
 
-func (v *ClientCapabilitiesElicitationForm) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesElicitationForm) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	{
-		ks, n := rtSortedKeys(e, v.Extra)
+		ks, n := codec.SortedKeys(e, v.Extra)
 		for _, k := range ks {
-			e.key(k)
-			v.Extra[k].encodeJSON(e)
+			e.Key(k)
+			v.Extra[k].EncodeJSON(e)
 		}
-		e.keys = e.keys[:n]
+		e.Keys = e.Keys[:n]
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesElicitationForm) extraCount() int {
@@ -1519,55 +1522,55 @@ func (v ClientCapabilitiesElicitationURL) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesElicitationURL) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesElicitationURL) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesElicitationURL) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesElicitationURL) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesElicitationURL{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	for first := true; d.member(&first); {
-		switch d.key {
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			k := d.key
+			k := d.Key
 			if v.Extra == nil {
 				v.Extra = map[string]JSONValue{}
 			}
 			if _, dup := v.Extra[k]; dup {
-				d.dup(k)
+				d.Dup(k)
 				return
 			}
 			var x JSONValue
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Extra[k] = x
 		}
 	}
 }
 
-func (v *ClientCapabilitiesElicitationURL) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesElicitationURL) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	{
-		ks, n := rtSortedKeys(e, v.Extra)
+		ks, n := codec.SortedKeys(e, v.Extra)
 		for _, k := range ks {
-			e.key(k)
-			v.Extra[k].encodeJSON(e)
+			e.Key(k)
+			v.Extra[k].EncodeJSON(e)
 		}
-		e.keys = e.keys[:n]
+		e.Keys = e.Keys[:n]
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesElicitationURL) extraCount() int {
@@ -1581,44 +1584,44 @@ func (v ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesRoots) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesRoots) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesRoots) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesRoots) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesRoots{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesRoots) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesRoots) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesRoots) extraCount() int {
@@ -1632,65 +1635,65 @@ func (v ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSampling) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSampling) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSampling) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSampling) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSampling{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "context":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Context = new(ClientCapabilitiesSamplingContext)
-			v.Context.decodeJSON(d)
+			v.Context.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Tools = new(ClientCapabilitiesSamplingTools)
-			v.Tools.decodeJSON(d)
+			v.Tools.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSampling) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSampling) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Context != nil {
-		e.name("\"context\":")
-		v.Context.encodeJSON(e)
+		e.Name("\"context\":")
+		v.Context.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		v.Tools.encodeJSON(e)
+		e.Name("\"tools\":")
+		v.Tools.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSampling) extraCount() int {
@@ -1704,55 +1707,55 @@ func (v ClientCapabilitiesSamplingContext) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSamplingContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSamplingContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSamplingContext) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSamplingContext) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSamplingContext{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	for first := true; d.member(&first); {
-		switch d.key {
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			k := d.key
+			k := d.Key
 			if v.Extra == nil {
 				v.Extra = map[string]JSONValue{}
 			}
 			if _, dup := v.Extra[k]; dup {
-				d.dup(k)
+				d.Dup(k)
 				return
 			}
 			var x JSONValue
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Extra[k] = x
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSamplingContext) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSamplingContext) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	{
-		ks, n := rtSortedKeys(e, v.Extra)
+		ks, n := codec.SortedKeys(e, v.Extra)
 		for _, k := range ks {
-			e.key(k)
-			v.Extra[k].encodeJSON(e)
+			e.Key(k)
+			v.Extra[k].EncodeJSON(e)
 		}
-		e.keys = e.keys[:n]
+		e.Keys = e.Keys[:n]
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSamplingContext) extraCount() int {
@@ -1766,55 +1769,55 @@ func (v ClientCapabilitiesSamplingTools) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCapabilitiesSamplingTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCapabilitiesSamplingTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCapabilitiesSamplingTools) decodeJSON(d *decoder) {
+func (v *ClientCapabilitiesSamplingTools) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCapabilitiesSamplingTools{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	for first := true; d.member(&first); {
-		switch d.key {
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			k := d.key
+			k := d.Key
 			if v.Extra == nil {
 				v.Extra = map[string]JSONValue{}
 			}
 			if _, dup := v.Extra[k]; dup {
-				d.dup(k)
+				d.Dup(k)
 				return
 			}
 			var x JSONValue
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Extra[k] = x
 		}
 	}
 }
 
-func (v *ClientCapabilitiesSamplingTools) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCapabilitiesSamplingTools) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	{
-		ks, n := rtSortedKeys(e, v.Extra)
+		ks, n := codec.SortedKeys(e, v.Extra)
 		for _, k := range ks {
-			e.key(k)
-			v.Extra[k].encodeJSON(e)
+			e.Key(k)
+			v.Extra[k].EncodeJSON(e)
 		}
-		e.keys = e.keys[:n]
+		e.Keys = e.Keys[:n]
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCapabilitiesSamplingTools) extraCount() int {
@@ -1828,76 +1831,76 @@ func (v ClientNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientNotification) decodeJSON(d *decoder) {
+func (v *ClientNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ClientNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/cancelled")
+			d.ConstString("notifications/cancelled")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ClientNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/cancelled\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ClientNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/cancelled\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientNotification) extraCount() int {
@@ -1911,87 +1914,87 @@ func (v ClientRequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ClientRequestHolder) encodeJSON(e *encoder) {
+func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ClientRequestHolder) decodeJSON(d *decoder) {
+func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
+		case codec.TagString:
 			switch tag {
 			case "server/discover":
 				x := new(DiscoverRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/list":
 				x := new(ListResourcesRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/templates/list":
 				x := new(ListResourceTemplatesRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resources/read":
 				x := new(ReadResourceRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "subscriptions/listen":
 				x := new(SubscriptionsListenRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "prompts/list":
 				x := new(ListPromptsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "prompts/get":
 				x := new(GetPromptRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tools/list":
 				x := new(ListToolsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tools/call":
 				x := new(CallToolRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "completion/complete":
 				x := new(CompleteRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
+				d.BadTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
 			}
 		default:
-			d.badTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
+			d.BadTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2002,88 +2005,88 @@ func (v CompleteRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequest) decodeJSON(d *decoder) {
+func (v *CompleteRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("completion/complete")
+			d.ConstString("completion/complete")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CompleteRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"completion/complete\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"completion/complete\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequest) extraCount() int {
@@ -2097,92 +2100,92 @@ func (v CompleteRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParams) decodeJSON(d *decoder) {
+func (v *CompleteRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "argument":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Argument.decodeJSON(d)
+			v.Argument.DecodeJSON(d)
 		case "context":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Context = new(CompleteRequestParamsContext)
-			v.Context.decodeJSON(d)
+			v.Context.DecodeJSON(d)
 		case "ref":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			var h0 CompleteRequestParamsRefHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Ref = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&11 != 11 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"argument\"")
+			d.Violate(off, "required", "missing required member \"argument\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"ref\"")
+			d.Violate(off, "required", "missing required member \"ref\"")
 		}
 	}
 }
 
-func (v *CompleteRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
-	e.name("\"argument\":")
-	v.Argument.encodeJSON(e)
+func (v *CompleteRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
+	e.Name("\"argument\":")
+	v.Argument.EncodeJSON(e)
 	if v.Context != nil {
-		e.name("\"context\":")
-		v.Context.encodeJSON(e)
+		e.Name("\"context\":")
+		v.Context.EncodeJSON(e)
 	}
 	if v.Ref != nil {
-		e.name("\"ref\":")
-		CompleteRequestParamsRefHolder{Value: v.Ref}.encodeJSON(e)
+		e.Name("\"ref\":")
+		CompleteRequestParamsRefHolder{Value: v.Ref}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParams) extraCount() int {
@@ -2196,68 +2199,68 @@ func (v CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParamsArgument) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsArgument) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParamsArgument{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "value":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Value = d.string()
+			v.Value = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"value\"")
+			d.Violate(off, "required", "missing required member \"value\"")
 		}
 	}
 }
 
-func (v *CompleteRequestParamsArgument) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"value\":")
-	e.string(v.Value)
+func (v *CompleteRequestParamsArgument) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"value\":")
+	e.Str(v.Value)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParamsArgument) extraCount() int {
@@ -2271,76 +2274,76 @@ func (v CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteRequestParamsContext) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsContext) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteRequestParamsContext{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "arguments":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Arguments = m0
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *CompleteRequestParamsContext) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteRequestParamsContext) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
+		e.Name("\"arguments\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Arguments)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.string(v.Arguments[k0])
+				e.Key(k0)
+				e.Str(v.Arguments[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteRequestParamsContext) extraCount() int {
@@ -2354,55 +2357,55 @@ func (v CompleteRequestParamsRefHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteRequestParamsRefHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CompleteRequestParamsRefHolder) encodeJSON(e *encoder) {
+func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CompleteRequestParamsRefHolder) decodeJSON(d *decoder) {
+func (v *CompleteRequestParamsRefHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+		case codec.TagString:
 			switch tag {
 			case "ref/prompt":
 				x := new(PromptReference)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "ref/resource":
 				x := new(ResourceTemplateReference)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+				d.BadTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
 			}
 		default:
-			d.badTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
+			d.BadTag("type", tag, "CompleteRequestParamsRef", "\"ref/prompt\", \"ref/resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2413,78 +2416,78 @@ func (v CompleteResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResult) decodeJSON(d *decoder) {
+func (v *CompleteResult) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "completion":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Completion.decodeJSON(d)
+			v.Completion.DecodeJSON(d)
 		case "resultType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"completion\"")
+			d.Violate(off, "required", "missing required member \"completion\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *CompleteResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"completion\":")
-	v.Completion.encodeJSON(e)
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+	e.Name("\"completion\":")
+	v.Completion.EncodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResult) extraCount() int {
@@ -2498,90 +2501,90 @@ func (v CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResultCompletion) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResultCompletion) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResultCompletion) decodeJSON(d *decoder) {
+func (v *CompleteResultCompletion) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResultCompletion{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "hasMore":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.HasMore = d.boolPtr()
+			v.HasMore = d.BoolPtr()
 		case "total":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Total = d.intPtr()
+			v.Total = d.IntPtr()
 		case "values":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Values = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"values\"")
+			d.Violate(off, "required", "missing required member \"values\"")
 		}
 	}
 }
 
-func (v *CompleteResultCompletion) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResultCompletion) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.HasMore != nil {
-		e.name("\"hasMore\":")
-		e.bool(*v.HasMore)
+		e.Name("\"hasMore\":")
+		e.Bool(*v.HasMore)
 	}
 	if v.Total != nil {
-		e.name("\"total\":")
-		e.int(*v.Total)
+		e.Name("\"total\":")
+		e.Int(*v.Total)
 	}
-	e.name("\"values\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"values\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Values {
-		e.comma()
-		e.string(v.Values[i0])
+		e.Comma()
+		e.Str(v.Values[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResultCompletion) extraCount() int {
@@ -2595,79 +2598,79 @@ func (v CompleteResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CompleteResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CompleteResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CompleteResultResponse) decodeJSON(d *decoder) {
+func (v *CompleteResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = CompleteResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *CompleteResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CompleteResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CompleteResultResponse) extraCount() int {
@@ -2681,67 +2684,67 @@ func (v ContentBlockHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ContentBlockHolder) encodeJSON(e *encoder) {
+func (v ContentBlockHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ContentBlockHolder) decodeJSON(d *decoder) {
+func (v *ContentBlockHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resource_link":
 				x := new(ResourceLink)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "resource":
 				x := new(EmbeddedResource)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
+				d.BadTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
 			}
 		default:
-			d.badTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
+			d.BadTag("type", tag, "ContentBlock", "\"text\", \"image\", \"audio\", \"resource_link\", \"resource\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2752,67 +2755,67 @@ func (v CreateMessageRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequest) decodeJSON(d *decoder) {
+func (v *CreateMessageRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("sampling/createMessage")
+			d.ConstString("sampling/createMessage")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CreateMessageRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"sampling/createMessage\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *CreateMessageRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"sampling/createMessage\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequest) extraCount() int {
@@ -2826,185 +2829,185 @@ func (v CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParams) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "includeContext":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.IncludeContext = new(CreateMessageRequestParamsIncludeContext)
-			v.IncludeContext.decodeJSON(d)
+			v.IncludeContext.DecodeJSON(d)
 		case "maxTokens":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MaxTokens = d.int()
+			v.MaxTokens = d.Int()
 		case "messages":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]SamplingMessage
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 SamplingMessage
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Messages = append(make([]SamplingMessage, 0, len(s0)), s0...)
 			}
 		case "metadata":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Metadata.decodeJSON(d)
+			v.Metadata.DecodeJSON(d)
 		case "modelPreferences":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.ModelPreferences = new(ModelPreferences)
-			v.ModelPreferences.decodeJSON(d)
+			v.ModelPreferences.DecodeJSON(d)
 		case "stopSequences":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.StopSequences = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "systemPrompt":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.SystemPrompt = d.stringPtr()
+			v.SystemPrompt = d.StrPtr()
 		case "temperature":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Temperature = d.floatPtr()
+			v.Temperature = d.FloatPtr()
 		case "toolChoice":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
 			v.ToolChoice = new(ToolChoice)
-			v.ToolChoice.decodeJSON(d)
+			v.ToolChoice.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 9)) {
+			if !d.Once(&seen[0], (1 << 9)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Tool
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Tool
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"maxTokens\"")
+			d.Violate(off, "required", "missing required member \"maxTokens\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"messages\"")
+			d.Violate(off, "required", "missing required member \"messages\"")
 		}
 	}
 }
 
-func (v *CreateMessageRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.IncludeContext != nil {
-		e.name("\"includeContext\":")
-		v.IncludeContext.encodeJSON(e)
+		e.Name("\"includeContext\":")
+		v.IncludeContext.EncodeJSON(e)
 	}
-	e.name("\"maxTokens\":")
-	e.int(v.MaxTokens)
-	e.name("\"messages\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"maxTokens\":")
+	e.Int(v.MaxTokens)
+	e.Name("\"messages\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Messages {
-		e.comma()
-		v.Messages[i0].encodeJSON(e)
+		e.Comma()
+		v.Messages[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		v.Metadata.encodeJSON(e)
+		e.Name("\"metadata\":")
+		v.Metadata.EncodeJSON(e)
 	}
 	if v.ModelPreferences != nil {
-		e.name("\"modelPreferences\":")
-		v.ModelPreferences.encodeJSON(e)
+		e.Name("\"modelPreferences\":")
+		v.ModelPreferences.EncodeJSON(e)
 	}
 	if v.StopSequences != nil {
-		e.name("\"stopSequences\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"stopSequences\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.StopSequences {
-			e.comma()
-			e.string(v.StopSequences[i0])
+			e.Comma()
+			e.Str(v.StopSequences[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.SystemPrompt != nil {
-		e.name("\"systemPrompt\":")
-		e.string(*v.SystemPrompt)
+		e.Name("\"systemPrompt\":")
+		e.Str(*v.SystemPrompt)
 	}
 	if v.Temperature != nil {
-		e.name("\"temperature\":")
-		e.float(*v.Temperature)
+		e.Name("\"temperature\":")
+		e.Float(*v.Temperature)
 	}
 	if v.ToolChoice != nil {
-		e.name("\"toolChoice\":")
-		v.ToolChoice.encodeJSON(e)
+		e.Name("\"toolChoice\":")
+		v.ToolChoice.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"tools\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Tools {
-			e.comma()
-			v.Tools[i0].encodeJSON(e)
+			e.Comma()
+			v.Tools[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageRequestParams) extraCount() int {
@@ -3018,30 +3021,30 @@ func (v CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CreateMessageRequestParamsIncludeContext) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageRequestParamsIncludeContext) decodeJSON(d *decoder) {
+func (v *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = CreateMessageRequestParamsIncludeContext(u)
 }
 
-func (v CreateMessageRequestParamsIncludeContext) encodeJSON(e *encoder) {
+func (v CreateMessageRequestParamsIncludeContext) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3051,100 +3054,100 @@ func (v CreateMessageResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageResult) decodeJSON(d *decoder) {
+func (v *CreateMessageResult) DecodeJSON(d *codec.Decoder) {
 	*v = CreateMessageResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 CreateMessageResultContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "model":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Model = d.string()
+			v.Model = d.Str()
 		case "role":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		case "stopReason":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.StopReason = d.stringPtr()
+			v.StopReason = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"model\"")
+			d.Violate(off, "required", "missing required member \"model\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *CreateMessageResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CreateMessageResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Content != nil {
-		e.name("\"content\":")
-		CreateMessageResultContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		CreateMessageResultContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"model\":")
-	e.string(v.Model)
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"model\":")
+	e.Str(v.Model)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	if v.StopReason != nil {
-		e.name("\"stopReason\":")
-		e.string(*v.StopReason)
+		e.Name("\"stopReason\":")
+		e.Str(*v.StopReason)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CreateMessageResult) extraCount() int {
@@ -3158,71 +3161,71 @@ func (v CreateMessageResultContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CreateMessageResultContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CreateMessageResultContentHolder) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CreateMessageResultContentHolder) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '[':
 		var x CreateMessageResultContentArray
-		x.decodeJSON(d)
+		x.DecodeJSON(d)
 		v.Value = x
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_use":
 				x := new(ToolUseContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_result":
 				x := new(ToolResultContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+				d.BadTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 			}
 		default:
-			d.badTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+			d.BadTag("type", tag, "CreateMessageResultContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 		}
 	default:
-		d.mismatch("array or object")
+		d.Mismatch("array or object")
 	}
 }
 
@@ -3233,30 +3236,30 @@ func (v CreateMessageResultContentArray) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CreateMessageResultContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CreateMessageResultContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
+func (v *CreateMessageResultContentArray) DecodeJSON(d *codec.Decoder) {
 	var u []SamplingMessageContentBlock
-	if d.array() {
+	if d.Array() {
 		var buf0 [8]SamplingMessageContentBlock
 		s0 := buf0[:0]
-		for first := true; d.elem(&first); {
+		for first := true; d.NextElem(&first); {
 			var x0 SamplingMessageContentBlock
 			var h1 SamplingMessageContentBlockHolder
-			h1.decodeJSON(d)
+			h1.DecodeJSON(d)
 			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
@@ -3265,14 +3268,14 @@ func (v *CreateMessageResultContentArray) decodeJSON(d *decoder) {
 	*v = CreateMessageResultContentArray(u)
 }
 
-func (v CreateMessageResultContentArray) encodeJSON(e *encoder) {
+func (v CreateMessageResultContentArray) EncodeJSON(e *codec.Encoder) {
 	u := []SamplingMessageContentBlock(v)
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, '[')
 	for i0 := range u {
-		e.comma()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
+		e.Comma()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3282,30 +3285,30 @@ func (v Cursor) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v Cursor) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Cursor) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Cursor) decodeJSON(d *decoder) {
+func (v *Cursor) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = Cursor(u)
 }
 
-func (v Cursor) encodeJSON(e *encoder) {
+func (v Cursor) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -3315,88 +3318,88 @@ func (v DiscoverRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DiscoverRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DiscoverRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DiscoverRequest) decodeJSON(d *decoder) {
+func (v *DiscoverRequest) DecodeJSON(d *codec.Decoder) {
 	*v = DiscoverRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("server/discover")
+			d.ConstString("server/discover")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *DiscoverRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *DiscoverRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"server/discover\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"server/discover\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DiscoverRequest) extraCount() int {
@@ -3410,131 +3413,131 @@ func (v DiscoverResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DiscoverResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DiscoverResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DiscoverResult) decodeJSON(d *decoder) {
+func (v *DiscoverResult) DecodeJSON(d *codec.Decoder) {
 	*v = DiscoverResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "capabilities":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Capabilities.decodeJSON(d)
+			v.Capabilities.DecodeJSON(d)
 		case "instructions":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Instructions = d.stringPtr()
+			v.Instructions = d.StrPtr()
 		case "resultType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "supportedVersions":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.SupportedVersions = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&118 != 118 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"capabilities\"")
+			d.Violate(off, "required", "missing required member \"capabilities\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"supportedVersions\"")
+			d.Violate(off, "required", "missing required member \"supportedVersions\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *DiscoverResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *DiscoverResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
-	e.name("\"capabilities\":")
-	v.Capabilities.encodeJSON(e)
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
+	e.Name("\"capabilities\":")
+	v.Capabilities.EncodeJSON(e)
 	if v.Instructions != nil {
-		e.name("\"instructions\":")
-		e.string(*v.Instructions)
+		e.Name("\"instructions\":")
+		e.Str(*v.Instructions)
 	}
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"supportedVersions\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"supportedVersions\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.SupportedVersions {
-		e.comma()
-		e.string(v.SupportedVersions[i0])
+		e.Comma()
+		e.Str(v.SupportedVersions[i0])
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DiscoverResult) extraCount() int {
@@ -3548,79 +3551,79 @@ func (v DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DiscoverResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DiscoverResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DiscoverResultResponse) decodeJSON(d *decoder) {
+func (v *DiscoverResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = DiscoverResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *DiscoverResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *DiscoverResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DiscoverResultResponse) extraCount() int {
@@ -3634,71 +3637,71 @@ func (v ElicitRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequest) decodeJSON(d *decoder) {
+func (v *ElicitRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("elicitation/create")
+			d.ConstString("elicitation/create")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 ElicitRequestParamsHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Params = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ElicitRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"elicitation/create\"")
+func (v *ElicitRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"elicitation/create\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		ElicitRequestParamsHolder{Value: v.Params}.encodeJSON(e)
+		e.Name("\"params\":")
+		ElicitRequestParamsHolder{Value: v.Params}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequest) extraCount() int {
@@ -3712,77 +3715,77 @@ func (v ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestFormParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestFormParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestFormParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestFormParams) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestFormParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "message":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		case "mode":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Mode = d.stringPtr()
+			v.Mode = d.StrPtr()
 		case "requestedSchema":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.RequestedSchema.decodeJSON(d)
+			v.RequestedSchema.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"requestedSchema\"")
+			d.Violate(off, "required", "missing required member \"requestedSchema\"")
 		}
 	}
 }
 
-func (v *ElicitRequestFormParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"message\":")
-	e.string(v.Message)
+func (v *ElicitRequestFormParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	if v.Mode != nil {
-		e.name("\"mode\":")
-		e.string(*v.Mode)
+		e.Name("\"mode\":")
+		e.Str(*v.Mode)
 	}
-	e.name("\"requestedSchema\":")
-	v.RequestedSchema.encodeJSON(e)
+	e.Name("\"requestedSchema\":")
+	v.RequestedSchema.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestFormParams) extraCount() int {
@@ -3796,123 +3799,123 @@ func (v ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestFormParamsRequestedSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestFormParamsRequestedSchema) decodeJSON(d *decoder) {
+func (v *ElicitRequestFormParamsRequestedSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestFormParamsRequestedSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "$schema":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Schema = d.stringPtr()
+			v.Schema = d.StrPtr()
 		case "properties":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]PrimitiveSchemaDefinition{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 PrimitiveSchemaDefinition
 					var h1 PrimitiveSchemaDefinitionHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.Properties = m0
 			}
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Required = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("object")
+			d.ConstString("object")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"properties\"")
+			d.Violate(off, "required", "missing required member \"properties\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ElicitRequestFormParamsRequestedSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ElicitRequestFormParamsRequestedSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Schema != nil {
-		e.name("\"$schema\":")
-		e.string(*v.Schema)
+		e.Name("\"$schema\":")
+		e.Str(*v.Schema)
 	}
-	e.name("\"properties\":")
+	e.Name("\"properties\":")
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, v.Properties)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, v.Properties)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.encodeJSON(e)
+			e.Key(k0)
+			PrimitiveSchemaDefinitionHolder{Value: v.Properties[k0]}.EncodeJSON(e)
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"required\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Required {
-			e.comma()
-			e.string(v.Required[i0])
+			e.Comma()
+			e.Str(v.Required[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"type\":\"object\"")
+	e.Name("\"type\":\"object\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestFormParamsRequestedSchema) extraCount() int {
@@ -3926,57 +3929,57 @@ func (v ElicitRequestParamsHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ElicitRequestParamsHolder) encodeJSON(e *encoder) {
+func (v ElicitRequestParamsHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ElicitRequestParamsHolder) decodeJSON(d *decoder) {
+func (v *ElicitRequestParamsHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("mode")
+		tag, state := d.PeekTag("mode")
 		switch state {
-		case tagAbsent:
+		case codec.TagAbsent:
 			x := new(ElicitRequestFormParams)
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Value = x
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "form":
 				x := new(ElicitRequestFormParams)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "url":
 				x := new(ElicitRequestURLParams)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("mode", tag, "ElicitRequestParams", "\"form\", \"url\"")
+				d.BadTag("mode", tag, "ElicitRequestParams", "\"form\", \"url\"")
 			}
 		default:
-			d.badTag("mode", tag, "ElicitRequestParams", "\"form\", \"url\"")
+			d.BadTag("mode", tag, "ElicitRequestParams", "\"form\", \"url\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3987,77 +3990,77 @@ func (v ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitRequestURLParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitRequestURLParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitRequestURLParams) decodeJSON(d *decoder) {
+func (v *ElicitRequestURLParams) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitRequestURLParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "message":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		case "mode":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("url")
+			d.ConstString("url")
 		case "url":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URL = d.string()
+			v.URL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"mode\"")
+			d.Violate(off, "required", "missing required member \"mode\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"url\"")
+			d.Violate(off, "required", "missing required member \"url\"")
 		}
 	}
 }
 
-func (v *ElicitRequestURLParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"message\":")
-	e.string(v.Message)
-	e.name("\"mode\":\"url\"")
-	e.name("\"url\":")
-	e.string(v.URL)
+func (v *ElicitRequestURLParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"message\":")
+	e.Str(v.Message)
+	e.Name("\"mode\":\"url\"")
+	e.Name("\"url\":")
+	e.Str(v.URL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitRequestURLParams) extraCount() int {
@@ -4071,89 +4074,89 @@ func (v ElicitResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ElicitResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitResult) decodeJSON(d *decoder) {
+func (v *ElicitResult) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "action":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Action.decodeJSON(d)
+			v.Action.DecodeJSON(d)
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]ElicitResultContentValue{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 ElicitResultContentValue
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					m0[k0] = x0
 				}
 				v.Content = m0
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"action\"")
+			d.Violate(off, "required", "missing required member \"action\"")
 		}
 	}
 }
 
-func (v *ElicitResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"action\":")
-	v.Action.encodeJSON(e)
+func (v *ElicitResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"action\":")
+	v.Action.EncodeJSON(e)
 	if v.Content != nil {
-		e.name("\"content\":")
+		e.Name("\"content\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Content)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Content)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				v.Content[k0].encodeJSON(e)
+				e.Key(k0)
+				v.Content[k0].EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ElicitResult) extraCount() int {
@@ -4167,30 +4170,30 @@ func (v ElicitResultAction) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ElicitResultAction) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitResultAction) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitResultAction) decodeJSON(d *decoder) {
+func (v *ElicitResultAction) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = ElicitResultAction(u)
 }
 
-func (v ElicitResultAction) encodeJSON(e *encoder) {
+func (v ElicitResultAction) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -4200,67 +4203,67 @@ func (v ElicitResultContentValue) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ElicitResultContentValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ElicitResultContentValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ElicitResultContentValue) decodeJSON(d *decoder) {
+func (v *ElicitResultContentValue) DecodeJSON(d *codec.Decoder) {
 	*v = ElicitResultContentValue{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '[':
 		v.Kind = KindArray
-		if d.array() {
+		if d.Array() {
 			var buf0 [8]string
 			s0 := buf0[:0]
-			for first := true; d.elem(&first); {
+			for first := true; d.NextElem(&first); {
 				var x0 string
-				x0 = d.string()
+				x0 = d.Str()
 				s0 = append(s0, x0)
 			}
 			v.Arr = append(make([]string, 0, len(s0)), s0...)
 		}
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 't' || c == 'f':
 		v.Kind = KindBoolean
-		v.Bool = d.bool()
+		v.Bool = d.Bool()
 	default:
-		d.mismatch("array or string or integer or boolean")
+		d.Mismatch("array or string or integer or boolean")
 	}
 }
 
-func (v ElicitResultContentValue) encodeJSON(e *encoder) {
+func (v ElicitResultContentValue) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindArray:
-		e.buf = append(e.buf, '[')
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Arr {
-			e.comma()
-			e.string(v.Arr[i0])
+			e.Comma()
+			e.Str(v.Arr[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindBoolean:
-		e.bool(v.Bool)
+		e.Bool(v.Bool)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -4271,90 +4274,90 @@ func (v EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *EmbeddedResource) decodeJSON(d *decoder) {
+func (v *EmbeddedResource) DecodeJSON(d *codec.Decoder) {
 	*v = EmbeddedResource{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "resource":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 EmbeddedResourceResourceHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Resource = h0.Value
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("resource")
+			d.ConstString("resource")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resource\"")
+			d.Violate(off, "required", "missing required member \"resource\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *EmbeddedResource) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *EmbeddedResource) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Resource != nil {
-		e.name("\"resource\":")
-		EmbeddedResourceResourceHolder{Value: v.Resource}.encodeJSON(e)
+		e.Name("\"resource\":")
+		EmbeddedResourceResourceHolder{Value: v.Resource}.EncodeJSON(e)
 	}
-	e.name("\"type\":\"resource\"")
+	e.Name("\"type\":\"resource\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *EmbeddedResource) extraCount() int {
@@ -4368,69 +4371,69 @@ func (v EmbeddedResourceResourceHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EmbeddedResourceResourceHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v EmbeddedResourceResourceHolder) encodeJSON(e *encoder) {
+func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *EmbeddedResourceResourceHolder) decodeJSON(d *decoder) {
+func (v *EmbeddedResourceResourceHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best EmbeddedResourceResource
-		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		keys := d.PeekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TextResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(BlobResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -4441,43 +4444,43 @@ func (v EnumSchemaHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v EnumSchemaHolder) encodeJSON(e *encoder) {
+func (v EnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
+func (v *EnumSchemaHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "EnumSchema", "\"string\", \"array\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "EnumSchema", "\"string\", \"array\"")
+		case codec.TagString:
 			switch tag {
 			case "string":
-				var t trial
+				var t codec.Trial
 				var best EnumSchema
-				keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+				keys := d.PeekKeys([]string{"enum", "type", "oneOf"})
 				ok0 := keys&3 == 3
 				ok1 := keys&6 == 6
 				ok2 := keys&3 == 3
@@ -4485,86 +4488,86 @@ func (v *EnumSchemaHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2 = true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(LegacyTitledEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "array":
-				var t trial
+				var t codec.Trial
 				var best EnumSchema
-				keys := d.peekKeys([]string{"items", "type"})
+				keys := d.PeekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				d.badTag("type", tag, "EnumSchema", "\"string\", \"array\"")
+				d.BadTag("type", tag, "EnumSchema", "\"string\", \"array\"")
 			}
 		default:
-			d.badTag("type", tag, "EnumSchema", "\"string\", \"array\"")
+			d.BadTag("type", tag, "EnumSchema", "\"string\", \"array\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -4575,77 +4578,77 @@ func (v Error) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Error) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Error) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Error) decodeJSON(d *decoder) {
+func (v *Error) DecodeJSON(d *codec.Decoder) {
 	*v = Error{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Code = d.int()
+			v.Code = d.Int()
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *Error) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":")
-	e.int(v.Code)
+func (v *Error) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":")
+	e.Int(v.Code)
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Error) extraCount() int {
@@ -4659,88 +4662,88 @@ func (v GetPromptRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequest) decodeJSON(d *decoder) {
+func (v *GetPromptRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("prompts/get")
+			d.ConstString("prompts/get")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetPromptRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"prompts/get\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"prompts/get\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequest) extraCount() int {
@@ -4754,117 +4757,117 @@ func (v GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptRequestParams) decodeJSON(d *decoder) {
+func (v *GetPromptRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "arguments":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Arguments = m0
 			}
 		case "inputResponses":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.InputResponses.decodeJSON(d)
+			v.InputResponses.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "requestState":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.RequestState = d.stringPtr()
+			v.RequestState = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&9 != 9 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *GetPromptRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
+func (v *GetPromptRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
+		e.Name("\"arguments\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Arguments)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Arguments)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.string(v.Arguments[k0])
+				e.Key(k0)
+				e.Str(v.Arguments[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.InputResponses != nil {
-		e.name("\"inputResponses\":")
-		v.InputResponses.encodeJSON(e)
+		e.Name("\"inputResponses\":")
+		v.InputResponses.EncodeJSON(e)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.RequestState != nil {
-		e.name("\"requestState\":")
-		e.string(*v.RequestState)
+		e.Name("\"requestState\":")
+		e.Str(*v.RequestState)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptRequestParams) extraCount() int {
@@ -4878,101 +4881,101 @@ func (v GetPromptResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptResult) decodeJSON(d *decoder) {
+func (v *GetPromptResult) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "messages":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]PromptMessage
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 PromptMessage
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Messages = append(make([]PromptMessage, 0, len(s0)), s0...)
 			}
 		case "resultType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"messages\"")
+			d.Violate(off, "required", "missing required member \"messages\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *GetPromptResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"messages\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"messages\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Messages {
-		e.comma()
-		v.Messages[i0].encodeJSON(e)
+		e.Comma()
+		v.Messages[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptResult) extraCount() int {
@@ -4986,83 +4989,83 @@ func (v GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetPromptResultResponse) decodeJSON(d *decoder) {
+func (v *GetPromptResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = GetPromptResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 GetPromptResultResponseResultHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Result = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *GetPromptResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetPromptResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	if v.Result != nil {
-		e.name("\"result\":")
-		GetPromptResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
+		e.Name("\"result\":")
+		GetPromptResultResponseResultHolder{Value: v.Result}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetPromptResultResponse) extraCount() int {
@@ -5076,69 +5079,69 @@ func (v GetPromptResultResponseResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetPromptResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetPromptResultResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v GetPromptResultResponseResultHolder) encodeJSON(e *encoder) {
+func (v GetPromptResultResponseResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *GetPromptResultResponseResultHolder) decodeJSON(d *decoder) {
+func (v *GetPromptResultResponseResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best GetPromptResultResponseResult
-		keys := d.peekKeys([]string{"resultType", "messages"})
+		keys := d.PeekKeys([]string{"resultType", "messages"})
 		ok0 := keys&1 == 1
 		ok1 := keys&3 == 3
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InputRequiredResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetPromptResult)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -5149,76 +5152,76 @@ func (v HeaderMismatchError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *HeaderMismatchError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *HeaderMismatchError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *HeaderMismatchError) decodeJSON(d *decoder) {
+func (v *HeaderMismatchError) DecodeJSON(d *codec.Decoder) {
 	*v = HeaderMismatchError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *HeaderMismatchError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *HeaderMismatchError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *HeaderMismatchError) extraCount() int {
@@ -5232,76 +5235,76 @@ func (v HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *HeaderMismatchErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *HeaderMismatchErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *HeaderMismatchErrorError) decodeJSON(d *decoder) {
+func (v *HeaderMismatchErrorError) DecodeJSON(d *codec.Decoder) {
 	*v = HeaderMismatchErrorError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32020))
+			d.ConstInt(int64(-32020))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *HeaderMismatchErrorError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32020")
+func (v *HeaderMismatchErrorError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32020")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *HeaderMismatchErrorError) extraCount() int {
@@ -5315,100 +5318,100 @@ func (v Icon) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Icon) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Icon) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Icon) decodeJSON(d *decoder) {
+func (v *Icon) DecodeJSON(d *codec.Decoder) {
 	*v = Icon{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "sizes":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Sizes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "src":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Src = d.string()
+			v.Src = d.Str()
 		case "theme":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Theme = new(IconTheme)
-			v.Theme.decodeJSON(d)
+			v.Theme.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"src\"")
+			d.Violate(off, "required", "missing required member \"src\"")
 		}
 	}
 }
 
-func (v *Icon) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Icon) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
 	if v.Sizes != nil {
-		e.name("\"sizes\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"sizes\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Sizes {
-			e.comma()
-			e.string(v.Sizes[i0])
+			e.Comma()
+			e.Str(v.Sizes[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"src\":")
-	e.string(v.Src)
+	e.Name("\"src\":")
+	e.Str(v.Src)
 	if v.Theme != nil {
-		e.name("\"theme\":")
-		v.Theme.encodeJSON(e)
+		e.Name("\"theme\":")
+		v.Theme.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Icon) extraCount() int {
@@ -5422,30 +5425,30 @@ func (v IconTheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v IconTheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *IconTheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *IconTheme) decodeJSON(d *decoder) {
+func (v *IconTheme) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = IconTheme(u)
 }
 
-func (v IconTheme) encodeJSON(e *encoder) {
+func (v IconTheme) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -5455,68 +5458,68 @@ func (v Icons) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Icons) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Icons) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Icons) decodeJSON(d *decoder) {
+func (v *Icons) DecodeJSON(d *codec.Decoder) {
 	*v = Icons{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "icons":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *Icons) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Icons) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Icons) extraCount() int {
@@ -5530,96 +5533,96 @@ func (v ImageContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ImageContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ImageContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ImageContent) decodeJSON(d *decoder) {
+func (v *ImageContent) DecodeJSON(d *codec.Decoder) {
 	*v = ImageContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "data":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Data = d.string()
+			v.Data = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MIMEType = d.string()
+			v.MIMEType = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("image")
+			d.ConstString("image")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&28 != 28 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"mimeType\"")
+			d.Violate(off, "required", "missing required member \"mimeType\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ImageContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ImageContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"data\":")
-	e.string(v.Data)
-	e.name("\"mimeType\":")
-	e.string(v.MIMEType)
-	e.name("\"type\":\"image\"")
+	e.Name("\"data\":")
+	e.Str(v.Data)
+	e.Name("\"mimeType\":")
+	e.Str(v.MIMEType)
+	e.Name("\"type\":\"image\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ImageContent) extraCount() int {
@@ -5633,118 +5636,118 @@ func (v Implementation) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Implementation) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Implementation) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Implementation) decodeJSON(d *decoder) {
+func (v *Implementation) DecodeJSON(d *codec.Decoder) {
 	*v = Implementation{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "version":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Version = d.string()
+			v.Version = d.Str()
 		case "websiteUrl":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.WebsiteURL = d.stringPtr()
+			v.WebsiteURL = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&20 != 20 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"version\"")
+			d.Violate(off, "required", "missing required member \"version\"")
 		}
 	}
 }
 
-func (v *Implementation) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Implementation) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"version\":")
-	e.string(v.Version)
+	e.Name("\"version\":")
+	e.Str(v.Version)
 	if v.WebsiteURL != nil {
-		e.name("\"websiteUrl\":")
-		e.string(*v.WebsiteURL)
+		e.Name("\"websiteUrl\":")
+		e.Str(*v.WebsiteURL)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Implementation) extraCount() int {
@@ -5758,59 +5761,59 @@ func (v InputRequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InputRequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InputRequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v InputRequestHolder) encodeJSON(e *encoder) {
+func (v InputRequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *InputRequestHolder) decodeJSON(d *decoder) {
+func (v *InputRequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "InputRequest", "\"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "InputRequest", "\"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+		case codec.TagString:
 			switch tag {
 			case "sampling/createMessage":
 				x := new(CreateMessageRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "roots/list":
 				x := new(ListRootsRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "elicitation/create":
 				x := new(ElicitRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "InputRequest", "\"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+				d.BadTag("method", tag, "InputRequest", "\"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
 			}
 		default:
-			d.badTag("method", tag, "InputRequest", "\"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+			d.BadTag("method", tag, "InputRequest", "\"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -5821,34 +5824,34 @@ func (v InputRequests) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v InputRequests) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InputRequests) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InputRequests) decodeJSON(d *decoder) {
+func (v *InputRequests) DecodeJSON(d *codec.Decoder) {
 	var u map[string]InputRequest
-	if d.object() {
+	if d.Object() {
 		m0 := map[string]InputRequest{}
-		for first := true; d.member(&first); {
-			k0 := d.key
+		for first := true; d.NextMember(&first); {
+			k0 := d.Key
 			if _, dup := m0[k0]; dup {
-				d.dup(k0)
+				d.Dup(k0)
 				break
 			}
 			var x0 InputRequest
 			var h1 InputRequestHolder
-			h1.decodeJSON(d)
+			h1.DecodeJSON(d)
 			x0 = h1.Value
 			m0[k0] = x0
 		}
@@ -5857,17 +5860,17 @@ func (v *InputRequests) decodeJSON(d *decoder) {
 	*v = InputRequests(u)
 }
 
-func (v InputRequests) encodeJSON(e *encoder) {
+func (v InputRequests) EncodeJSON(e *codec.Encoder) {
 	u := map[string]InputRequest(v)
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, u)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, u)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			InputRequestHolder{Value: u[k0]}.encodeJSON(e)
+			e.Key(k0)
+			InputRequestHolder{Value: u[k0]}.EncodeJSON(e)
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
 }
 
@@ -5878,86 +5881,86 @@ func (v InputRequiredResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InputRequiredResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InputRequiredResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InputRequiredResult) decodeJSON(d *decoder) {
+func (v *InputRequiredResult) DecodeJSON(d *codec.Decoder) {
 	*v = InputRequiredResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "inputRequests":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.InputRequests.decodeJSON(d)
+			v.InputRequests.DecodeJSON(d)
 		case "requestState":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.RequestState = d.stringPtr()
+			v.RequestState = d.StrPtr()
 		case "resultType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *InputRequiredResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *InputRequiredResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.InputRequests != nil {
-		e.name("\"inputRequests\":")
-		v.InputRequests.encodeJSON(e)
+		e.Name("\"inputRequests\":")
+		v.InputRequests.EncodeJSON(e)
 	}
 	if v.RequestState != nil {
-		e.name("\"requestState\":")
-		e.string(*v.RequestState)
+		e.Name("\"requestState\":")
+		e.Str(*v.RequestState)
 	}
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InputRequiredResult) extraCount() int {
@@ -5971,76 +5974,76 @@ func (v InputResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InputResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InputResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v InputResponseHolder) encodeJSON(e *encoder) {
+func (v InputResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *InputResponseHolder) decodeJSON(d *decoder) {
+func (v *InputResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("action")
+		tag, state := d.PeekTag("action")
 		switch state {
-		case tagAbsent:
-			var t trial
+		case codec.TagAbsent:
+			var t codec.Trial
 			var best InputResponse
-			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+			keys := d.PeekKeys([]string{"content", "model", "role", "roots"})
 			ok0 := keys&7 == 7
 			ok1 := keys&8 == 8
 			if !(ok0 || ok1) {
 				ok0, ok1 = true, true
 			}
 			if ok0 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CreateMessageResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListRootsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "accept":
-				var t trial
+				var t codec.Trial
 				var best InputResponse
-				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				keys := d.PeekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
 				ok2 := keys&16 == 16
@@ -6048,47 +6051,47 @@ func (v *InputResponseHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2 = true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "cancel":
-				var t trial
+				var t codec.Trial
 				var best InputResponse
-				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				keys := d.PeekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
 				ok2 := keys&16 == 16
@@ -6096,47 +6099,47 @@ func (v *InputResponseHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2 = true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "decline":
-				var t trial
+				var t codec.Trial
 				var best InputResponse
-				keys := d.peekKeys([]string{"action", "content", "model", "role", "roots"})
+				keys := d.PeekKeys([]string{"action", "content", "model", "role", "roots"})
 				ok0 := keys&1 == 1
 				ok1 := keys&14 == 14
 				ok2 := keys&16 == 16
@@ -6144,117 +6147,117 @@ func (v *InputResponseHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2 = true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ElicitResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				var t trial
+				var t codec.Trial
 				var best InputResponse
-				keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+				keys := d.PeekKeys([]string{"content", "model", "role", "roots"})
 				ok0 := keys&7 == 7
 				ok1 := keys&8 == 8
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CreateMessageResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListRootsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			}
 		default:
-			var t trial
+			var t codec.Trial
 			var best InputResponse
-			keys := d.peekKeys([]string{"content", "model", "role", "roots"})
+			keys := d.PeekKeys([]string{"content", "model", "role", "roots"})
 			ok0 := keys&7 == 7
 			ok1 := keys&8 == 8
 			if !(ok0 || ok1) {
 				ok0, ok1 = true, true
 			}
 			if ok0 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CreateMessageResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(ListRootsResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -6265,76 +6268,76 @@ func (v InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InputResponseRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InputResponseRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InputResponseRequestParams) decodeJSON(d *decoder) {
+func (v *InputResponseRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = InputResponseRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "inputResponses":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.InputResponses.decodeJSON(d)
+			v.InputResponses.DecodeJSON(d)
 		case "requestState":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.RequestState = d.stringPtr()
+			v.RequestState = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 	}
 }
 
-func (v *InputResponseRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
+func (v *InputResponseRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
 	if v.InputResponses != nil {
-		e.name("\"inputResponses\":")
-		v.InputResponses.encodeJSON(e)
+		e.Name("\"inputResponses\":")
+		v.InputResponses.EncodeJSON(e)
 	}
 	if v.RequestState != nil {
-		e.name("\"requestState\":")
-		e.string(*v.RequestState)
+		e.Name("\"requestState\":")
+		e.Str(*v.RequestState)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InputResponseRequestParams) extraCount() int {
@@ -6348,34 +6351,34 @@ func (v InputResponses) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v InputResponses) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InputResponses) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InputResponses) decodeJSON(d *decoder) {
+func (v *InputResponses) DecodeJSON(d *codec.Decoder) {
 	var u map[string]InputResponse
-	if d.object() {
+	if d.Object() {
 		m0 := map[string]InputResponse{}
-		for first := true; d.member(&first); {
-			k0 := d.key
+		for first := true; d.NextMember(&first); {
+			k0 := d.Key
 			if _, dup := m0[k0]; dup {
-				d.dup(k0)
+				d.Dup(k0)
 				break
 			}
 			var x0 InputResponse
 			var h1 InputResponseHolder
-			h1.decodeJSON(d)
+			h1.DecodeJSON(d)
 			x0 = h1.Value
 			m0[k0] = x0
 		}
@@ -6384,17 +6387,17 @@ func (v *InputResponses) decodeJSON(d *decoder) {
 	*v = InputResponses(u)
 }
 
-func (v InputResponses) encodeJSON(e *encoder) {
+func (v InputResponses) EncodeJSON(e *codec.Encoder) {
 	u := map[string]InputResponse(v)
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, u)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, u)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			InputResponseHolder{Value: u[k0]}.encodeJSON(e)
+			e.Key(k0)
+			InputResponseHolder{Value: u[k0]}.EncodeJSON(e)
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
 }
 
@@ -6405,76 +6408,76 @@ func (v InternalError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InternalError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InternalError) decodeJSON(d *decoder) {
+func (v *InternalError) DecodeJSON(d *codec.Decoder) {
 	*v = InternalError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32603))
+			d.ConstInt(int64(-32603))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InternalError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32603")
+func (v *InternalError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32603")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InternalError) extraCount() int {
@@ -6488,76 +6491,76 @@ func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InvalidParamsError) decodeJSON(d *decoder) {
+func (v *InvalidParamsError) DecodeJSON(d *codec.Decoder) {
 	*v = InvalidParamsError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32602))
+			d.ConstInt(int64(-32602))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InvalidParamsError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32602")
+func (v *InvalidParamsError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32602")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InvalidParamsError) extraCount() int {
@@ -6571,76 +6574,76 @@ func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InvalidRequestError) decodeJSON(d *decoder) {
+func (v *InvalidRequestError) DecodeJSON(d *codec.Decoder) {
 	*v = InvalidRequestError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32600))
+			d.ConstInt(int64(-32600))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InvalidRequestError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32600")
+func (v *InvalidRequestError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32600")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InvalidRequestError) extraCount() int {
@@ -6654,29 +6657,29 @@ func (v JSONArray) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONArray) decodeJSON(d *decoder) {
+func (v *JSONArray) DecodeJSON(d *codec.Decoder) {
 	var u []JSONValue
-	if d.array() {
+	if d.Array() {
 		var buf0 [8]JSONValue
 		s0 := buf0[:0]
-		for first := true; d.elem(&first); {
+		for first := true; d.NextElem(&first); {
 			var x0 JSONValue
-			x0.decodeJSON(d)
+			x0.DecodeJSON(d)
 			s0 = append(s0, x0)
 		}
 		u = append(make([]JSONValue, 0, len(s0)), s0...)
@@ -6684,14 +6687,14 @@ func (v *JSONArray) decodeJSON(d *decoder) {
 	*v = JSONArray(u)
 }
 
-func (v JSONArray) encodeJSON(e *encoder) {
+func (v JSONArray) EncodeJSON(e *codec.Encoder) {
 	u := []JSONValue(v)
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, '[')
 	for i0 := range u {
-		e.comma()
-		u[i0].encodeJSON(e)
+		e.Comma()
+		u[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6701,30 +6704,30 @@ func (v JSONObject) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONObject) decodeJSON(d *decoder) {
+func (v *JSONObject) DecodeJSON(d *codec.Decoder) {
 	var u json.RawMessage
-	u = d.raw()
+	u = d.Raw()
 	*v = JSONObject(u)
 }
 
-func (v JSONObject) encodeJSON(e *encoder) {
+func (v JSONObject) EncodeJSON(e *codec.Encoder) {
 	u := json.RawMessage(v)
-	e.raw(u)
+	e.Raw(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6734,76 +6737,76 @@ func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCErrorResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCErrorResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *JSONRPCErrorResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCErrorResponse) extraCount() int {
@@ -6817,36 +6820,36 @@ func (v JSONRPCMessageHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCMessageHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCMessageHolder) encodeJSON(e *encoder) {
+func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCMessage
-		keys := d.peekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
+		keys := d.PeekKeys([]string{"id", "jsonrpc", "method", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&6 == 6
 		ok2 := keys&11 == 11
@@ -6855,57 +6858,57 @@ func (v *JSONRPCMessageHolder) decodeJSON(d *decoder) {
 			ok0, ok1, ok2, ok3 = true, true, true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCRequest)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCNotification)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCResultResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -6916,76 +6919,76 @@ func (v JSONRPCNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCNotification) decodeJSON(d *decoder) {
+func (v *JSONRPCNotification) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *JSONRPCNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCNotification) extraCount() int {
@@ -6999,88 +7002,88 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequest) decodeJSON(d *decoder) {
+func (v *JSONRPCRequest) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCRequest) extraCount() int {
@@ -7094,69 +7097,69 @@ func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
+func (v JSONRPCResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCResponse
-		keys := d.peekKeys([]string{"id", "jsonrpc", "result", "error"})
+		keys := d.PeekKeys([]string{"id", "jsonrpc", "result", "error"})
 		ok0 := keys&7 == 7
 		ok1 := keys&10 == 10
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCResultResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -7167,79 +7170,79 @@ func (v JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCResultResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *JSONRPCResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCResultResponse) extraCount() int {
@@ -7253,30 +7256,30 @@ func (v JSONValue) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONValue) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONValue) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONValue) decodeJSON(d *decoder) {
+func (v *JSONValue) DecodeJSON(d *codec.Decoder) {
 	var u json.RawMessage
-	u = d.raw()
+	u = d.Raw()
 	*v = JSONValue(u)
 }
 
-func (v JSONValue) encodeJSON(e *encoder) {
+func (v JSONValue) EncodeJSON(e *codec.Encoder) {
 	u := json.RawMessage(v)
-	e.raw(u)
+	e.Raw(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -7286,131 +7289,131 @@ func (v LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LegacyTitledEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LegacyTitledEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LegacyTitledEnumSchema) decodeJSON(d *decoder) {
+func (v *LegacyTitledEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = LegacyTitledEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "enum":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "enumNames":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.EnumNames = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&36 != 36 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"enum\"")
+			d.Violate(off, "required", "missing required member \"enum\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *LegacyTitledEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *LegacyTitledEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"enum\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"enum\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Enum {
-		e.comma()
-		e.string(v.Enum[i0])
+		e.Comma()
+		e.Str(v.Enum[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.EnumNames != nil {
-		e.name("\"enumNames\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"enumNames\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.EnumNames {
-			e.comma()
-			e.string(v.EnumNames[i0])
+			e.Comma()
+			e.Str(v.EnumNames[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LegacyTitledEnumSchema) extraCount() int {
@@ -7424,88 +7427,88 @@ func (v ListPromptsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsRequest) decodeJSON(d *decoder) {
+func (v *ListPromptsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("prompts/list")
+			d.ConstString("prompts/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ListPromptsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"prompts/list\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"prompts/list\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsRequest) extraCount() int {
@@ -7519,121 +7522,121 @@ func (v ListPromptsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsResult) decodeJSON(d *decoder) {
+func (v *ListPromptsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "prompts":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Prompt
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Prompt
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Prompts = append(make([]Prompt, 0, len(s0)), s0...)
 			}
 		case "resultType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&58 != 58 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"prompts\"")
+			d.Violate(off, "required", "missing required member \"prompts\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *ListPromptsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"prompts\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"prompts\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Prompts {
-		e.comma()
-		v.Prompts[i0].encodeJSON(e)
+		e.Comma()
+		v.Prompts[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsResult) extraCount() int {
@@ -7647,79 +7650,79 @@ func (v ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListPromptsResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListPromptsResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListPromptsResultResponse) decodeJSON(d *decoder) {
+func (v *ListPromptsResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = ListPromptsResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *ListPromptsResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListPromptsResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListPromptsResultResponse) extraCount() int {
@@ -7733,88 +7736,88 @@ func (v ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesRequest) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/templates/list")
+			d.ConstString("resources/templates/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/templates/list\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/templates/list\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesRequest) extraCount() int {
@@ -7828,121 +7831,121 @@ func (v ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesResult) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resourceTemplates":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ResourceTemplate
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ResourceTemplate
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.ResourceTemplates = append(make([]ResourceTemplate, 0, len(s0)), s0...)
 			}
 		case "resultType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&58 != 58 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resourceTemplates\"")
+			d.Violate(off, "required", "missing required member \"resourceTemplates\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resourceTemplates\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resourceTemplates\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.ResourceTemplates {
-		e.comma()
-		v.ResourceTemplates[i0].encodeJSON(e)
+		e.Comma()
+		v.ResourceTemplates[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesResult) extraCount() int {
@@ -7956,79 +7959,79 @@ func (v ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourceTemplatesResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourceTemplatesResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourceTemplatesResultResponse) decodeJSON(d *decoder) {
+func (v *ListResourceTemplatesResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourceTemplatesResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *ListResourceTemplatesResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourceTemplatesResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourceTemplatesResultResponse) extraCount() int {
@@ -8042,88 +8045,88 @@ func (v ListResourcesRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesRequest) decodeJSON(d *decoder) {
+func (v *ListResourcesRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/list")
+			d.ConstString("resources/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ListResourcesRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/list\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/list\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesRequest) extraCount() int {
@@ -8137,121 +8140,121 @@ func (v ListResourcesResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesResult) decodeJSON(d *decoder) {
+func (v *ListResourcesResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resources":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Resource
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Resource
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Resources = append(make([]Resource, 0, len(s0)), s0...)
 			}
 		case "resultType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&58 != 58 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resources\"")
+			d.Violate(off, "required", "missing required member \"resources\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *ListResourcesResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resources\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resources\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Resources {
-		e.comma()
-		v.Resources[i0].encodeJSON(e)
+		e.Comma()
+		v.Resources[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesResult) extraCount() int {
@@ -8265,79 +8268,79 @@ func (v ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListResourcesResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListResourcesResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListResourcesResultResponse) decodeJSON(d *decoder) {
+func (v *ListResourcesResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = ListResourcesResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *ListResourcesResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListResourcesResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListResourcesResultResponse) extraCount() int {
@@ -8351,67 +8354,67 @@ func (v ListRootsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsRequest) decodeJSON(d *decoder) {
+func (v *ListRootsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("roots/list")
+			d.ConstString("roots/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Params = new(ListRootsRequestParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ListRootsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":\"roots/list\"")
+func (v *ListRootsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":\"roots/list\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsRequest) extraCount() int {
@@ -8425,54 +8428,54 @@ func (v ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsRequestParams) decodeJSON(d *decoder) {
+func (v *ListRootsRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ListRootsRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListRootsRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsRequestParams) extraCount() int {
@@ -8486,72 +8489,72 @@ func (v ListRootsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListRootsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListRootsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListRootsResult) decodeJSON(d *decoder) {
+func (v *ListRootsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListRootsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "roots":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Root
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Root
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Roots = append(make([]Root, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"roots\"")
+			d.Violate(off, "required", "missing required member \"roots\"")
 		}
 	}
 }
 
-func (v *ListRootsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"roots\":")
-	e.buf = append(e.buf, '[')
+func (v *ListRootsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"roots\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Roots {
-		e.comma()
-		v.Roots[i0].encodeJSON(e)
+		e.Comma()
+		v.Roots[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListRootsResult) extraCount() int {
@@ -8565,88 +8568,88 @@ func (v ListToolsRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsRequest) decodeJSON(d *decoder) {
+func (v *ListToolsRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tools/list")
+			d.ConstString("tools/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ListToolsRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tools/list\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tools/list\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsRequest) extraCount() int {
@@ -8660,121 +8663,121 @@ func (v ListToolsResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsResult) decodeJSON(d *decoder) {
+func (v *ListToolsResult) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resultType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Tool
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Tool
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Tools = append(make([]Tool, 0, len(s0)), s0...)
 			}
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&58 != 58 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"tools\"")
+			d.Violate(off, "required", "missing required member \"tools\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *ListToolsResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"tools\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"tools\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Tools {
-		e.comma()
-		v.Tools[i0].encodeJSON(e)
+		e.Comma()
+		v.Tools[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsResult) extraCount() int {
@@ -8788,79 +8791,79 @@ func (v ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListToolsResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListToolsResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListToolsResultResponse) decodeJSON(d *decoder) {
+func (v *ListToolsResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = ListToolsResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *ListToolsResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListToolsResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListToolsResultResponse) extraCount() int {
@@ -8874,30 +8877,30 @@ func (v LoggingLevel) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v LoggingLevel) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingLevel) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingLevel) decodeJSON(d *decoder) {
+func (v *LoggingLevel) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = LoggingLevel(u)
 }
 
-func (v LoggingLevel) encodeJSON(e *encoder) {
+func (v LoggingLevel) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -8907,76 +8910,76 @@ func (v LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LoggingMessageNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingMessageNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingMessageNotification) decodeJSON(d *decoder) {
+func (v *LoggingMessageNotification) DecodeJSON(d *codec.Decoder) {
 	*v = LoggingMessageNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/message")
+			d.ConstString("notifications/message")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *LoggingMessageNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/message\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *LoggingMessageNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/message\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LoggingMessageNotification) extraCount() int {
@@ -8990,87 +8993,87 @@ func (v LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *LoggingMessageNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *LoggingMessageNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *LoggingMessageNotificationParams) decodeJSON(d *decoder) {
+func (v *LoggingMessageNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = LoggingMessageNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(NotificationMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "level":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Level.decodeJSON(d)
+			v.Level.DecodeJSON(d)
 		case "logger":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Logger = d.stringPtr()
+			v.Logger = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"level\"")
+			d.Violate(off, "required", "missing required member \"level\"")
 		}
 	}
 }
 
-func (v *LoggingMessageNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *LoggingMessageNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"data\":")
-	e.raw(v.Data)
-	e.name("\"level\":")
-	v.Level.encodeJSON(e)
+	e.Name("\"data\":")
+	e.Raw(v.Data)
+	e.Name("\"level\":")
+	v.Level.EncodeJSON(e)
 	if v.Logger != nil {
-		e.name("\"logger\":")
-		e.string(*v.Logger)
+		e.Name("\"logger\":")
+		e.Str(*v.Logger)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *LoggingMessageNotificationParams) extraCount() int {
@@ -9084,30 +9087,30 @@ func (v MetaObject) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v MetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MetaObject) decodeJSON(d *decoder) {
+func (v *MetaObject) DecodeJSON(d *codec.Decoder) {
 	var u json.RawMessage
-	u = d.raw()
+	u = d.Raw()
 	*v = MetaObject(u)
 }
 
-func (v MetaObject) encodeJSON(e *encoder) {
+func (v MetaObject) EncodeJSON(e *codec.Encoder) {
 	u := json.RawMessage(v)
-	e.raw(u)
+	e.Raw(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -9117,76 +9120,76 @@ func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MethodNotFoundError) decodeJSON(d *decoder) {
+func (v *MethodNotFoundError) DecodeJSON(d *codec.Decoder) {
 	*v = MethodNotFoundError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32601))
+			d.ConstInt(int64(-32601))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *MethodNotFoundError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32601")
+func (v *MethodNotFoundError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32601")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MethodNotFoundError) extraCount() int {
@@ -9200,76 +9203,76 @@ func (v MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MissingRequiredClientCapabilityError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MissingRequiredClientCapabilityError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MissingRequiredClientCapabilityError) decodeJSON(d *decoder) {
+func (v *MissingRequiredClientCapabilityError) DecodeJSON(d *codec.Decoder) {
 	*v = MissingRequiredClientCapabilityError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *MissingRequiredClientCapabilityError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *MissingRequiredClientCapabilityError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MissingRequiredClientCapabilityError) extraCount() int {
@@ -9283,77 +9286,77 @@ func (v MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MissingRequiredClientCapabilityErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MissingRequiredClientCapabilityErrorError) decodeJSON(d *decoder) {
+func (v *MissingRequiredClientCapabilityErrorError) DecodeJSON(d *codec.Decoder) {
 	*v = MissingRequiredClientCapabilityErrorError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32021))
+			d.ConstInt(int64(-32021))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data.decodeJSON(d)
+			v.Data.DecodeJSON(d)
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *MissingRequiredClientCapabilityErrorError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32021")
-	e.name("\"data\":")
-	v.Data.encodeJSON(e)
-	e.name("\"message\":")
-	e.string(v.Message)
+func (v *MissingRequiredClientCapabilityErrorError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32021")
+	e.Name("\"data\":")
+	v.Data.EncodeJSON(e)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MissingRequiredClientCapabilityErrorError) extraCount() int {
@@ -9367,58 +9370,58 @@ func (v MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MissingRequiredClientCapabilityErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MissingRequiredClientCapabilityErrorErrorData) decodeJSON(d *decoder) {
+func (v *MissingRequiredClientCapabilityErrorErrorData) DecodeJSON(d *codec.Decoder) {
 	*v = MissingRequiredClientCapabilityErrorErrorData{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "requiredCapabilities":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.RequiredCapabilities.decodeJSON(d)
+			v.RequiredCapabilities.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"requiredCapabilities\"")
+			d.Violate(off, "required", "missing required member \"requiredCapabilities\"")
 		}
 	}
 }
 
-func (v *MissingRequiredClientCapabilityErrorErrorData) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"requiredCapabilities\":")
-	v.RequiredCapabilities.encodeJSON(e)
+func (v *MissingRequiredClientCapabilityErrorErrorData) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"requiredCapabilities\":")
+	v.RequiredCapabilities.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MissingRequiredClientCapabilityErrorErrorData) extraCount() int {
@@ -9432,54 +9435,54 @@ func (v ModelHint) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ModelHint) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ModelHint) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ModelHint) decodeJSON(d *decoder) {
+func (v *ModelHint) DecodeJSON(d *codec.Decoder) {
 	*v = ModelHint{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ModelHint) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ModelHint) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ModelHint) extraCount() int {
@@ -9493,95 +9496,95 @@ func (v ModelPreferences) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ModelPreferences) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ModelPreferences) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ModelPreferences) decodeJSON(d *decoder) {
+func (v *ModelPreferences) DecodeJSON(d *codec.Decoder) {
 	*v = ModelPreferences{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "costPriority":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.CostPriority = d.floatBoundsPtr("0", "1", "", "")
+			v.CostPriority = d.FloatBoundsPtr("0", "1", "", "")
 		case "hints":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ModelHint
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ModelHint
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Hints = append(make([]ModelHint, 0, len(s0)), s0...)
 			}
 		case "intelligencePriority":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IntelligencePriority = d.floatBoundsPtr("0", "1", "", "")
+			v.IntelligencePriority = d.FloatBoundsPtr("0", "1", "", "")
 		case "speedPriority":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.SpeedPriority = d.floatBoundsPtr("0", "1", "", "")
+			v.SpeedPriority = d.FloatBoundsPtr("0", "1", "", "")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ModelPreferences) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ModelPreferences) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.CostPriority != nil {
-		e.name("\"costPriority\":")
-		e.float(*v.CostPriority)
+		e.Name("\"costPriority\":")
+		e.Float(*v.CostPriority)
 	}
 	if v.Hints != nil {
-		e.name("\"hints\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"hints\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Hints {
-			e.comma()
-			v.Hints[i0].encodeJSON(e)
+			e.Comma()
+			v.Hints[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.IntelligencePriority != nil {
-		e.name("\"intelligencePriority\":")
-		e.float(*v.IntelligencePriority)
+		e.Name("\"intelligencePriority\":")
+		e.Float(*v.IntelligencePriority)
 	}
 	if v.SpeedPriority != nil {
-		e.name("\"speedPriority\":")
-		e.float(*v.SpeedPriority)
+		e.Name("\"speedPriority\":")
+		e.Float(*v.SpeedPriority)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ModelPreferences) extraCount() int {
@@ -9595,69 +9598,69 @@ func (v MultiSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MultiSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v MultiSelectEnumSchemaHolder) encodeJSON(e *encoder) {
+func (v MultiSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *MultiSelectEnumSchemaHolder) decodeJSON(d *decoder) {
+func (v *MultiSelectEnumSchemaHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best MultiSelectEnumSchema
-		keys := d.peekKeys([]string{"items", "type"})
+		keys := d.PeekKeys([]string{"items", "type"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(UntitledMultiSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TitledMultiSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -9668,67 +9671,67 @@ func (v Notification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Notification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Notification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Notification) decodeJSON(d *decoder) {
+func (v *Notification) DecodeJSON(d *codec.Decoder) {
 	*v = Notification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *Notification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *Notification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Notification) extraCount() int {
@@ -9742,54 +9745,54 @@ func (v NotificationMetaObject) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *NotificationMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NotificationMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NotificationMetaObject) decodeJSON(d *decoder) {
+func (v *NotificationMetaObject) DecodeJSON(d *codec.Decoder) {
 	*v = NotificationMetaObject{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "io.modelcontextprotocol/subscriptionId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.SubscriptionID.decodeJSON(d)
+			v.SubscriptionID.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *NotificationMetaObject) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *NotificationMetaObject) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.SubscriptionID.IsZero() {
-		e.name("\"io.modelcontextprotocol/subscriptionId\":")
-		v.SubscriptionID.encodeJSON(e)
+		e.Name("\"io.modelcontextprotocol/subscriptionId\":")
+		v.SubscriptionID.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *NotificationMetaObject) extraCount() int {
@@ -9803,55 +9806,55 @@ func (v NotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *NotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NotificationParams) decodeJSON(d *decoder) {
+func (v *NotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = NotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(NotificationMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *NotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *NotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *NotificationParams) extraCount() int {
@@ -9865,103 +9868,103 @@ func (v NumberSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *NumberSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NumberSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NumberSchema) decodeJSON(d *decoder) {
+func (v *NumberSchema) DecodeJSON(d *codec.Decoder) {
 	*v = NumberSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.floatPtr()
+			v.Default = d.FloatPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "maximum":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Maximum = d.floatPtr()
+			v.Maximum = d.FloatPtr()
 		case "minimum":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Minimum = d.floatPtr()
+			v.Minimum = d.FloatPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Type.decodeJSON(d)
+			v.Type.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&32 != 32 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *NumberSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *NumberSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.float(*v.Default)
+		e.Name("\"default\":")
+		e.Float(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Maximum != nil {
-		e.name("\"maximum\":")
-		e.float(*v.Maximum)
+		e.Name("\"maximum\":")
+		e.Float(*v.Maximum)
 	}
 	if v.Minimum != nil {
-		e.name("\"minimum\":")
-		e.float(*v.Minimum)
+		e.Name("\"minimum\":")
+		e.Float(*v.Minimum)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":")
-	v.Type.encodeJSON(e)
+	e.Name("\"type\":")
+	v.Type.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *NumberSchema) extraCount() int {
@@ -9975,30 +9978,30 @@ func (v NumberSchemaType) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v NumberSchemaType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *NumberSchemaType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *NumberSchemaType) decodeJSON(d *decoder) {
+func (v *NumberSchemaType) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = NumberSchemaType(u)
 }
 
-func (v NumberSchemaType) encodeJSON(e *encoder) {
+func (v NumberSchemaType) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -10008,89 +10011,89 @@ func (v PaginatedRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequest) decodeJSON(d *decoder) {
+func (v *PaginatedRequest) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *PaginatedRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequest) extraCount() int {
@@ -10104,67 +10107,67 @@ func (v PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedRequestParams) decodeJSON(d *decoder) {
+func (v *PaginatedRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 	}
 }
 
-func (v *PaginatedRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
+func (v *PaginatedRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedRequestParams) extraCount() int {
@@ -10178,77 +10181,77 @@ func (v PaginatedResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PaginatedResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PaginatedResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PaginatedResult) decodeJSON(d *decoder) {
+func (v *PaginatedResult) DecodeJSON(d *codec.Decoder) {
 	*v = PaginatedResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "nextCursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.NextCursor = d.stringPtr()
+			v.NextCursor = d.StrPtr()
 		case "resultType":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *PaginatedResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PaginatedResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.NextCursor != nil {
-		e.name("\"nextCursor\":")
-		e.string(*v.NextCursor)
+		e.Name("\"nextCursor\":")
+		e.Str(*v.NextCursor)
 	}
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PaginatedResult) extraCount() int {
@@ -10262,76 +10265,76 @@ func (v ParseError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ParseError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ParseError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ParseError) decodeJSON(d *decoder) {
+func (v *ParseError) DecodeJSON(d *codec.Decoder) {
 	*v = ParseError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32700))
+			d.ConstInt(int64(-32700))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *ParseError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32700")
+func (v *ParseError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32700")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ParseError) extraCount() int {
@@ -10345,43 +10348,43 @@ func (v PrimitiveSchemaDefinitionHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PrimitiveSchemaDefinitionHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v PrimitiveSchemaDefinitionHolder) encodeJSON(e *encoder) {
+func (v PrimitiveSchemaDefinitionHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
+func (v *PrimitiveSchemaDefinitionHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
+		case codec.TagString:
 			switch tag {
 			case "string":
-				var t trial
+				var t codec.Trial
 				var best PrimitiveSchemaDefinition
-				keys := d.peekKeys([]string{"type", "enum", "oneOf"})
+				keys := d.PeekKeys([]string{"type", "enum", "oneOf"})
 				ok0 := keys&1 == 1
 				ok1 := keys&3 == 3
 				ok2 := keys&5 == 5
@@ -10390,110 +10393,110 @@ func (v *PrimitiveSchemaDefinitionHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2, ok3 = true, true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(StringSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledSingleSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(LegacyTitledEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "integer":
 				x := new(NumberSchema)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "number":
 				x := new(NumberSchema)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "boolean":
 				x := new(BooleanSchema)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "array":
-				var t trial
+				var t codec.Trial
 				var best PrimitiveSchemaDefinition
-				keys := d.peekKeys([]string{"items", "type"})
+				keys := d.PeekKeys([]string{"items", "type"})
 				ok0 := keys&3 == 3
 				ok1 := keys&3 == 3
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(UntitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(TitledMultiSelectEnumSchema)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				d.badTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
+				d.BadTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
 			}
 		default:
-			d.badTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
+			d.BadTag("type", tag, "PrimitiveSchemaDefinition", "\"string\", \"integer\", \"number\", \"boolean\", \"array\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -10504,76 +10507,76 @@ func (v ProgressNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ProgressNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressNotification) decodeJSON(d *decoder) {
+func (v *ProgressNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/progress")
+			d.ConstString("notifications/progress")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ProgressNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/progress\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ProgressNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/progress\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ProgressNotification) extraCount() int {
@@ -10587,98 +10590,98 @@ func (v ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ProgressNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressNotificationParams) decodeJSON(d *decoder) {
+func (v *ProgressNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(NotificationMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "message":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Message = d.stringPtr()
+			v.Message = d.StrPtr()
 		case "progress":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Progress = d.float()
+			v.Progress = d.Float()
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		case "total":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Total = d.floatPtr()
+			v.Total = d.FloatPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"progress\"")
+			d.Violate(off, "required", "missing required member \"progress\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"progressToken\"")
+			d.Violate(off, "required", "missing required member \"progressToken\"")
 		}
 	}
 }
 
-func (v *ProgressNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ProgressNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Message != nil {
-		e.name("\"message\":")
-		e.string(*v.Message)
+		e.Name("\"message\":")
+		e.Str(*v.Message)
 	}
-	e.name("\"progress\":")
-	e.float(v.Progress)
+	e.Name("\"progress\":")
+	e.Float(v.Progress)
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	if v.Total != nil {
-		e.name("\"total\":")
-		e.float(*v.Total)
+		e.Name("\"total\":")
+		e.Float(*v.Total)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ProgressNotificationParams) extraCount() int {
@@ -10692,43 +10695,43 @@ func (v ProgressToken) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ProgressToken) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ProgressToken) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ProgressToken) decodeJSON(d *decoder) {
+func (v *ProgressToken) DecodeJSON(d *codec.Decoder) {
 	*v = ProgressToken{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v ProgressToken) encodeJSON(e *encoder) {
+func (v ProgressToken) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -10739,131 +10742,131 @@ func (v Prompt) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Prompt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Prompt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Prompt) decodeJSON(d *decoder) {
+func (v *Prompt) DecodeJSON(d *codec.Decoder) {
 	*v = Prompt{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "arguments":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]PromptArgument
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 PromptArgument
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Arguments = append(make([]PromptArgument, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&16 != 16 {
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *Prompt) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Prompt) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Arguments != nil {
-		e.name("\"arguments\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"arguments\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Arguments {
-			e.comma()
-			v.Arguments[i0].encodeJSON(e)
+			e.Comma()
+			v.Arguments[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Prompt) extraCount() int {
@@ -10877,85 +10880,85 @@ func (v PromptArgument) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptArgument) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptArgument) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptArgument) decodeJSON(d *decoder) {
+func (v *PromptArgument) DecodeJSON(d *codec.Decoder) {
 	*v = PromptArgument{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Required = d.boolPtr()
+			v.Required = d.BoolPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *PromptArgument) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptArgument) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.bool(*v.Required)
+		e.Name("\"required\":")
+		e.Bool(*v.Required)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptArgument) extraCount() int {
@@ -10969,76 +10972,76 @@ func (v PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptListChangedNotification) decodeJSON(d *decoder) {
+func (v *PromptListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = PromptListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/prompts/list_changed")
+			d.ConstString("notifications/prompts/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *PromptListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/prompts/list_changed\"")
+func (v *PromptListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/prompts/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptListChangedNotification) extraCount() int {
@@ -11052,72 +11055,72 @@ func (v PromptMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptMessage) decodeJSON(d *decoder) {
+func (v *PromptMessage) DecodeJSON(d *codec.Decoder) {
 	*v = PromptMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "content":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			var h0 ContentBlockHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "role":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *PromptMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PromptMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Content != nil {
-		e.name("\"content\":")
-		ContentBlockHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		ContentBlockHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptMessage) extraCount() int {
@@ -11131,76 +11134,76 @@ func (v PromptReference) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PromptReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PromptReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PromptReference) decodeJSON(d *decoder) {
+func (v *PromptReference) DecodeJSON(d *codec.Decoder) {
 	*v = PromptReference{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "name":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("ref/prompt")
+			d.ConstString("ref/prompt")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *PromptReference) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"name\":")
-	e.string(v.Name)
+func (v *PromptReference) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"ref/prompt\"")
+	e.Name("\"type\":\"ref/prompt\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PromptReference) extraCount() int {
@@ -11214,88 +11217,88 @@ func (v ReadResourceRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequest) decodeJSON(d *decoder) {
+func (v *ReadResourceRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("resources/read")
+			d.ConstString("resources/read")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ReadResourceRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"resources/read\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"resources/read\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequest) extraCount() int {
@@ -11309,86 +11312,86 @@ func (v ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceRequestParams) decodeJSON(d *decoder) {
+func (v *ReadResourceRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "inputResponses":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.InputResponses.decodeJSON(d)
+			v.InputResponses.DecodeJSON(d)
 		case "requestState":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.RequestState = d.stringPtr()
+			v.RequestState = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&9 != 9 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ReadResourceRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
+func (v *ReadResourceRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
 	if v.InputResponses != nil {
-		e.name("\"inputResponses\":")
-		v.InputResponses.encodeJSON(e)
+		e.Name("\"inputResponses\":")
+		v.InputResponses.EncodeJSON(e)
 	}
 	if v.RequestState != nil {
-		e.name("\"requestState\":")
-		e.string(*v.RequestState)
+		e.Name("\"requestState\":")
+		e.Str(*v.RequestState)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceRequestParams) extraCount() int {
@@ -11402,114 +11405,114 @@ func (v ReadResourceResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceResult) decodeJSON(d *decoder) {
+func (v *ReadResourceResult) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "cacheScope":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.CacheScope.decodeJSON(d)
+			v.CacheScope.DecodeJSON(d)
 		case "contents":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ReadResourceResultContentsItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ReadResourceResultContentsItem
 					var h1 ReadResourceResultContentsItemHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Contents = append(make([]ReadResourceResultContentsItem, 0, len(s0)), s0...)
 			}
 		case "resultType":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		case "ttlMs":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.TTLMs = d.int()
+			v.TTLMs = d.Int()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&30 != 30 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"cacheScope\"")
+			d.Violate(off, "required", "missing required member \"cacheScope\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"contents\"")
+			d.Violate(off, "required", "missing required member \"contents\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"ttlMs\"")
+			d.Violate(off, "required", "missing required member \"ttlMs\"")
 		}
 	}
 }
 
-func (v *ReadResourceResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"cacheScope\":")
-	v.CacheScope.encodeJSON(e)
-	e.name("\"contents\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"cacheScope\":")
+	v.CacheScope.EncodeJSON(e)
+	e.Name("\"contents\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Contents {
-		e.comma()
-		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.encodeJSON(e)
+		e.Comma()
+		ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
-	e.name("\"ttlMs\":")
-	e.int(v.TTLMs)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
+	e.Name("\"ttlMs\":")
+	e.Int(v.TTLMs)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceResult) extraCount() int {
@@ -11523,69 +11526,69 @@ func (v ReadResourceResultContentsItemHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResultContentsItemHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ReadResourceResultContentsItemHolder) encodeJSON(e *encoder) {
+func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ReadResourceResultContentsItemHolder) decodeJSON(d *decoder) {
+func (v *ReadResourceResultContentsItemHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best ReadResourceResultContentsItem
-		keys := d.peekKeys([]string{"text", "uri", "blob"})
+		keys := d.PeekKeys([]string{"text", "uri", "blob"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TextResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(BlobResourceContents)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -11596,83 +11599,83 @@ func (v ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ReadResourceResultResponse) decodeJSON(d *decoder) {
+func (v *ReadResourceResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = ReadResourceResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 ReadResourceResultResponseResultHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Result = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *ReadResourceResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ReadResourceResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	if v.Result != nil {
-		e.name("\"result\":")
-		ReadResourceResultResponseResultHolder{Value: v.Result}.encodeJSON(e)
+		e.Name("\"result\":")
+		ReadResourceResultResponseResultHolder{Value: v.Result}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ReadResourceResultResponse) extraCount() int {
@@ -11686,123 +11689,123 @@ func (v ReadResourceResultResponseResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ReadResourceResultResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ReadResourceResultResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ReadResourceResultResponseResultHolder) encodeJSON(e *encoder) {
+func (v ReadResourceResultResponseResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ReadResourceResultResponseResultHolder) decodeJSON(d *decoder) {
+func (v *ReadResourceResultResponseResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("cacheScope")
+		tag, state := d.PeekTag("cacheScope")
 		switch state {
-		case tagAbsent:
+		case codec.TagAbsent:
 			x := new(InputRequiredResult)
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Value = x
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "private":
-				var t trial
+				var t codec.Trial
 				var best ReadResourceResultResponseResult
-				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
+				keys := d.PeekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
 				ok0 := keys&15 == 15
 				ok1 := keys&4 == 4
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InputRequiredResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "public":
-				var t trial
+				var t codec.Trial
 				var best ReadResourceResultResponseResult
-				keys := d.peekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
+				keys := d.PeekKeys([]string{"cacheScope", "contents", "resultType", "ttlMs"})
 				ok0 := keys&15 == 15
 				ok1 := keys&4 == 4
 				if !(ok0 || ok1) {
 					ok0, ok1 = true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InputRequiredResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
 				x := new(InputRequiredResult)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			}
 		default:
 			x := new(InputRequiredResult)
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Value = x
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -11813,67 +11816,67 @@ func (v Request) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Request) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Request) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Request) decodeJSON(d *decoder) {
+func (v *Request) DecodeJSON(d *codec.Decoder) {
 	*v = Request{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "method":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *Request) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"method\":")
-	e.string(v.Method)
+func (v *Request) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Request) extraCount() int {
@@ -11887,43 +11890,43 @@ func (v RequestId) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v RequestId) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestId) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestId) decodeJSON(d *decoder) {
+func (v *RequestId) DecodeJSON(d *codec.Decoder) {
 	*v = RequestId{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v RequestId) encodeJSON(e *encoder) {
+func (v RequestId) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -11934,97 +11937,97 @@ func (v RequestMetaObject) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RequestMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestMetaObject) decodeJSON(d *decoder) {
+func (v *RequestMetaObject) DecodeJSON(d *codec.Decoder) {
 	*v = RequestMetaObject{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "io.modelcontextprotocol/clientCapabilities":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ClientCapabilities.decodeJSON(d)
+			v.ClientCapabilities.DecodeJSON(d)
 		case "io.modelcontextprotocol/clientInfo":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.ClientInfo = new(Implementation)
-			v.ClientInfo.decodeJSON(d)
+			v.ClientInfo.DecodeJSON(d)
 		case "io.modelcontextprotocol/logLevel":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.LogLevel = new(LoggingLevel)
-			v.LogLevel.decodeJSON(d)
+			v.LogLevel.DecodeJSON(d)
 		case "io.modelcontextprotocol/protocolVersion":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ProtocolVersion = d.string()
+			v.ProtocolVersion = d.Str()
 		case "progressToken":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ProgressToken.decodeJSON(d)
+			v.ProgressToken.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&9 != 9 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/clientCapabilities\"")
+			d.Violate(off, "required", "missing required member \"io.modelcontextprotocol/clientCapabilities\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/protocolVersion\"")
+			d.Violate(off, "required", "missing required member \"io.modelcontextprotocol/protocolVersion\"")
 		}
 	}
 }
 
-func (v *RequestMetaObject) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"io.modelcontextprotocol/clientCapabilities\":")
-	v.ClientCapabilities.encodeJSON(e)
+func (v *RequestMetaObject) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"io.modelcontextprotocol/clientCapabilities\":")
+	v.ClientCapabilities.EncodeJSON(e)
 	if v.ClientInfo != nil {
-		e.name("\"io.modelcontextprotocol/clientInfo\":")
-		v.ClientInfo.encodeJSON(e)
+		e.Name("\"io.modelcontextprotocol/clientInfo\":")
+		v.ClientInfo.EncodeJSON(e)
 	}
 	if v.LogLevel != nil {
-		e.name("\"io.modelcontextprotocol/logLevel\":")
-		v.LogLevel.encodeJSON(e)
+		e.Name("\"io.modelcontextprotocol/logLevel\":")
+		v.LogLevel.EncodeJSON(e)
 	}
-	e.name("\"io.modelcontextprotocol/protocolVersion\":")
-	e.string(v.ProtocolVersion)
+	e.Name("\"io.modelcontextprotocol/protocolVersion\":")
+	e.Str(v.ProtocolVersion)
 	if !v.ProgressToken.IsZero() {
-		e.name("\"progressToken\":")
-		v.ProgressToken.encodeJSON(e)
+		e.Name("\"progressToken\":")
+		v.ProgressToken.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RequestMetaObject) extraCount() int {
@@ -12038,58 +12041,58 @@ func (v RequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *RequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *RequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *RequestParams) decodeJSON(d *decoder) {
+func (v *RequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = RequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 	}
 }
 
-func (v *RequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
+func (v *RequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *RequestParams) extraCount() int {
@@ -12103,146 +12106,146 @@ func (v Resource) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Resource) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Resource) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Resource) decodeJSON(d *decoder) {
+func (v *Resource) DecodeJSON(d *codec.Decoder) {
 	*v = Resource{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "size":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Size = d.intPtr()
+			v.Size = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&288 != 288 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<8) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *Resource) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Resource) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Size != nil {
-		e.name("\"size\":")
-		e.int(*v.Size)
+		e.Name("\"size\":")
+		e.Int(*v.Size)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Resource) extraCount() int {
@@ -12256,76 +12259,76 @@ func (v ResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceContents) decodeJSON(d *decoder) {
+func (v *ResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceContents) extraCount() int {
@@ -12339,155 +12342,155 @@ func (v ResourceLink) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceLink) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceLink) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceLink) decodeJSON(d *decoder) {
+func (v *ResourceLink) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceLink{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "size":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Size = d.intPtr()
+			v.Size = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			d.constString("resource_link")
+			d.ConstString("resource_link")
 		case "uri":
-			if !d.once(&seen[0], (1 << 9)) {
+			if !d.Once(&seen[0], (1 << 9)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&800 != 800 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<8) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 		if seen[0]&(1<<9) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceLink) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceLink) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Size != nil {
-		e.name("\"size\":")
-		e.int(*v.Size)
+		e.Name("\"size\":")
+		e.Int(*v.Size)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"resource_link\"")
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"type\":\"resource_link\"")
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceLink) extraCount() int {
@@ -12501,76 +12504,76 @@ func (v ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceListChangedNotification) decodeJSON(d *decoder) {
+func (v *ResourceListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/resources/list_changed")
+			d.ConstString("notifications/resources/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ResourceListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/resources/list_changed\"")
+func (v *ResourceListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/resources/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceListChangedNotification) extraCount() int {
@@ -12584,68 +12587,68 @@ func (v ResourceRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceRequestParams) decodeJSON(d *decoder) {
+func (v *ResourceRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *ResourceRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceRequestParams) extraCount() int {
@@ -12659,137 +12662,137 @@ func (v ResourceTemplate) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceTemplate) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceTemplate) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceTemplate) decodeJSON(d *decoder) {
+func (v *ResourceTemplate) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceTemplate{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "uriTemplate":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.URITemplate = d.string()
+			v.URITemplate = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&160 != 160 {
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"uriTemplate\"")
+			d.Violate(off, "required", "missing required member \"uriTemplate\"")
 		}
 	}
 }
 
-func (v *ResourceTemplate) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceTemplate) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"uriTemplate\":")
-	e.string(v.URITemplate)
+	e.Name("\"uriTemplate\":")
+	e.Str(v.URITemplate)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceTemplate) extraCount() int {
@@ -12803,67 +12806,67 @@ func (v ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceTemplateReference) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceTemplateReference) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceTemplateReference) decodeJSON(d *decoder) {
+func (v *ResourceTemplateReference) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceTemplateReference{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "type":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("ref/resource")
+			d.ConstString("ref/resource")
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceTemplateReference) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"type\":\"ref/resource\"")
-	e.name("\"uri\":")
-	e.string(v.URI)
+func (v *ResourceTemplateReference) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"type\":\"ref/resource\"")
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceTemplateReference) extraCount() int {
@@ -12877,76 +12880,76 @@ func (v ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceUpdatedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceUpdatedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceUpdatedNotification) decodeJSON(d *decoder) {
+func (v *ResourceUpdatedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceUpdatedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/resources/updated")
+			d.ConstString("notifications/resources/updated")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ResourceUpdatedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/resources/updated\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *ResourceUpdatedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/resources/updated\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceUpdatedNotification) extraCount() int {
@@ -12960,68 +12963,68 @@ func (v ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResourceUpdatedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResourceUpdatedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResourceUpdatedNotificationParams) decodeJSON(d *decoder) {
+func (v *ResourceUpdatedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = ResourceUpdatedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(NotificationMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "uri":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *ResourceUpdatedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResourceUpdatedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResourceUpdatedNotificationParams) extraCount() int {
@@ -13035,68 +13038,68 @@ func (v Result) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Result) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Result) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Result) decodeJSON(d *decoder) {
+func (v *Result) DecodeJSON(d *codec.Decoder) {
 	*v = Result{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(ResultMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "resultType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *Result) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Result) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Result) extraCount() int {
@@ -13110,55 +13113,55 @@ func (v ResultMetaObject) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResultMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResultMetaObject) decodeJSON(d *decoder) {
+func (v *ResultMetaObject) DecodeJSON(d *codec.Decoder) {
 	*v = ResultMetaObject{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "io.modelcontextprotocol/serverInfo":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.ServerInfo = new(Implementation)
-			v.ServerInfo.decodeJSON(d)
+			v.ServerInfo.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ResultMetaObject) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ResultMetaObject) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ServerInfo != nil {
-		e.name("\"io.modelcontextprotocol/serverInfo\":")
-		v.ServerInfo.encodeJSON(e)
+		e.Name("\"io.modelcontextprotocol/serverInfo\":")
+		v.ServerInfo.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ResultMetaObject) extraCount() int {
@@ -13172,30 +13175,30 @@ func (v ResultType) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ResultType) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ResultType) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ResultType) decodeJSON(d *decoder) {
+func (v *ResultType) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = ResultType(u)
 }
 
-func (v ResultType) encodeJSON(e *encoder) {
+func (v ResultType) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -13205,30 +13208,30 @@ func (v Role) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v Role) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Role) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Role) decodeJSON(d *decoder) {
+func (v *Role) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = Role(u)
 }
 
-func (v Role) encodeJSON(e *encoder) {
+func (v Role) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -13238,76 +13241,76 @@ func (v Root) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Root) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Root) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Root) decodeJSON(d *decoder) {
+func (v *Root) DecodeJSON(d *codec.Decoder) {
 	*v = Root{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *Root) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Root) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Root) extraCount() int {
@@ -13321,81 +13324,81 @@ func (v SamplingMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SamplingMessage) decodeJSON(d *decoder) {
+func (v *SamplingMessage) DecodeJSON(d *codec.Decoder) {
 	*v = SamplingMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			var h0 SamplingMessageContentHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Content = h0.Value
 		case "role":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *SamplingMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SamplingMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Content != nil {
-		e.name("\"content\":")
-		SamplingMessageContentHolder{Value: v.Content}.encodeJSON(e)
+		e.Name("\"content\":")
+		SamplingMessageContentHolder{Value: v.Content}.EncodeJSON(e)
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SamplingMessage) extraCount() int {
@@ -13409,71 +13412,71 @@ func (v SamplingMessageContentHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessageContentHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SamplingMessageContentHolder) encodeJSON(e *encoder) {
+func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SamplingMessageContentHolder) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '[':
 		var x SamplingMessageContentArray
-		x.decodeJSON(d)
+		x.DecodeJSON(d)
 		v.Value = x
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_use":
 				x := new(ToolUseContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_result":
 				x := new(ToolResultContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+				d.BadTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 			}
 		default:
-			d.badTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+			d.BadTag("type", tag, "SamplingMessageContent", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 		}
 	default:
-		d.mismatch("array or object")
+		d.Mismatch("array or object")
 	}
 }
 
@@ -13484,30 +13487,30 @@ func (v SamplingMessageContentArray) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SamplingMessageContentArray) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentArray) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentArray) DecodeJSON(d *codec.Decoder) {
 	var u []SamplingMessageContentBlock
-	if d.array() {
+	if d.Array() {
 		var buf0 [8]SamplingMessageContentBlock
 		s0 := buf0[:0]
-		for first := true; d.elem(&first); {
+		for first := true; d.NextElem(&first); {
 			var x0 SamplingMessageContentBlock
 			var h1 SamplingMessageContentBlockHolder
-			h1.decodeJSON(d)
+			h1.DecodeJSON(d)
 			x0 = h1.Value
 			s0 = append(s0, x0)
 		}
@@ -13516,14 +13519,14 @@ func (v *SamplingMessageContentArray) decodeJSON(d *decoder) {
 	*v = SamplingMessageContentArray(u)
 }
 
-func (v SamplingMessageContentArray) encodeJSON(e *encoder) {
+func (v SamplingMessageContentArray) EncodeJSON(e *codec.Encoder) {
 	u := []SamplingMessageContentBlock(v)
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, '[')
 	for i0 := range u {
-		e.comma()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.encodeJSON(e)
+		e.Comma()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -13533,67 +13536,67 @@ func (v SamplingMessageContentBlockHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SamplingMessageContentBlockHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SamplingMessageContentBlockHolder) encodeJSON(e *encoder) {
+func (v SamplingMessageContentBlockHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SamplingMessageContentBlockHolder) decodeJSON(d *decoder) {
+func (v *SamplingMessageContentBlockHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "image":
 				x := new(ImageContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "audio":
 				x := new(AudioContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_use":
 				x := new(ToolUseContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tool_result":
 				x := new(ToolResultContent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+				d.BadTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 			}
 		default:
-			d.badTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
+			d.BadTag("type", tag, "SamplingMessageContentBlock", "\"text\", \"image\", \"audio\", \"tool_use\", \"tool_result\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -13604,157 +13607,157 @@ func (v ServerCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilities) decodeJSON(d *decoder) {
+func (v *ServerCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "completions":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Completions = new(ServerCapabilitiesCompletions)
-			v.Completions.decodeJSON(d)
+			v.Completions.DecodeJSON(d)
 		case "experimental":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]JSONObject{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 JSONObject
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					m0[k0] = x0
 				}
 				v.Experimental = m0
 			}
 		case "extensions":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]JSONObject{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 JSONObject
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					m0[k0] = x0
 				}
 				v.Extensions = m0
 			}
 		case "logging":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Logging = new(ServerCapabilitiesLogging)
-			v.Logging.decodeJSON(d)
+			v.Logging.DecodeJSON(d)
 		case "prompts":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
 			v.Prompts = new(ServerCapabilitiesPrompts)
-			v.Prompts.decodeJSON(d)
+			v.Prompts.DecodeJSON(d)
 		case "resources":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
 			v.Resources = new(ServerCapabilitiesResources)
-			v.Resources.decodeJSON(d)
+			v.Resources.DecodeJSON(d)
 		case "tools":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
 			v.Tools = new(ServerCapabilitiesTools)
-			v.Tools.decodeJSON(d)
+			v.Tools.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Completions != nil {
-		e.name("\"completions\":")
-		v.Completions.encodeJSON(e)
+		e.Name("\"completions\":")
+		v.Completions.EncodeJSON(e)
 	}
 	if v.Experimental != nil {
-		e.name("\"experimental\":")
+		e.Name("\"experimental\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Experimental)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Experimental)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				v.Experimental[k0].encodeJSON(e)
+				e.Key(k0)
+				v.Experimental[k0].EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Extensions != nil {
-		e.name("\"extensions\":")
+		e.Name("\"extensions\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Extensions)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Extensions)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				v.Extensions[k0].encodeJSON(e)
+				e.Key(k0)
+				v.Extensions[k0].EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Logging != nil {
-		e.name("\"logging\":")
-		v.Logging.encodeJSON(e)
+		e.Name("\"logging\":")
+		v.Logging.EncodeJSON(e)
 	}
 	if v.Prompts != nil {
-		e.name("\"prompts\":")
-		v.Prompts.encodeJSON(e)
+		e.Name("\"prompts\":")
+		v.Prompts.EncodeJSON(e)
 	}
 	if v.Resources != nil {
-		e.name("\"resources\":")
-		v.Resources.encodeJSON(e)
+		e.Name("\"resources\":")
+		v.Resources.EncodeJSON(e)
 	}
 	if v.Tools != nil {
-		e.name("\"tools\":")
-		v.Tools.encodeJSON(e)
+		e.Name("\"tools\":")
+		v.Tools.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilities) extraCount() int {
@@ -13768,55 +13771,55 @@ func (v ServerCapabilitiesCompletions) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesCompletions) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesCompletions) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesCompletions) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesCompletions) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesCompletions{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	for first := true; d.member(&first); {
-		switch d.key {
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			k := d.key
+			k := d.Key
 			if v.Extra == nil {
 				v.Extra = map[string]JSONValue{}
 			}
 			if _, dup := v.Extra[k]; dup {
-				d.dup(k)
+				d.Dup(k)
 				return
 			}
 			var x JSONValue
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Extra[k] = x
 		}
 	}
 }
 
-func (v *ServerCapabilitiesCompletions) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesCompletions) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	{
-		ks, n := rtSortedKeys(e, v.Extra)
+		ks, n := codec.SortedKeys(e, v.Extra)
 		for _, k := range ks {
-			e.key(k)
-			v.Extra[k].encodeJSON(e)
+			e.Key(k)
+			v.Extra[k].EncodeJSON(e)
 		}
-		e.keys = e.keys[:n]
+		e.Keys = e.Keys[:n]
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesCompletions) extraCount() int {
@@ -13830,55 +13833,55 @@ func (v ServerCapabilitiesLogging) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesLogging) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesLogging) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesLogging) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesLogging) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesLogging{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	for first := true; d.member(&first); {
-		switch d.key {
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		default:
-			k := d.key
+			k := d.Key
 			if v.Extra == nil {
 				v.Extra = map[string]JSONValue{}
 			}
 			if _, dup := v.Extra[k]; dup {
-				d.dup(k)
+				d.Dup(k)
 				return
 			}
 			var x JSONValue
-			x.decodeJSON(d)
+			x.DecodeJSON(d)
 			v.Extra[k] = x
 		}
 	}
 }
 
-func (v *ServerCapabilitiesLogging) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesLogging) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	{
-		ks, n := rtSortedKeys(e, v.Extra)
+		ks, n := codec.SortedKeys(e, v.Extra)
 		for _, k := range ks {
-			e.key(k)
-			v.Extra[k].encodeJSON(e)
+			e.Key(k)
+			v.Extra[k].EncodeJSON(e)
 		}
-		e.keys = e.keys[:n]
+		e.Keys = e.Keys[:n]
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesLogging) extraCount() int {
@@ -13892,54 +13895,54 @@ func (v ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesPrompts) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesPrompts) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesPrompts) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesPrompts) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesPrompts{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesPrompts) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesPrompts) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesPrompts) extraCount() int {
@@ -13953,63 +13956,63 @@ func (v ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesResources) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesResources) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesResources) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesResources) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesResources{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		case "subscribe":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Subscribe = d.boolPtr()
+			v.Subscribe = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesResources) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesResources) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	if v.Subscribe != nil {
-		e.name("\"subscribe\":")
-		e.bool(*v.Subscribe)
+		e.Name("\"subscribe\":")
+		e.Bool(*v.Subscribe)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesResources) extraCount() int {
@@ -14023,54 +14026,54 @@ func (v ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerCapabilitiesTools) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerCapabilitiesTools) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ServerCapabilitiesTools) decodeJSON(d *decoder) {
+func (v *ServerCapabilitiesTools) DecodeJSON(d *codec.Decoder) {
 	*v = ServerCapabilitiesTools{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "listChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ListChanged = d.boolPtr()
+			v.ListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ServerCapabilitiesTools) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ServerCapabilitiesTools) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ListChanged != nil {
-		e.name("\"listChanged\":")
-		e.bool(*v.ListChanged)
+		e.Name("\"listChanged\":")
+		e.Bool(*v.ListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ServerCapabilitiesTools) extraCount() int {
@@ -14084,79 +14087,79 @@ func (v ServerNotificationHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerNotificationHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerNotificationHolder) encodeJSON(e *encoder) {
+func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerNotificationHolder) decodeJSON(d *decoder) {
+func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
 				x := new(CancelledNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/progress":
 				x := new(ProgressNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/resources/list_changed":
 				x := new(ResourceListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/subscriptions/acknowledged":
 				x := new(SubscriptionsAcknowledgedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/resources/updated":
 				x := new(ResourceUpdatedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/prompts/list_changed":
 				x := new(PromptListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/tools/list_changed":
 				x := new(ToolListChangedNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "notifications/message":
 				x := new(LoggingMessageNotification)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 			}
 		default:
-			d.badTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -14167,39 +14170,39 @@ func (v ServerResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ServerResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ServerResultHolder) encodeJSON(e *encoder) {
+func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ServerResultHolder) decodeJSON(d *decoder) {
+func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("cacheScope")
+		tag, state := d.PeekTag("cacheScope")
 		switch state {
-		case tagAbsent:
-			var t trial
+		case codec.TagAbsent:
+			var t codec.Trial
 			var best ServerResult
-			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
+			keys := d.PeekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 			ok0 := keys&1 == 1
 			ok1 := keys&1 == 1
 			ok2 := keys&3 == 3
@@ -14210,85 +14213,85 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
 			}
 			if ok0 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(InputRequiredResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok2 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(SubscriptionsListenResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok3 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetPromptResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok4 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CallToolResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok5 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CompleteResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
-		case tagString:
+		case codec.TagString:
 			switch tag {
 			case "private":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
+				keys := d.PeekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
 				ok2 := keys&85 == 85
@@ -14305,155 +14308,155 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(DiscoverResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InputRequiredResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(SubscriptionsListenResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok11 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			case "public":
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
+				keys := d.PeekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
 				ok2 := keys&85 == 85
@@ -14470,155 +14473,155 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(DiscoverResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourcesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListResourceTemplatesResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ReadResourceResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListPromptsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(ListToolsResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok6 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok7 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InputRequiredResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok8 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(SubscriptionsListenResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok9 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok10 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok11 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			default:
-				var t trial
+				var t codec.Trial
 				var best ServerResult
-				keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
+				keys := d.PeekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 				ok0 := keys&1 == 1
 				ok1 := keys&1 == 1
 				ok2 := keys&3 == 3
@@ -14629,84 +14632,84 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 					ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
 				}
 				if ok0 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(Result)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok1 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(InputRequiredResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok2 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(SubscriptionsListenResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok3 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(GetPromptResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok4 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CallToolResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
 				if ok5 {
-					sd := d.sub()
+					sd := d.Sub()
 					x := new(CompleteResult)
-					x.decodeJSON(&sd)
-					vs := newVState()
-					x.validate(vs)
-					n := len(vs.errs)
-					vs.release()
-					if t.offer(&sd, n, x.extraCount()) {
+					x.DecodeJSON(&sd)
+					vs := codec.NewValidator()
+					x.ValidateWith(vs)
+					n := len(vs.Errs)
+					vs.Release()
+					if t.Offer(&sd, n, x.extraCount()) {
 						best = x
 					}
 				}
-				t.finish(d, false)
+				t.Finish(d, false)
 				v.Value = best
 			}
 		default:
-			var t trial
+			var t codec.Trial
 			var best ServerResult
-			keys := d.peekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
+			keys := d.PeekKeys([]string{"resultType", "_meta", "messages", "content", "completion"})
 			ok0 := keys&1 == 1
 			ok1 := keys&1 == 1
 			ok2 := keys&3 == 3
@@ -14717,82 +14720,82 @@ func (v *ServerResultHolder) decodeJSON(d *decoder) {
 				ok0, ok1, ok2, ok3, ok4, ok5 = true, true, true, true, true, true
 			}
 			if ok0 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(Result)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok1 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(InputRequiredResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok2 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(SubscriptionsListenResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok3 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(GetPromptResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok4 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CallToolResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
 			if ok5 {
-				sd := d.sub()
+				sd := d.Sub()
 				x := new(CompleteResult)
-				x.decodeJSON(&sd)
-				vs := newVState()
-				x.validate(vs)
-				n := len(vs.errs)
-				vs.release()
-				if t.offer(&sd, n, x.extraCount()) {
+				x.DecodeJSON(&sd)
+				vs := codec.NewValidator()
+				x.ValidateWith(vs)
+				n := len(vs.Errs)
+				vs.Release()
+				if t.Offer(&sd, n, x.extraCount()) {
 					best = x
 				}
 			}
-			t.finish(d, false)
+			t.Finish(d, false)
 			v.Value = best
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -14803,69 +14806,69 @@ func (v SingleSelectEnumSchemaHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SingleSelectEnumSchemaHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SingleSelectEnumSchemaHolder) encodeJSON(e *encoder) {
+func (v SingleSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SingleSelectEnumSchemaHolder) decodeJSON(d *decoder) {
+func (v *SingleSelectEnumSchemaHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best SingleSelectEnumSchema
-		keys := d.peekKeys([]string{"enum", "type", "oneOf"})
+		keys := d.PeekKeys([]string{"enum", "type", "oneOf"})
 		ok0 := keys&3 == 3
 		ok1 := keys&6 == 6
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(UntitledSingleSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TitledSingleSelectEnumSchema)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -14876,112 +14879,112 @@ func (v StringSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *StringSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *StringSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *StringSchema) decodeJSON(d *decoder) {
+func (v *StringSchema) DecodeJSON(d *codec.Decoder) {
 	*v = StringSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "format":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Format = new(StringSchemaFormat)
-			v.Format.decodeJSON(d)
+			v.Format.DecodeJSON(d)
 		case "maxLength":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MaxLength = d.intPtr()
+			v.MaxLength = d.IntPtr()
 		case "minLength":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MinLength = d.intPtr()
+			v.MinLength = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&64 != 64 {
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *StringSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *StringSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Format != nil {
-		e.name("\"format\":")
-		v.Format.encodeJSON(e)
+		e.Name("\"format\":")
+		v.Format.EncodeJSON(e)
 	}
 	if v.MaxLength != nil {
-		e.name("\"maxLength\":")
-		e.int(*v.MaxLength)
+		e.Name("\"maxLength\":")
+		e.Int(*v.MaxLength)
 	}
 	if v.MinLength != nil {
-		e.name("\"minLength\":")
-		e.int(*v.MinLength)
+		e.Name("\"minLength\":")
+		e.Int(*v.MinLength)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *StringSchema) extraCount() int {
@@ -14995,30 +14998,30 @@ func (v StringSchemaFormat) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v StringSchemaFormat) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *StringSchemaFormat) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *StringSchemaFormat) decodeJSON(d *decoder) {
+func (v *StringSchemaFormat) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = StringSchemaFormat(u)
 }
 
-func (v StringSchemaFormat) encodeJSON(e *encoder) {
+func (v StringSchemaFormat) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -15028,95 +15031,95 @@ func (v SubscriptionFilter) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionFilter) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionFilter) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionFilter) decodeJSON(d *decoder) {
+func (v *SubscriptionFilter) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionFilter{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "promptsListChanged":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.PromptsListChanged = d.boolPtr()
+			v.PromptsListChanged = d.BoolPtr()
 		case "resourceSubscriptions":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.ResourceSubscriptions = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "resourcesListChanged":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ResourcesListChanged = d.boolPtr()
+			v.ResourcesListChanged = d.BoolPtr()
 		case "toolsListChanged":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ToolsListChanged = d.boolPtr()
+			v.ToolsListChanged = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *SubscriptionFilter) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscriptionFilter) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.PromptsListChanged != nil {
-		e.name("\"promptsListChanged\":")
-		e.bool(*v.PromptsListChanged)
+		e.Name("\"promptsListChanged\":")
+		e.Bool(*v.PromptsListChanged)
 	}
 	if v.ResourceSubscriptions != nil {
-		e.name("\"resourceSubscriptions\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"resourceSubscriptions\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.ResourceSubscriptions {
-			e.comma()
-			e.string(v.ResourceSubscriptions[i0])
+			e.Comma()
+			e.Str(v.ResourceSubscriptions[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.ResourcesListChanged != nil {
-		e.name("\"resourcesListChanged\":")
-		e.bool(*v.ResourcesListChanged)
+		e.Name("\"resourcesListChanged\":")
+		e.Bool(*v.ResourcesListChanged)
 	}
 	if v.ToolsListChanged != nil {
-		e.name("\"toolsListChanged\":")
-		e.bool(*v.ToolsListChanged)
+		e.Name("\"toolsListChanged\":")
+		e.Bool(*v.ToolsListChanged)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionFilter) extraCount() int {
@@ -15130,76 +15133,76 @@ func (v SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsAcknowledgedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsAcknowledgedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsAcknowledgedNotification) decodeJSON(d *decoder) {
+func (v *SubscriptionsAcknowledgedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsAcknowledgedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/subscriptions/acknowledged")
+			d.ConstString("notifications/subscriptions/acknowledged")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SubscriptionsAcknowledgedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/subscriptions/acknowledged\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+func (v *SubscriptionsAcknowledgedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/subscriptions/acknowledged\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsAcknowledgedNotification) extraCount() int {
@@ -15213,68 +15216,68 @@ func (v SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsAcknowledgedNotificationParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsAcknowledgedNotificationParams) decodeJSON(d *decoder) {
+func (v *SubscriptionsAcknowledgedNotificationParams) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsAcknowledgedNotificationParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Meta = new(NotificationMetaObject)
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "notifications":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Notifications.decodeJSON(d)
+			v.Notifications.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"notifications\"")
+			d.Violate(off, "required", "missing required member \"notifications\"")
 		}
 	}
 }
 
-func (v *SubscriptionsAcknowledgedNotificationParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscriptionsAcknowledgedNotificationParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"notifications\":")
-	v.Notifications.encodeJSON(e)
+	e.Name("\"notifications\":")
+	v.Notifications.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsAcknowledgedNotificationParams) extraCount() int {
@@ -15288,88 +15291,88 @@ func (v SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsListenRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsListenRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsListenRequest) decodeJSON(d *decoder) {
+func (v *SubscriptionsListenRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsListenRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("subscriptions/listen")
+			d.ConstString("subscriptions/listen")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SubscriptionsListenRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscriptionsListenRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"subscriptions/listen\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"subscriptions/listen\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsListenRequest) extraCount() int {
@@ -15383,68 +15386,68 @@ func (v SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsListenRequestParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsListenRequestParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsListenRequestParams) decodeJSON(d *decoder) {
+func (v *SubscriptionsListenRequestParams) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsListenRequestParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "notifications":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Notifications.decodeJSON(d)
+			v.Notifications.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"notifications\"")
+			d.Violate(off, "required", "missing required member \"notifications\"")
 		}
 	}
 }
 
-func (v *SubscriptionsListenRequestParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
-	e.name("\"notifications\":")
-	v.Notifications.encodeJSON(e)
+func (v *SubscriptionsListenRequestParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
+	e.Name("\"notifications\":")
+	v.Notifications.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsListenRequestParams) extraCount() int {
@@ -15458,68 +15461,68 @@ func (v SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsListenResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsListenResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsListenResult) decodeJSON(d *decoder) {
+func (v *SubscriptionsListenResult) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsListenResult{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "resultType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ResultType.decodeJSON(d)
+			v.ResultType.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"_meta\"")
+			d.Violate(off, "required", "missing required member \"_meta\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"resultType\"")
+			d.Violate(off, "required", "missing required member \"resultType\"")
 		}
 	}
 }
 
-func (v *SubscriptionsListenResult) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"_meta\":")
-	v.Meta.encodeJSON(e)
-	e.name("\"resultType\":")
-	v.ResultType.encodeJSON(e)
+func (v *SubscriptionsListenResult) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"_meta\":")
+	v.Meta.EncodeJSON(e)
+	e.Name("\"resultType\":")
+	v.ResultType.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsListenResult) extraCount() int {
@@ -15533,70 +15536,70 @@ func (v SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsListenResultMetaObject) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsListenResultMetaObject) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsListenResultMetaObject) decodeJSON(d *decoder) {
+func (v *SubscriptionsListenResultMetaObject) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsListenResultMetaObject{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "io.modelcontextprotocol/serverInfo":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.ServerInfo = new(Implementation)
-			v.ServerInfo.decodeJSON(d)
+			v.ServerInfo.DecodeJSON(d)
 		case "io.modelcontextprotocol/subscriptionId":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.SubscriptionID.decodeJSON(d)
+			v.SubscriptionID.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
+			d.Violate(off, "required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
 		}
 	}
 }
 
-func (v *SubscriptionsListenResultMetaObject) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscriptionsListenResultMetaObject) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ServerInfo != nil {
-		e.name("\"io.modelcontextprotocol/serverInfo\":")
-		v.ServerInfo.encodeJSON(e)
+		e.Name("\"io.modelcontextprotocol/serverInfo\":")
+		v.ServerInfo.EncodeJSON(e)
 	}
 	if !v.SubscriptionID.IsZero() {
-		e.name("\"io.modelcontextprotocol/subscriptionId\":")
-		v.SubscriptionID.encodeJSON(e)
+		e.Name("\"io.modelcontextprotocol/subscriptionId\":")
+		v.SubscriptionID.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsListenResultMetaObject) extraCount() int {
@@ -15610,79 +15613,79 @@ func (v SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SubscriptionsListenResultResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SubscriptionsListenResultResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SubscriptionsListenResultResponse) decodeJSON(d *decoder) {
+func (v *SubscriptionsListenResultResponse) DecodeJSON(d *codec.Decoder) {
 	*v = SubscriptionsListenResultResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *SubscriptionsListenResultResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SubscriptionsListenResultResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SubscriptionsListenResultResponse) extraCount() int {
@@ -15696,86 +15699,86 @@ func (v TextContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextContent) decodeJSON(d *decoder) {
+func (v *TextContent) DecodeJSON(d *codec.Decoder) {
 	*v = TextContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(Annotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "text":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("text")
+			d.ConstString("text")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TextContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
-	e.name("\"type\":\"text\"")
+	e.Name("\"text\":")
+	e.Str(v.Text)
+	e.Name("\"type\":\"text\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextContent) extraCount() int {
@@ -15789,86 +15792,86 @@ func (v TextResourceContents) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextResourceContents) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextResourceContents) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextResourceContents) decodeJSON(d *decoder) {
+func (v *TextResourceContents) DecodeJSON(d *codec.Decoder) {
 	*v = TextResourceContents{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "text":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		case "uri":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *TextResourceContents) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TextResourceContents) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"text\":")
+	e.Str(v.Text)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextResourceContents) extraCount() int {
@@ -15882,126 +15885,126 @@ func (v TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *TitledMultiSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = TitledMultiSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "items":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Items.decodeJSON(d)
+			v.Items.DecodeJSON(d)
 		case "maxItems":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MaxItems = d.intPtr()
+			v.MaxItems = d.IntPtr()
 		case "minItems":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MinItems = d.intPtr()
+			v.MinItems = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			d.constString("array")
+			d.ConstString("array")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&68 != 68 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"items\"")
+			d.Violate(off, "required", "missing required member \"items\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TitledMultiSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"default\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Default {
-			e.comma()
-			e.string(v.Default[i0])
+			e.Comma()
+			e.Str(v.Default[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"items\":")
-	v.Items.encodeJSON(e)
+	e.Name("\"items\":")
+	v.Items.EncodeJSON(e)
 	if v.MaxItems != nil {
-		e.name("\"maxItems\":")
-		e.int(*v.MaxItems)
+		e.Name("\"maxItems\":")
+		e.Int(*v.MaxItems)
 	}
 	if v.MinItems != nil {
-		e.name("\"minItems\":")
-		e.int(*v.MinItems)
+		e.Name("\"minItems\":")
+		e.Int(*v.MinItems)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"array\"")
+	e.Name("\"type\":\"array\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledMultiSelectEnumSchema) extraCount() int {
@@ -16015,72 +16018,72 @@ func (v TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
+func (v *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *codec.Decoder) {
 	*v = TitledMultiSelectEnumSchemaItems{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "anyOf":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]TitledMultiSelectEnumSchemaItemsAnyOfItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 TitledMultiSelectEnumSchemaItemsAnyOfItem
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.AnyOf = append(make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"anyOf\"")
+			d.Violate(off, "required", "missing required member \"anyOf\"")
 		}
 	}
 }
 
-func (v *TitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"anyOf\":")
-	e.buf = append(e.buf, '[')
+func (v *TitledMultiSelectEnumSchemaItems) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"anyOf\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.AnyOf {
-		e.comma()
-		v.AnyOf[i0].encodeJSON(e)
+		e.Comma()
+		v.AnyOf[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledMultiSelectEnumSchemaItems) extraCount() int {
@@ -16094,68 +16097,68 @@ func (v TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error)
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) decodeJSON(d *decoder) {
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) DecodeJSON(d *codec.Decoder) {
 	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "const":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Const = d.string()
+			v.Const = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.string()
+			v.Title = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"const\"")
+			d.Violate(off, "required", "missing required member \"const\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"title\"")
+			d.Violate(off, "required", "missing required member \"title\"")
 		}
 	}
 }
 
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"const\":")
-	e.string(v.Const)
-	e.name("\"title\":")
-	e.string(v.Title)
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"const\":")
+	e.Str(v.Const)
+	e.Name("\"title\":")
+	e.Str(v.Title)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) extraCount() int {
@@ -16169,108 +16172,108 @@ func (v TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *TitledSingleSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = TitledSingleSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "oneOf":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]TitledSingleSelectEnumSchemaOneOfItem
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 TitledSingleSelectEnumSchemaOneOfItem
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.OneOf = append(make([]TitledSingleSelectEnumSchemaOneOfItem, 0, len(s0)), s0...)
 			}
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&20 != 20 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"oneOf\"")
+			d.Violate(off, "required", "missing required member \"oneOf\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *TitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TitledSingleSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"oneOf\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"oneOf\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.OneOf {
-		e.comma()
-		v.OneOf[i0].encodeJSON(e)
+		e.Comma()
+		v.OneOf[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledSingleSelectEnumSchema) extraCount() int {
@@ -16284,68 +16287,68 @@ func (v TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TitledSingleSelectEnumSchemaOneOfItem) decodeJSON(d *decoder) {
+func (v *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *codec.Decoder) {
 	*v = TitledSingleSelectEnumSchemaOneOfItem{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "const":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Const = d.string()
+			v.Const = d.Str()
 		case "title":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Title = d.string()
+			v.Title = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"const\"")
+			d.Violate(off, "required", "missing required member \"const\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"title\"")
+			d.Violate(off, "required", "missing required member \"title\"")
 		}
 	}
 }
 
-func (v *TitledSingleSelectEnumSchemaOneOfItem) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"const\":")
-	e.string(v.Const)
-	e.name("\"title\":")
-	e.string(v.Title)
+func (v *TitledSingleSelectEnumSchemaOneOfItem) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"const\":")
+	e.Str(v.Const)
+	e.Name("\"title\":")
+	e.Str(v.Title)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TitledSingleSelectEnumSchemaOneOfItem) extraCount() int {
@@ -16359,138 +16362,138 @@ func (v Tool) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Tool) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Tool) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Tool) decodeJSON(d *decoder) {
+func (v *Tool) DecodeJSON(d *codec.Decoder) {
 	*v = Tool{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "annotations":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.Annotations = new(ToolAnnotations)
-			v.Annotations.decodeJSON(d)
+			v.Annotations.DecodeJSON(d)
 		case "description":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "icons":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Icon
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Icon
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Icons = append(make([]Icon, 0, len(s0)), s0...)
 			}
 		case "inputSchema":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.InputSchema.decodeJSON(d)
+			v.InputSchema.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "outputSchema":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
 			v.OutputSchema = new(ToolOutputSchema)
-			v.OutputSchema.decodeJSON(d)
+			v.OutputSchema.DecodeJSON(d)
 		case "title":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&48 != 48 {
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"inputSchema\"")
+			d.Violate(off, "required", "missing required member \"inputSchema\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 	}
 }
 
-func (v *Tool) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Tool) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
 	if v.Annotations != nil {
-		e.name("\"annotations\":")
-		v.Annotations.encodeJSON(e)
+		e.Name("\"annotations\":")
+		v.Annotations.EncodeJSON(e)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Icons != nil {
-		e.name("\"icons\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"icons\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Icons {
-			e.comma()
-			v.Icons[i0].encodeJSON(e)
+			e.Comma()
+			v.Icons[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"inputSchema\":")
-	v.InputSchema.encodeJSON(e)
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"inputSchema\":")
+	v.InputSchema.EncodeJSON(e)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.OutputSchema != nil {
-		e.name("\"outputSchema\":")
-		v.OutputSchema.encodeJSON(e)
+		e.Name("\"outputSchema\":")
+		v.OutputSchema.EncodeJSON(e)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Tool) extraCount() int {
@@ -16504,90 +16507,90 @@ func (v ToolAnnotations) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolAnnotations) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolAnnotations) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolAnnotations) decodeJSON(d *decoder) {
+func (v *ToolAnnotations) DecodeJSON(d *codec.Decoder) {
 	*v = ToolAnnotations{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "destructiveHint":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.DestructiveHint = d.boolPtr()
+			v.DestructiveHint = d.BoolPtr()
 		case "idempotentHint":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.IdempotentHint = d.boolPtr()
+			v.IdempotentHint = d.BoolPtr()
 		case "openWorldHint":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.OpenWorldHint = d.boolPtr()
+			v.OpenWorldHint = d.BoolPtr()
 		case "readOnlyHint":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ReadOnlyHint = d.boolPtr()
+			v.ReadOnlyHint = d.BoolPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolAnnotations) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolAnnotations) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.DestructiveHint != nil {
-		e.name("\"destructiveHint\":")
-		e.bool(*v.DestructiveHint)
+		e.Name("\"destructiveHint\":")
+		e.Bool(*v.DestructiveHint)
 	}
 	if v.IdempotentHint != nil {
-		e.name("\"idempotentHint\":")
-		e.bool(*v.IdempotentHint)
+		e.Name("\"idempotentHint\":")
+		e.Bool(*v.IdempotentHint)
 	}
 	if v.OpenWorldHint != nil {
-		e.name("\"openWorldHint\":")
-		e.bool(*v.OpenWorldHint)
+		e.Name("\"openWorldHint\":")
+		e.Bool(*v.OpenWorldHint)
 	}
 	if v.ReadOnlyHint != nil {
-		e.name("\"readOnlyHint\":")
-		e.bool(*v.ReadOnlyHint)
+		e.Name("\"readOnlyHint\":")
+		e.Bool(*v.ReadOnlyHint)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolAnnotations) extraCount() int {
@@ -16601,55 +16604,55 @@ func (v ToolChoice) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolChoice) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolChoice) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolChoice) decodeJSON(d *decoder) {
+func (v *ToolChoice) DecodeJSON(d *codec.Decoder) {
 	*v = ToolChoice{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mode":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Mode = new(ToolChoiceMode)
-			v.Mode.decodeJSON(d)
+			v.Mode.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolChoice) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolChoice) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Mode != nil {
-		e.name("\"mode\":")
-		v.Mode.encodeJSON(e)
+		e.Name("\"mode\":")
+		v.Mode.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolChoice) extraCount() int {
@@ -16663,30 +16666,30 @@ func (v ToolChoiceMode) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ToolChoiceMode) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolChoiceMode) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolChoiceMode) decodeJSON(d *decoder) {
+func (v *ToolChoiceMode) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = ToolChoiceMode(u)
 }
 
-func (v ToolChoiceMode) encodeJSON(e *encoder) {
+func (v ToolChoiceMode) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -16696,66 +16699,66 @@ func (v ToolInputSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolInputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolInputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolInputSchema) decodeJSON(d *decoder) {
+func (v *ToolInputSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ToolInputSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "$schema":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Schema = d.stringPtr()
+			v.Schema = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("object")
+			d.ConstString("object")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolInputSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolInputSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Schema != nil {
-		e.name("\"$schema\":")
-		e.string(*v.Schema)
+		e.Name("\"$schema\":")
+		e.Str(*v.Schema)
 	}
-	e.name("\"type\":\"object\"")
+	e.Name("\"type\":\"object\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolInputSchema) extraCount() int {
@@ -16769,76 +16772,76 @@ func (v ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolListChangedNotification) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolListChangedNotification) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolListChangedNotification) decodeJSON(d *decoder) {
+func (v *ToolListChangedNotification) DecodeJSON(d *codec.Decoder) {
 	*v = ToolListChangedNotification{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("notifications/tools/list_changed")
+			d.ConstString("notifications/tools/list_changed")
 		case "params":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Params = new(NotificationParams)
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *ToolListChangedNotification) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"notifications/tools/list_changed\"")
+func (v *ToolListChangedNotification) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"notifications/tools/list_changed\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		v.Params.encodeJSON(e)
+		e.Name("\"params\":")
+		v.Params.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolListChangedNotification) extraCount() int {
@@ -16852,54 +16855,54 @@ func (v ToolOutputSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolOutputSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolOutputSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolOutputSchema) decodeJSON(d *decoder) {
+func (v *ToolOutputSchema) DecodeJSON(d *codec.Decoder) {
 	*v = ToolOutputSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "$schema":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Schema = d.stringPtr()
+			v.Schema = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *ToolOutputSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolOutputSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Schema != nil {
-		e.name("\"$schema\":")
-		e.string(*v.Schema)
+		e.Name("\"$schema\":")
+		e.Str(*v.Schema)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolOutputSchema) extraCount() int {
@@ -16913,120 +16916,120 @@ func (v ToolResultContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolResultContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolResultContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolResultContent) decodeJSON(d *decoder) {
+func (v *ToolResultContent) DecodeJSON(d *codec.Decoder) {
 	*v = ToolResultContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "content":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]ContentBlock
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 ContentBlock
 					var h1 ContentBlockHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Content = append(make([]ContentBlock, 0, len(s0)), s0...)
 			}
 		case "isError":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.IsError = d.boolPtr()
+			v.IsError = d.BoolPtr()
 		case "structuredContent":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.StructuredContent = d.raw()
+			v.StructuredContent = d.Raw()
 		case "toolUseId":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.ToolUseID = d.string()
+			v.ToolUseID = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			d.constString("tool_result")
+			d.ConstString("tool_result")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&50 != 50 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"content\"")
+			d.Violate(off, "required", "missing required member \"content\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"toolUseId\"")
+			d.Violate(off, "required", "missing required member \"toolUseId\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolResultContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolResultContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"content\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"content\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Content {
-		e.comma()
-		ContentBlockHolder{Value: v.Content[i0]}.encodeJSON(e)
+		e.Comma()
+		ContentBlockHolder{Value: v.Content[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.IsError != nil {
-		e.name("\"isError\":")
-		e.bool(*v.IsError)
+		e.Name("\"isError\":")
+		e.Bool(*v.IsError)
 	}
 	if v.StructuredContent != nil {
-		e.name("\"structuredContent\":")
-		e.raw(v.StructuredContent)
+		e.Name("\"structuredContent\":")
+		e.Raw(v.StructuredContent)
 	}
-	e.name("\"toolUseId\":")
-	e.string(v.ToolUseID)
-	e.name("\"type\":\"tool_result\"")
+	e.Name("\"toolUseId\":")
+	e.Str(v.ToolUseID)
+	e.Name("\"type\":\"tool_result\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolResultContent) extraCount() int {
@@ -17040,96 +17043,96 @@ func (v ToolUseContent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ToolUseContent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ToolUseContent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ToolUseContent) decodeJSON(d *decoder) {
+func (v *ToolUseContent) DecodeJSON(d *codec.Decoder) {
 	*v = ToolUseContent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "_meta":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Meta.decodeJSON(d)
+			v.Meta.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "input":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Input = d.raw()
+			v.Input = d.Raw()
 		case "name":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("tool_use")
+			d.ConstString("tool_use")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&30 != 30 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"input\"")
+			d.Violate(off, "required", "missing required member \"input\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *ToolUseContent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ToolUseContent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Meta != nil {
-		e.name("\"_meta\":")
-		v.Meta.encodeJSON(e)
+		e.Name("\"_meta\":")
+		v.Meta.EncodeJSON(e)
 	}
-	e.name("\"id\":")
-	e.string(v.ID)
-	e.name("\"input\":")
-	e.raw(v.Input)
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"type\":\"tool_use\"")
+	e.Name("\"id\":")
+	e.Str(v.ID)
+	e.Name("\"input\":")
+	e.Raw(v.Input)
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"type\":\"tool_use\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ToolUseContent) extraCount() int {
@@ -17143,76 +17146,76 @@ func (v UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsupportedProtocolVersionError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsupportedProtocolVersionError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsupportedProtocolVersionError) decodeJSON(d *decoder) {
+func (v *UnsupportedProtocolVersionError) DecodeJSON(d *codec.Decoder) {
 	*v = UnsupportedProtocolVersionError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Error.decodeJSON(d)
+			v.Error.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *UnsupportedProtocolVersionError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"error\":")
-	v.Error.encodeJSON(e)
+func (v *UnsupportedProtocolVersionError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"error\":")
+	v.Error.EncodeJSON(e)
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsupportedProtocolVersionError) extraCount() int {
@@ -17226,77 +17229,77 @@ func (v UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsupportedProtocolVersionErrorError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsupportedProtocolVersionErrorError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsupportedProtocolVersionErrorError) decodeJSON(d *decoder) {
+func (v *UnsupportedProtocolVersionErrorError) DecodeJSON(d *codec.Decoder) {
 	*v = UnsupportedProtocolVersionErrorError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32022))
+			d.ConstInt(int64(-32022))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data.decodeJSON(d)
+			v.Data.DecodeJSON(d)
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *UnsupportedProtocolVersionErrorError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32022")
-	e.name("\"data\":")
-	v.Data.encodeJSON(e)
-	e.name("\"message\":")
-	e.string(v.Message)
+func (v *UnsupportedProtocolVersionErrorError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32022")
+	e.Name("\"data\":")
+	v.Data.EncodeJSON(e)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsupportedProtocolVersionErrorError) extraCount() int {
@@ -17310,82 +17313,82 @@ func (v UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsupportedProtocolVersionErrorErrorData) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsupportedProtocolVersionErrorErrorData) decodeJSON(d *decoder) {
+func (v *UnsupportedProtocolVersionErrorErrorData) DecodeJSON(d *codec.Decoder) {
 	*v = UnsupportedProtocolVersionErrorErrorData{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "requested":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Requested = d.string()
+			v.Requested = d.Str()
 		case "supported":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Supported = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"requested\"")
+			d.Violate(off, "required", "missing required member \"requested\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"supported\"")
+			d.Violate(off, "required", "missing required member \"supported\"")
 		}
 	}
 }
 
-func (v *UnsupportedProtocolVersionErrorErrorData) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"requested\":")
-	e.string(v.Requested)
-	e.name("\"supported\":")
-	e.buf = append(e.buf, '[')
+func (v *UnsupportedProtocolVersionErrorErrorData) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"requested\":")
+	e.Str(v.Requested)
+	e.Name("\"supported\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Supported {
-		e.comma()
-		e.string(v.Supported[i0])
+		e.Comma()
+		e.Str(v.Supported[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsupportedProtocolVersionErrorErrorData) extraCount() int {
@@ -17399,126 +17402,126 @@ func (v UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UntitledMultiSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UntitledMultiSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UntitledMultiSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *UntitledMultiSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = UntitledMultiSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Default = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "items":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Items.decodeJSON(d)
+			v.Items.DecodeJSON(d)
 		case "maxItems":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MaxItems = d.intPtr()
+			v.MaxItems = d.IntPtr()
 		case "minItems":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.MinItems = d.intPtr()
+			v.MinItems = d.IntPtr()
 		case "title":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			d.constString("array")
+			d.ConstString("array")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&68 != 68 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"items\"")
+			d.Violate(off, "required", "missing required member \"items\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *UntitledMultiSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UntitledMultiSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"default\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Default {
-			e.comma()
-			e.string(v.Default[i0])
+			e.Comma()
+			e.Str(v.Default[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"items\":")
-	v.Items.encodeJSON(e)
+	e.Name("\"items\":")
+	v.Items.EncodeJSON(e)
 	if v.MaxItems != nil {
-		e.name("\"maxItems\":")
-		e.int(*v.MaxItems)
+		e.Name("\"maxItems\":")
+		e.Int(*v.MaxItems)
 	}
 	if v.MinItems != nil {
-		e.name("\"minItems\":")
-		e.int(*v.MinItems)
+		e.Name("\"minItems\":")
+		e.Int(*v.MinItems)
 	}
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"array\"")
+	e.Name("\"type\":\"array\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UntitledMultiSelectEnumSchema) extraCount() int {
@@ -17532,81 +17535,81 @@ func (v UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UntitledMultiSelectEnumSchemaItems) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UntitledMultiSelectEnumSchemaItems) decodeJSON(d *decoder) {
+func (v *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *codec.Decoder) {
 	*v = UntitledMultiSelectEnumSchemaItems{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "enum":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "type":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"enum\"")
+			d.Violate(off, "required", "missing required member \"enum\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *UntitledMultiSelectEnumSchemaItems) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"enum\":")
-	e.buf = append(e.buf, '[')
+func (v *UntitledMultiSelectEnumSchemaItems) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"enum\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Enum {
-		e.comma()
-		e.string(v.Enum[i0])
+		e.Comma()
+		e.Str(v.Enum[i0])
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"type\":\"string\"")
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UntitledMultiSelectEnumSchemaItems) extraCount() int {
@@ -17620,108 +17623,108 @@ func (v UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UntitledSingleSelectEnumSchema) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UntitledSingleSelectEnumSchema) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UntitledSingleSelectEnumSchema) decodeJSON(d *decoder) {
+func (v *UntitledSingleSelectEnumSchema) DecodeJSON(d *codec.Decoder) {
 	*v = UntitledSingleSelectEnumSchema{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "default":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Default = d.stringPtr()
+			v.Default = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "enum":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Enum = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "title":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Title = d.stringPtr()
+			v.Title = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("string")
+			d.ConstString("string")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&20 != 20 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"enum\"")
+			d.Violate(off, "required", "missing required member \"enum\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *UntitledSingleSelectEnumSchema) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *UntitledSingleSelectEnumSchema) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Default != nil {
-		e.name("\"default\":")
-		e.string(*v.Default)
+		e.Name("\"default\":")
+		e.Str(*v.Default)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"enum\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"enum\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Enum {
-		e.comma()
-		e.string(v.Enum[i0])
+		e.Comma()
+		e.Str(v.Enum[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Title != nil {
-		e.name("\"title\":")
-		e.string(*v.Title)
+		e.Name("\"title\":")
+		e.Str(*v.Title)
 	}
-	e.name("\"type\":\"string\"")
+	e.Name("\"type\":\"string\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UntitledSingleSelectEnumSchema) extraCount() int {

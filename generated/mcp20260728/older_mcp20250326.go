@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/mcpgen/mcpgen/generated/mcp20250326"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"maps"
 	"slices"
 )
 
 // toOlder20250326Annotations converts a Annotations to revision 2025-03-26's Annotations.
-func toOlder20250326Annotations(in *Annotations, at *convPath) (out mcp20250326.Annotations, err error) {
+func toOlder20250326Annotations(in *Annotations, at *protocol.ConvPath) (out mcp20250326.Annotations, err error) {
 	if in.Audience != nil {
 		s1 := make([]mcp20250326.Role, len(in.Audience))
 		for i1 := range in.Audience {
@@ -20,7 +21,7 @@ func toOlder20250326Annotations(in *Annotations, at *convPath) (out mcp20250326.
 		out.Audience = s1
 	}
 	if in.LastModified != nil {
-		b, err := convEncode(in.LastModified, at.member("lastModified"))
+		b, err := protocol.ConvEncode(in.LastModified, at.Member("lastModified"))
 		if err != nil {
 			return out, err
 		}
@@ -30,7 +31,7 @@ func toOlder20250326Annotations(in *Annotations, at *convPath) (out mcp20250326.
 		})
 	}
 	if in.Priority != nil {
-		out.Priority = convPtr(*in.Priority)
+		out.Priority = protocol.ConvPtr(*in.Priority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -43,7 +44,7 @@ func toOlder20250326Annotations(in *Annotations, at *convPath) (out mcp20250326.
 }
 
 // fromOlder20250326Annotations converts a revision 2025-03-26's Annotations to Annotations.
-func fromOlder20250326Annotations(in *mcp20250326.Annotations, at *convPath) (out Annotations, err error) {
+func fromOlder20250326Annotations(in *mcp20250326.Annotations, at *protocol.ConvPath) (out Annotations, err error) {
 	if in.Audience != nil {
 		s1 := make([]Role, len(in.Audience))
 		for i1 := range in.Audience {
@@ -53,13 +54,13 @@ func fromOlder20250326Annotations(in *mcp20250326.Annotations, at *convPath) (ou
 	}
 	if b, ok := in.Extra.Get("lastModified"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("lastModified"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("lastModified"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.LastModified = &x
 	}
 	if in.Priority != nil {
-		out.Priority = convPtr(*in.Priority)
+		out.Priority = protocol.ConvPtr(*in.Priority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -75,13 +76,13 @@ func fromOlder20250326Annotations(in *mcp20250326.Annotations, at *convPath) (ou
 }
 
 // toOlder20250326AudioContent converts a AudioContent to revision 2025-03-26's AudioContent.
-func toOlder20250326AudioContent(in *AudioContent, at *convPath) (out mcp20250326.AudioContent, err error) {
+func toOlder20250326AudioContent(in *AudioContent, at *protocol.ConvPath) (out mcp20250326.AudioContent, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -90,7 +91,7 @@ func toOlder20250326AudioContent(in *AudioContent, at *convPath) (out mcp2025032
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -109,17 +110,17 @@ func toOlder20250326AudioContent(in *AudioContent, at *convPath) (out mcp2025032
 
 // fromOlder20250326AudioContent converts a revision 2025-03-26's AudioContent to
 // AudioContent.
-func fromOlder20250326AudioContent(in *mcp20250326.AudioContent, at *convPath) (out AudioContent, err error) {
+func fromOlder20250326AudioContent(in *mcp20250326.AudioContent, at *protocol.ConvPath) (out AudioContent, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -141,13 +142,13 @@ func fromOlder20250326AudioContent(in *mcp20250326.AudioContent, at *convPath) (
 
 // toOlder20250326BlobResourceContents converts a BlobResourceContents to revision
 // 2025-03-26's BlobResourceContents.
-func toOlder20250326BlobResourceContents(in *BlobResourceContents, at *convPath) (out mcp20250326.BlobResourceContents, err error) {
+func toOlder20250326BlobResourceContents(in *BlobResourceContents, at *protocol.ConvPath) (out mcp20250326.BlobResourceContents, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -156,7 +157,7 @@ func toOlder20250326BlobResourceContents(in *BlobResourceContents, at *convPath)
 	}
 	out.Blob = in.Blob
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -171,17 +172,17 @@ func toOlder20250326BlobResourceContents(in *BlobResourceContents, at *convPath)
 
 // fromOlder20250326BlobResourceContents converts a revision 2025-03-26's
 // BlobResourceContents to BlobResourceContents.
-func fromOlder20250326BlobResourceContents(in *mcp20250326.BlobResourceContents, at *convPath) (out BlobResourceContents, err error) {
+func fromOlder20250326BlobResourceContents(in *mcp20250326.BlobResourceContents, at *protocol.ConvPath) (out BlobResourceContents, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	out.Blob = in.Blob
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -203,14 +204,14 @@ func fromOlder20250326BlobResourceContents(in *mcp20250326.BlobResourceContents,
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326CallToolRequestParams(in *CallToolRequestParams, at *convPath) (out mcp20250326.CallToolRequestParams, err error) {
+func toOlder20250326CallToolRequestParams(in *CallToolRequestParams, at *protocol.ConvPath) (out mcp20250326.CallToolRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -221,7 +222,7 @@ func toOlder20250326CallToolRequestParams(in *CallToolRequestParams, at *convPat
 		out.Arguments = in.Arguments
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -232,7 +233,7 @@ func toOlder20250326CallToolRequestParams(in *CallToolRequestParams, at *convPat
 	}
 	out.Name = in.Name
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -259,11 +260,11 @@ func toOlder20250326CallToolRequestParams(in *CallToolRequestParams, at *convPat
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326CallToolRequestParams(in *mcp20250326.CallToolRequestParams, at *convPath) (out CallToolRequestParams, err error) {
+func fromOlder20250326CallToolRequestParams(in *mcp20250326.CallToolRequestParams, at *protocol.ConvPath) (out CallToolRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -273,7 +274,7 @@ func fromOlder20250326CallToolRequestParams(in *mcp20250326.CallToolRequestParam
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
@@ -281,7 +282,7 @@ func fromOlder20250326CallToolRequestParams(in *mcp20250326.CallToolRequestParam
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -307,33 +308,33 @@ func fromOlder20250326CallToolRequestParams(in *mcp20250326.CallToolRequestParam
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20250326CallToolResult(in *CallToolResult, at *convPath) (out mcp20250326.CallToolResult, err error) {
+func toOlder20250326CallToolResult(in *CallToolResult, at *protocol.ConvPath) (out mcp20250326.CallToolResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Content != nil {
 		s1 := make([]mcp20250326.CallToolResultContentItem, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = toOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if in.StructuredContent != nil {
-		b, err := convEncode(in.StructuredContent, at.member("structuredContent"))
+		b, err := protocol.ConvEncode(in.StructuredContent, at.Member("structuredContent"))
 		if err != nil {
 			return out, err
 		}
@@ -358,11 +359,11 @@ func toOlder20250326CallToolResult(in *CallToolResult, at *convPath) (out mcp202
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20250326CallToolResult(in *mcp20250326.CallToolResult, at *convPath) (out CallToolResult, err error) {
+func fromOlder20250326CallToolResult(in *mcp20250326.CallToolResult, at *protocol.ConvPath) (out CallToolResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -370,18 +371,18 @@ func fromOlder20250326CallToolResult(in *mcp20250326.CallToolResult, at *convPat
 	if in.Content != nil {
 		s1 := make([]ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = fromOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326ContentBlockAsCallToolResultContentItem(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -390,7 +391,7 @@ func fromOlder20250326CallToolResult(in *mcp20250326.CallToolResult, at *convPat
 	}
 	if b, ok := in.Extra.Get("structuredContent"); ok {
 		var x json.RawMessage
-		if err = convDecode(b, &x, at.member("structuredContent"), "2026-07-28", "json.RawMessage"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("structuredContent"), "2026-07-28", "json.RawMessage"); err != nil {
 			return out, err
 		}
 		out.StructuredContent = x
@@ -413,14 +414,14 @@ func fromOlder20250326CallToolResult(in *mcp20250326.CallToolResult, at *convPat
 //
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250326CancelledNotificationParams(in *CancelledNotificationParams, at *convPath) (out mcp20250326.CancelledNotificationParams, err error) {
+func toOlder20250326CancelledNotificationParams(in *CancelledNotificationParams, at *protocol.ConvPath) (out mcp20250326.CancelledNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -428,11 +429,11 @@ func toOlder20250326CancelledNotificationParams(in *CancelledNotificationParams,
 		}
 	}
 	if in.Reason != nil {
-		out.Reason = convPtr(*in.Reason)
+		out.Reason = protocol.ConvPtr(*in.Reason)
 	}
 	{
 		var x mcp20250326.RequestId
-		if x, err = toOlder20250326RequestId(in.RequestID, at.member("requestId")); err != nil {
+		if x, err = toOlder20250326RequestId(in.RequestID, at.Member("requestId")); err != nil {
 			return out, err
 		}
 		out.RequestID = x
@@ -449,20 +450,20 @@ func toOlder20250326CancelledNotificationParams(in *CancelledNotificationParams,
 
 // fromOlder20250326CancelledNotificationParams converts a revision 2025-03-26's
 // CancelledNotificationParams to CancelledNotificationParams.
-func fromOlder20250326CancelledNotificationParams(in *mcp20250326.CancelledNotificationParams, at *convPath) (out CancelledNotificationParams, err error) {
+func fromOlder20250326CancelledNotificationParams(in *mcp20250326.CancelledNotificationParams, at *protocol.ConvPath) (out CancelledNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Reason != nil {
-		out.Reason = convPtr(*in.Reason)
+		out.Reason = protocol.ConvPtr(*in.Reason)
 	}
 	{
 		var x RequestId
-		if x, err = fromOlder20250326RequestId(in.RequestID, at.member("requestId")); err != nil {
+		if x, err = fromOlder20250326RequestId(in.RequestID, at.Member("requestId")); err != nil {
 			return out, err
 		}
 		out.RequestID = x
@@ -482,9 +483,9 @@ func fromOlder20250326CancelledNotificationParams(in *mcp20250326.CancelledNotif
 
 // toOlder20250326ClientCapabilities converts a ClientCapabilities to revision 2025-03-26's
 // ClientCapabilities.
-func toOlder20250326ClientCapabilities(in *ClientCapabilities, at *convPath) (out mcp20250326.ClientCapabilities, err error) {
+func toOlder20250326ClientCapabilities(in *ClientCapabilities, at *protocol.ConvPath) (out mcp20250326.ClientCapabilities, err error) {
 	if in.Elicitation != nil {
-		b, err := convEncode(in.Elicitation, at.member("elicitation"))
+		b, err := protocol.ConvEncode(in.Elicitation, at.Member("elicitation"))
 		if err != nil {
 			return out, err
 		}
@@ -504,7 +505,7 @@ func toOlder20250326ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 		out.Experimental = m1
 	}
 	if in.Extensions != nil {
-		b, err := convEncode(in.Extensions, at.member("extensions"))
+		b, err := protocol.ConvEncode(in.Extensions, at.Member("extensions"))
 		if err != nil {
 			return out, err
 		}
@@ -515,14 +516,14 @@ func toOlder20250326ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 	}
 	if in.Roots != nil {
 		var x mcp20250326.ClientCapabilitiesRoots
-		if x, err = toOlder20250326ClientCapabilitiesRoots(in.Roots, at.member("roots")); err != nil {
+		if x, err = toOlder20250326ClientCapabilitiesRoots(in.Roots, at.Member("roots")); err != nil {
 			return out, err
 		}
 		out.Roots = &x
 	}
 	if in.Sampling != nil {
 		var x mcp20250326.ClientCapabilitiesSampling
-		if x, err = toOlder20250326ClientCapabilitiesSampling(in.Sampling, at.member("sampling")); err != nil {
+		if x, err = toOlder20250326ClientCapabilitiesSampling(in.Sampling, at.Member("sampling")); err != nil {
 			return out, err
 		}
 		out.Sampling = &x
@@ -539,10 +540,10 @@ func toOlder20250326ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 
 // fromOlder20250326ClientCapabilities converts a revision 2025-03-26's ClientCapabilities to
 // ClientCapabilities.
-func fromOlder20250326ClientCapabilities(in *mcp20250326.ClientCapabilities, at *convPath) (out ClientCapabilities, err error) {
+func fromOlder20250326ClientCapabilities(in *mcp20250326.ClientCapabilities, at *protocol.ConvPath) (out ClientCapabilities, err error) {
 	if b, ok := in.Extra.Get("elicitation"); ok {
 		var x ClientCapabilitiesElicitation
-		if err = convDecode(b, &x, at.member("elicitation"), "2026-07-28", "ClientCapabilitiesElicitation"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("elicitation"), "2026-07-28", "ClientCapabilitiesElicitation"); err != nil {
 			return out, err
 		}
 		out.Elicitation = &x
@@ -560,13 +561,13 @@ func fromOlder20250326ClientCapabilities(in *mcp20250326.ClientCapabilities, at 
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("extensions")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("extensions")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]JSONObject, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 JSONObject
-			if err = convDecode(p1[k1], &x1, at.member("extensions").member(k1), "2026-07-28", "JSONObject"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("extensions").Member(k1), "2026-07-28", "JSONObject"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -576,14 +577,14 @@ func fromOlder20250326ClientCapabilities(in *mcp20250326.ClientCapabilities, at 
 	}
 	if in.Roots != nil {
 		var x ClientCapabilitiesRoots
-		if x, err = fromOlder20250326ClientCapabilitiesRoots(in.Roots, at.member("roots")); err != nil {
+		if x, err = fromOlder20250326ClientCapabilitiesRoots(in.Roots, at.Member("roots")); err != nil {
 			return out, err
 		}
 		out.Roots = &x
 	}
 	if in.Sampling != nil {
 		var x ClientCapabilitiesSampling
-		if x, err = fromOlder20250326ClientCapabilitiesSampling(in.Sampling, at.member("sampling")); err != nil {
+		if x, err = fromOlder20250326ClientCapabilitiesSampling(in.Sampling, at.Member("sampling")); err != nil {
 			return out, err
 		}
 		out.Sampling = &x
@@ -603,10 +604,10 @@ func fromOlder20250326ClientCapabilities(in *mcp20250326.ClientCapabilities, at 
 
 // toOlder20250326ClientCapabilitiesRoots converts a ClientCapabilitiesRoots to revision
 // 2025-03-26's ClientCapabilitiesRoots.
-func toOlder20250326ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *convPath) (out mcp20250326.ClientCapabilitiesRoots, err error) {
+func toOlder20250326ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *protocol.ConvPath) (out mcp20250326.ClientCapabilitiesRoots, err error) {
 	if b, ok := in.Extra.Get("listChanged"); ok {
 		var x bool
-		if err = convDecode(b, &x, at.member("listChanged"), "2025-03-26", "bool"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("listChanged"), "2025-03-26", "bool"); err != nil {
 			return out, err
 		}
 		out.ListChanged = &x
@@ -626,9 +627,9 @@ func toOlder20250326ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *con
 
 // fromOlder20250326ClientCapabilitiesRoots converts a revision 2025-03-26's
 // ClientCapabilitiesRoots to ClientCapabilitiesRoots.
-func fromOlder20250326ClientCapabilitiesRoots(in *mcp20250326.ClientCapabilitiesRoots, at *convPath) (out ClientCapabilitiesRoots, err error) {
+func fromOlder20250326ClientCapabilitiesRoots(in *mcp20250326.ClientCapabilitiesRoots, at *protocol.ConvPath) (out ClientCapabilitiesRoots, err error) {
 	if in.ListChanged != nil {
-		b, err := convEncode(in.ListChanged, at.member("listChanged"))
+		b, err := protocol.ConvEncode(in.ListChanged, at.Member("listChanged"))
 		if err != nil {
 			return out, err
 		}
@@ -649,9 +650,9 @@ func fromOlder20250326ClientCapabilitiesRoots(in *mcp20250326.ClientCapabilities
 
 // toOlder20250326ClientCapabilitiesSampling converts a ClientCapabilitiesSampling to
 // revision 2025-03-26's ClientCapabilitiesSampling.
-func toOlder20250326ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, at *convPath) (out mcp20250326.ClientCapabilitiesSampling, err error) {
+func toOlder20250326ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, at *protocol.ConvPath) (out mcp20250326.ClientCapabilitiesSampling, err error) {
 	if in.Context != nil {
-		b, err := convEncode(in.Context, at.member("context"))
+		b, err := protocol.ConvEncode(in.Context, at.Member("context"))
 		if err != nil {
 			return out, err
 		}
@@ -661,7 +662,7 @@ func toOlder20250326ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, a
 		})
 	}
 	if in.Tools != nil {
-		b, err := convEncode(in.Tools, at.member("tools"))
+		b, err := protocol.ConvEncode(in.Tools, at.Member("tools"))
 		if err != nil {
 			return out, err
 		}
@@ -682,17 +683,17 @@ func toOlder20250326ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, a
 
 // fromOlder20250326ClientCapabilitiesSampling converts a revision 2025-03-26's
 // ClientCapabilitiesSampling to ClientCapabilitiesSampling.
-func fromOlder20250326ClientCapabilitiesSampling(in *mcp20250326.ClientCapabilitiesSampling, at *convPath) (out ClientCapabilitiesSampling, err error) {
+func fromOlder20250326ClientCapabilitiesSampling(in *mcp20250326.ClientCapabilitiesSampling, at *protocol.ConvPath) (out ClientCapabilitiesSampling, err error) {
 	if b, ok := in.Extra.Get("context"); ok {
 		var x ClientCapabilitiesSamplingContext
-		if err = convDecode(b, &x, at.member("context"), "2026-07-28", "ClientCapabilitiesSamplingContext"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("context"), "2026-07-28", "ClientCapabilitiesSamplingContext"); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	if b, ok := in.Extra.Get("tools"); ok {
 		var x ClientCapabilitiesSamplingTools
-		if err = convDecode(b, &x, at.member("tools"), "2026-07-28", "ClientCapabilitiesSamplingTools"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("tools"), "2026-07-28", "ClientCapabilitiesSamplingTools"); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -716,14 +717,14 @@ func fromOlder20250326ClientCapabilitiesSampling(in *mcp20250326.ClientCapabilit
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326CompleteRequestParams(in *CompleteRequestParams, at *convPath) (out mcp20250326.CompleteRequestParams, err error) {
+func toOlder20250326CompleteRequestParams(in *CompleteRequestParams, at *protocol.ConvPath) (out mcp20250326.CompleteRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -732,13 +733,13 @@ func toOlder20250326CompleteRequestParams(in *CompleteRequestParams, at *convPat
 	}
 	{
 		var x mcp20250326.CompleteRequestParamsArgument
-		if x, err = toOlder20250326CompleteRequestParamsArgument(&in.Argument, at.member("argument")); err != nil {
+		if x, err = toOlder20250326CompleteRequestParamsArgument(&in.Argument, at.Member("argument")); err != nil {
 			return out, err
 		}
 		out.Argument = x
 	}
 	if in.Context != nil {
-		b, err := convEncode(in.Context, at.member("context"))
+		b, err := protocol.ConvEncode(in.Context, at.Member("context"))
 		if err != nil {
 			return out, err
 		}
@@ -749,7 +750,7 @@ func toOlder20250326CompleteRequestParams(in *CompleteRequestParams, at *convPat
 	}
 	{
 		var x mcp20250326.CompleteRequestParamsRef
-		if x, err = toOlder20250326CompleteRequestParamsRef(in.Ref, at.member("ref")); err != nil {
+		if x, err = toOlder20250326CompleteRequestParamsRef(in.Ref, at.Member("ref")); err != nil {
 			return out, err
 		}
 		out.Ref = x
@@ -772,32 +773,32 @@ func toOlder20250326CompleteRequestParams(in *CompleteRequestParams, at *convPat
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326CompleteRequestParams(in *mcp20250326.CompleteRequestParams, at *convPath) (out CompleteRequestParams, err error) {
+func fromOlder20250326CompleteRequestParams(in *mcp20250326.CompleteRequestParams, at *protocol.ConvPath) (out CompleteRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	{
 		var x CompleteRequestParamsArgument
-		if x, err = fromOlder20250326CompleteRequestParamsArgument(&in.Argument, at.member("argument")); err != nil {
+		if x, err = fromOlder20250326CompleteRequestParamsArgument(&in.Argument, at.Member("argument")); err != nil {
 			return out, err
 		}
 		out.Argument = x
 	}
 	if b, ok := in.Extra.Get("context"); ok {
 		var x CompleteRequestParamsContext
-		if err = convDecode(b, &x, at.member("context"), "2026-07-28", "CompleteRequestParamsContext"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("context"), "2026-07-28", "CompleteRequestParamsContext"); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	{
 		var x CompleteRequestParamsRef
-		if x, err = fromOlder20250326CompleteRequestParamsRef(in.Ref, at.member("ref")); err != nil {
+		if x, err = fromOlder20250326CompleteRequestParamsRef(in.Ref, at.Member("ref")); err != nil {
 			return out, err
 		}
 		out.Ref = x
@@ -817,7 +818,7 @@ func fromOlder20250326CompleteRequestParams(in *mcp20250326.CompleteRequestParam
 
 // toOlder20250326CompleteRequestParamsArgument converts a CompleteRequestParamsArgument to
 // revision 2025-03-26's CompleteRequestParamsArgument.
-func toOlder20250326CompleteRequestParamsArgument(in *CompleteRequestParamsArgument, at *convPath) (out mcp20250326.CompleteRequestParamsArgument, err error) {
+func toOlder20250326CompleteRequestParamsArgument(in *CompleteRequestParamsArgument, at *protocol.ConvPath) (out mcp20250326.CompleteRequestParamsArgument, err error) {
 	out.Name = in.Name
 	out.Value = in.Value
 	for _, m := range in.Extra {
@@ -832,7 +833,7 @@ func toOlder20250326CompleteRequestParamsArgument(in *CompleteRequestParamsArgum
 
 // fromOlder20250326CompleteRequestParamsArgument converts a revision 2025-03-26's
 // CompleteRequestParamsArgument to CompleteRequestParamsArgument.
-func fromOlder20250326CompleteRequestParamsArgument(in *mcp20250326.CompleteRequestParamsArgument, at *convPath) (out CompleteRequestParamsArgument, err error) {
+func fromOlder20250326CompleteRequestParamsArgument(in *mcp20250326.CompleteRequestParamsArgument, at *protocol.ConvPath) (out CompleteRequestParamsArgument, err error) {
 	out.Name = in.Name
 	out.Value = in.Value
 	for _, m := range in.Extra {
@@ -847,7 +848,7 @@ func fromOlder20250326CompleteRequestParamsArgument(in *mcp20250326.CompleteRequ
 
 // toOlder20250326CompleteRequestParamsRef converts a CompleteRequestParamsRef to revision
 // 2025-03-26's CompleteRequestParamsRef.
-func toOlder20250326CompleteRequestParamsRef(in CompleteRequestParamsRef, at *convPath) (out mcp20250326.CompleteRequestParamsRef, err error) {
+func toOlder20250326CompleteRequestParamsRef(in CompleteRequestParamsRef, at *protocol.ConvPath) (out mcp20250326.CompleteRequestParamsRef, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -870,12 +871,12 @@ func toOlder20250326CompleteRequestParamsRef(in CompleteRequestParamsRef, at *co
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CompleteRequestParamsRef")
+	return out, protocol.ConvWrongType(in, "a branch of CompleteRequestParamsRef")
 }
 
 // fromOlder20250326CompleteRequestParamsRef converts a revision 2025-03-26's
 // CompleteRequestParamsRef to CompleteRequestParamsRef.
-func fromOlder20250326CompleteRequestParamsRef(in mcp20250326.CompleteRequestParamsRef, at *convPath) (out CompleteRequestParamsRef, err error) {
+func fromOlder20250326CompleteRequestParamsRef(in mcp20250326.CompleteRequestParamsRef, at *protocol.ConvPath) (out CompleteRequestParamsRef, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -898,7 +899,7 @@ func fromOlder20250326CompleteRequestParamsRef(in mcp20250326.CompleteRequestPar
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CompleteRequestParamsRef")
+	return out, protocol.ConvWrongType(in, "a branch of CompleteRequestParamsRef")
 }
 
 // toOlder20250326CompleteResult converts a CompleteResult to revision 2025-03-26's
@@ -909,22 +910,22 @@ func fromOlder20250326CompleteRequestParamsRef(in mcp20250326.CompleteRequestPar
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20250326CompleteResult(in *CompleteResult, at *convPath) (out mcp20250326.CompleteResult, err error) {
+func toOlder20250326CompleteResult(in *CompleteResult, at *protocol.ConvPath) (out mcp20250326.CompleteResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20250326.CompleteResultCompletion
-		if x, err = toOlder20250326CompleteResultCompletion(&in.Completion, at.member("completion")); err != nil {
+		if x, err = toOlder20250326CompleteResultCompletion(&in.Completion, at.Member("completion")); err != nil {
 			return out, err
 		}
 		out.Completion = x
@@ -945,25 +946,25 @@ func toOlder20250326CompleteResult(in *CompleteResult, at *convPath) (out mcp202
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20250326CompleteResult(in *mcp20250326.CompleteResult, at *convPath) (out CompleteResult, err error) {
+func fromOlder20250326CompleteResult(in *mcp20250326.CompleteResult, at *protocol.ConvPath) (out CompleteResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	{
 		var x CompleteResultCompletion
-		if x, err = fromOlder20250326CompleteResultCompletion(&in.Completion, at.member("completion")); err != nil {
+		if x, err = fromOlder20250326CompleteResultCompletion(&in.Completion, at.Member("completion")); err != nil {
 			return out, err
 		}
 		out.Completion = x
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -985,12 +986,12 @@ func fromOlder20250326CompleteResult(in *mcp20250326.CompleteResult, at *convPat
 
 // toOlder20250326CompleteResultCompletion converts a CompleteResultCompletion to revision
 // 2025-03-26's CompleteResultCompletion.
-func toOlder20250326CompleteResultCompletion(in *CompleteResultCompletion, at *convPath) (out mcp20250326.CompleteResultCompletion, err error) {
+func toOlder20250326CompleteResultCompletion(in *CompleteResultCompletion, at *protocol.ConvPath) (out mcp20250326.CompleteResultCompletion, err error) {
 	if in.HasMore != nil {
-		out.HasMore = convPtr(*in.HasMore)
+		out.HasMore = protocol.ConvPtr(*in.HasMore)
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	out.Values = in.Values
 	for _, m := range in.Extra {
@@ -1005,12 +1006,12 @@ func toOlder20250326CompleteResultCompletion(in *CompleteResultCompletion, at *c
 
 // fromOlder20250326CompleteResultCompletion converts a revision 2025-03-26's
 // CompleteResultCompletion to CompleteResultCompletion.
-func fromOlder20250326CompleteResultCompletion(in *mcp20250326.CompleteResultCompletion, at *convPath) (out CompleteResultCompletion, err error) {
+func fromOlder20250326CompleteResultCompletion(in *mcp20250326.CompleteResultCompletion, at *protocol.ConvPath) (out CompleteResultCompletion, err error) {
 	if in.HasMore != nil {
-		out.HasMore = convPtr(*in.HasMore)
+		out.HasMore = protocol.ConvPtr(*in.HasMore)
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	out.Values = in.Values
 	for _, m := range in.Extra {
@@ -1025,7 +1026,7 @@ func fromOlder20250326CompleteResultCompletion(in *mcp20250326.CompleteResultCom
 
 // toOlder20250326ContentBlockAsCallToolResultContentItem converts a ContentBlock to revision
 // 2025-03-26's CallToolResultContentItem.
-func toOlder20250326ContentBlockAsCallToolResultContentItem(in ContentBlock, at *convPath) (out mcp20250326.CallToolResultContentItem, err error) {
+func toOlder20250326ContentBlockAsCallToolResultContentItem(in ContentBlock, at *protocol.ConvPath) (out mcp20250326.CallToolResultContentItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1060,7 +1061,7 @@ func toOlder20250326ContentBlockAsCallToolResultContentItem(in ContentBlock, at 
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-03-26 has no ResourceLink (type \"resource_link\")")
+		return out, protocol.ConvFail(at, "2025-03-26 has no ResourceLink (type \"resource_link\")")
 	case *EmbeddedResource:
 		if v == nil {
 			return out, nil
@@ -1071,12 +1072,12 @@ func toOlder20250326ContentBlockAsCallToolResultContentItem(in ContentBlock, at 
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of ContentBlock")
 }
 
 // fromOlder20250326ContentBlockAsCallToolResultContentItem converts a revision 2025-03-26's
 // CallToolResultContentItem to ContentBlock.
-func fromOlder20250326ContentBlockAsCallToolResultContentItem(in mcp20250326.CallToolResultContentItem, at *convPath) (out ContentBlock, err error) {
+func fromOlder20250326ContentBlockAsCallToolResultContentItem(in mcp20250326.CallToolResultContentItem, at *protocol.ConvPath) (out ContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1117,12 +1118,12 @@ func fromOlder20250326ContentBlockAsCallToolResultContentItem(in mcp20250326.Cal
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CallToolResultContentItem")
+	return out, protocol.ConvWrongType(in, "a branch of CallToolResultContentItem")
 }
 
 // toOlder20250326ContentBlockAsPromptMessageContent converts a ContentBlock to revision
 // 2025-03-26's PromptMessageContent.
-func toOlder20250326ContentBlockAsPromptMessageContent(in ContentBlock, at *convPath) (out mcp20250326.PromptMessageContent, err error) {
+func toOlder20250326ContentBlockAsPromptMessageContent(in ContentBlock, at *protocol.ConvPath) (out mcp20250326.PromptMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1157,7 +1158,7 @@ func toOlder20250326ContentBlockAsPromptMessageContent(in ContentBlock, at *conv
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-03-26 has no ResourceLink (type \"resource_link\")")
+		return out, protocol.ConvFail(at, "2025-03-26 has no ResourceLink (type \"resource_link\")")
 	case *EmbeddedResource:
 		if v == nil {
 			return out, nil
@@ -1168,12 +1169,12 @@ func toOlder20250326ContentBlockAsPromptMessageContent(in ContentBlock, at *conv
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of ContentBlock")
 }
 
 // fromOlder20250326ContentBlockAsPromptMessageContent converts a revision 2025-03-26's
 // PromptMessageContent to ContentBlock.
-func fromOlder20250326ContentBlockAsPromptMessageContent(in mcp20250326.PromptMessageContent, at *convPath) (out ContentBlock, err error) {
+func fromOlder20250326ContentBlockAsPromptMessageContent(in mcp20250326.PromptMessageContent, at *protocol.ConvPath) (out ContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1214,20 +1215,20 @@ func fromOlder20250326ContentBlockAsPromptMessageContent(in mcp20250326.PromptMe
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of PromptMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of PromptMessageContent")
 }
 
 // toOlder20250326CreateMessageRequestParams converts a CreateMessageRequestParams to
 // revision 2025-03-26's CreateMessageRequestParams.
-func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, at *convPath) (out mcp20250326.CreateMessageRequestParams, err error) {
+func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, at *protocol.ConvPath) (out mcp20250326.CreateMessageRequestParams, err error) {
 	if in.IncludeContext != nil {
-		out.IncludeContext = convPtr(mcp20250326.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
+		out.IncludeContext = protocol.ConvPtr(mcp20250326.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
 	if in.Messages != nil {
 		s1 := make([]mcp20250326.SamplingMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = toOlder20250326SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326SamplingMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1238,7 +1239,7 @@ func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, a
 	}
 	if in.ModelPreferences != nil {
 		var x mcp20250326.ModelPreferences
-		if x, err = toOlder20250326ModelPreferences(in.ModelPreferences, at.member("modelPreferences")); err != nil {
+		if x, err = toOlder20250326ModelPreferences(in.ModelPreferences, at.Member("modelPreferences")); err != nil {
 			return out, err
 		}
 		out.ModelPreferences = &x
@@ -1247,13 +1248,13 @@ func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.StopSequences = in.StopSequences
 	}
 	if in.SystemPrompt != nil {
-		out.SystemPrompt = convPtr(*in.SystemPrompt)
+		out.SystemPrompt = protocol.ConvPtr(*in.SystemPrompt)
 	}
 	if in.Temperature != nil {
-		out.Temperature = convPtr(*in.Temperature)
+		out.Temperature = protocol.ConvPtr(*in.Temperature)
 	}
 	if in.ToolChoice != nil {
-		b, err := convEncode(in.ToolChoice, at.member("toolChoice"))
+		b, err := protocol.ConvEncode(in.ToolChoice, at.Member("toolChoice"))
 		if err != nil {
 			return out, err
 		}
@@ -1263,7 +1264,7 @@ func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		})
 	}
 	if in.Tools != nil {
-		b, err := convEncode(in.Tools, at.member("tools"))
+		b, err := protocol.ConvEncode(in.Tools, at.Member("tools"))
 		if err != nil {
 			return out, err
 		}
@@ -1284,15 +1285,15 @@ func toOlder20250326CreateMessageRequestParams(in *CreateMessageRequestParams, a
 
 // fromOlder20250326CreateMessageRequestParams converts a revision 2025-03-26's
 // CreateMessageRequestParams to CreateMessageRequestParams.
-func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRequestParams, at *convPath) (out CreateMessageRequestParams, err error) {
+func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRequestParams, at *protocol.ConvPath) (out CreateMessageRequestParams, err error) {
 	if in.IncludeContext != nil {
-		out.IncludeContext = convPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
+		out.IncludeContext = protocol.ConvPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
 	if in.Messages != nil {
 		s1 := make([]SamplingMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = fromOlder20250326SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326SamplingMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1303,7 +1304,7 @@ func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRe
 	}
 	if in.ModelPreferences != nil {
 		var x ModelPreferences
-		if x, err = fromOlder20250326ModelPreferences(in.ModelPreferences, at.member("modelPreferences")); err != nil {
+		if x, err = fromOlder20250326ModelPreferences(in.ModelPreferences, at.Member("modelPreferences")); err != nil {
 			return out, err
 		}
 		out.ModelPreferences = &x
@@ -1312,14 +1313,14 @@ func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRe
 		out.StopSequences = in.StopSequences
 	}
 	if in.SystemPrompt != nil {
-		out.SystemPrompt = convPtr(*in.SystemPrompt)
+		out.SystemPrompt = protocol.ConvPtr(*in.SystemPrompt)
 	}
 	if in.Temperature != nil {
-		out.Temperature = convPtr(*in.Temperature)
+		out.Temperature = protocol.ConvPtr(*in.Temperature)
 	}
 	if b, ok := in.Extra.Get("toolChoice"); ok {
 		var x ToolChoice
-		if err = convDecode(b, &x, at.member("toolChoice"), "2026-07-28", "ToolChoice"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("toolChoice"), "2026-07-28", "ToolChoice"); err != nil {
 			return out, err
 		}
 		out.ToolChoice = &x
@@ -1327,12 +1328,12 @@ func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRe
 	if b, ok := in.Extra.Get("tools"); ok {
 		var x []Tool
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("tools")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("tools")); err != nil {
 			return out, err
 		}
 		s1 := make([]Tool, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("tools").elem(i1), "2026-07-28", "Tool"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("tools").Elem(i1), "2026-07-28", "Tool"); err != nil {
 				return out, err
 			}
 		}
@@ -1357,17 +1358,17 @@ func fromOlder20250326CreateMessageRequestParams(in *mcp20250326.CreateMessageRe
 //
 // An empty _meta is left out: 2025-03-26 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250326CreateMessageResult(in *CreateMessageResult, at *convPath) (out mcp20250326.CreateMessageResult, err error) {
+func toOlder20250326CreateMessageResult(in *CreateMessageResult, at *protocol.ConvPath) (out mcp20250326.CreateMessageResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20250326.CreateMessageResultContent
-		if x, err = toOlder20250326CreateMessageResultContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20250326CreateMessageResultContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -1375,7 +1376,7 @@ func toOlder20250326CreateMessageResult(in *CreateMessageResult, at *convPath) (
 	out.Model = in.Model
 	out.Role = mcp20250326.Role(in.Role)
 	if in.StopReason != nil {
-		out.StopReason = convPtr(*in.StopReason)
+		out.StopReason = protocol.ConvPtr(*in.StopReason)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1389,13 +1390,13 @@ func toOlder20250326CreateMessageResult(in *CreateMessageResult, at *convPath) (
 
 // fromOlder20250326CreateMessageResult converts a revision 2025-03-26's CreateMessageResult
 // to CreateMessageResult.
-func fromOlder20250326CreateMessageResult(in *mcp20250326.CreateMessageResult, at *convPath) (out CreateMessageResult, err error) {
+func fromOlder20250326CreateMessageResult(in *mcp20250326.CreateMessageResult, at *protocol.ConvPath) (out CreateMessageResult, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	{
 		var x CreateMessageResultContent
-		if x, err = fromOlder20250326CreateMessageResultContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20250326CreateMessageResultContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -1403,7 +1404,7 @@ func fromOlder20250326CreateMessageResult(in *mcp20250326.CreateMessageResult, a
 	out.Model = in.Model
 	out.Role = Role(in.Role)
 	if in.StopReason != nil {
-		out.StopReason = convPtr(*in.StopReason)
+		out.StopReason = protocol.ConvPtr(*in.StopReason)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1417,7 +1418,7 @@ func fromOlder20250326CreateMessageResult(in *mcp20250326.CreateMessageResult, a
 
 // toOlder20250326CreateMessageResultContent converts a CreateMessageResultContent to
 // revision 2025-03-26's CreateMessageResultContent.
-func toOlder20250326CreateMessageResultContent(in CreateMessageResultContent, at *convPath) (out mcp20250326.CreateMessageResultContent, err error) {
+func toOlder20250326CreateMessageResultContent(in CreateMessageResultContent, at *protocol.ConvPath) (out mcp20250326.CreateMessageResultContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1452,21 +1453,21 @@ func toOlder20250326CreateMessageResultContent(in CreateMessageResultContent, at
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-03-26 has no ToolUseContent (type \"tool_use\")")
+		return out, protocol.ConvFail(at, "2025-03-26 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
+		return out, protocol.ConvFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
 	case CreateMessageResultContentArray:
-		return out, convFail(at, "2025-03-26 has no CreateMessageResultContentArray (an array)")
+		return out, protocol.ConvFail(at, "2025-03-26 has no CreateMessageResultContentArray (an array)")
 	}
-	return out, convWrongType(in, "a branch of CreateMessageResultContent")
+	return out, protocol.ConvWrongType(in, "a branch of CreateMessageResultContent")
 }
 
 // fromOlder20250326CreateMessageResultContent converts a revision 2025-03-26's
 // CreateMessageResultContent to CreateMessageResultContent.
-func fromOlder20250326CreateMessageResultContent(in mcp20250326.CreateMessageResultContent, at *convPath) (out CreateMessageResultContent, err error) {
+func fromOlder20250326CreateMessageResultContent(in mcp20250326.CreateMessageResultContent, at *protocol.ConvPath) (out CreateMessageResultContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1498,18 +1499,18 @@ func fromOlder20250326CreateMessageResultContent(in mcp20250326.CreateMessageRes
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CreateMessageResultContent")
+	return out, protocol.ConvWrongType(in, "a branch of CreateMessageResultContent")
 }
 
 // toOlder20250326EmbeddedResource converts a EmbeddedResource to revision 2025-03-26's
 // EmbeddedResource.
-func toOlder20250326EmbeddedResource(in *EmbeddedResource, at *convPath) (out mcp20250326.EmbeddedResource, err error) {
+func toOlder20250326EmbeddedResource(in *EmbeddedResource, at *protocol.ConvPath) (out mcp20250326.EmbeddedResource, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -1518,14 +1519,14 @@ func toOlder20250326EmbeddedResource(in *EmbeddedResource, at *convPath) (out mc
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	{
 		var x mcp20250326.EmbeddedResourceResource
-		if x, err = toOlder20250326EmbeddedResourceResource(in.Resource, at.member("resource")); err != nil {
+		if x, err = toOlder20250326EmbeddedResourceResource(in.Resource, at.Member("resource")); err != nil {
 			return out, err
 		}
 		out.Resource = x
@@ -1542,24 +1543,24 @@ func toOlder20250326EmbeddedResource(in *EmbeddedResource, at *convPath) (out mc
 
 // fromOlder20250326EmbeddedResource converts a revision 2025-03-26's EmbeddedResource to
 // EmbeddedResource.
-func fromOlder20250326EmbeddedResource(in *mcp20250326.EmbeddedResource, at *convPath) (out EmbeddedResource, err error) {
+func fromOlder20250326EmbeddedResource(in *mcp20250326.EmbeddedResource, at *protocol.ConvPath) (out EmbeddedResource, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	{
 		var x EmbeddedResourceResource
-		if x, err = fromOlder20250326EmbeddedResourceResource(in.Resource, at.member("resource")); err != nil {
+		if x, err = fromOlder20250326EmbeddedResourceResource(in.Resource, at.Member("resource")); err != nil {
 			return out, err
 		}
 		out.Resource = x
@@ -1579,7 +1580,7 @@ func fromOlder20250326EmbeddedResource(in *mcp20250326.EmbeddedResource, at *con
 
 // toOlder20250326EmbeddedResourceResource converts a EmbeddedResourceResource to revision
 // 2025-03-26's EmbeddedResourceResource.
-func toOlder20250326EmbeddedResourceResource(in EmbeddedResourceResource, at *convPath) (out mcp20250326.EmbeddedResourceResource, err error) {
+func toOlder20250326EmbeddedResourceResource(in EmbeddedResourceResource, at *protocol.ConvPath) (out mcp20250326.EmbeddedResourceResource, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1602,12 +1603,12 @@ func toOlder20250326EmbeddedResourceResource(in EmbeddedResourceResource, at *co
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of EmbeddedResourceResource")
+	return out, protocol.ConvWrongType(in, "a branch of EmbeddedResourceResource")
 }
 
 // fromOlder20250326EmbeddedResourceResource converts a revision 2025-03-26's
 // EmbeddedResourceResource to EmbeddedResourceResource.
-func fromOlder20250326EmbeddedResourceResource(in mcp20250326.EmbeddedResourceResource, at *convPath) (out EmbeddedResourceResource, err error) {
+func fromOlder20250326EmbeddedResourceResource(in mcp20250326.EmbeddedResourceResource, at *protocol.ConvPath) (out EmbeddedResourceResource, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1630,7 +1631,7 @@ func fromOlder20250326EmbeddedResourceResource(in mcp20250326.EmbeddedResourceRe
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of EmbeddedResourceResource")
+	return out, protocol.ConvWrongType(in, "a branch of EmbeddedResourceResource")
 }
 
 // toOlder20250326GetPromptRequestParams converts a GetPromptRequestParams to revision
@@ -1639,14 +1640,14 @@ func fromOlder20250326EmbeddedResourceResource(in mcp20250326.EmbeddedResourceRe
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326GetPromptRequestParams(in *GetPromptRequestParams, at *convPath) (out mcp20250326.GetPromptRequestParams, err error) {
+func toOlder20250326GetPromptRequestParams(in *GetPromptRequestParams, at *protocol.ConvPath) (out mcp20250326.GetPromptRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -1657,7 +1658,7 @@ func toOlder20250326GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 		out.Arguments = in.Arguments
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -1668,7 +1669,7 @@ func toOlder20250326GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 	}
 	out.Name = in.Name
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -1695,11 +1696,11 @@ func toOlder20250326GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326GetPromptRequestParams(in *mcp20250326.GetPromptRequestParams, at *convPath) (out GetPromptRequestParams, err error) {
+func fromOlder20250326GetPromptRequestParams(in *mcp20250326.GetPromptRequestParams, at *protocol.ConvPath) (out GetPromptRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -1709,7 +1710,7 @@ func fromOlder20250326GetPromptRequestParams(in *mcp20250326.GetPromptRequestPar
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
@@ -1717,7 +1718,7 @@ func fromOlder20250326GetPromptRequestParams(in *mcp20250326.GetPromptRequestPar
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -1743,26 +1744,26 @@ func fromOlder20250326GetPromptRequestParams(in *mcp20250326.GetPromptRequestPar
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20250326GetPromptResult(in *GetPromptResult, at *convPath) (out mcp20250326.GetPromptResult, err error) {
+func toOlder20250326GetPromptResult(in *GetPromptResult, at *protocol.ConvPath) (out mcp20250326.GetPromptResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Messages != nil {
 		s1 := make([]mcp20250326.PromptMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = toOlder20250326PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326PromptMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1784,22 +1785,22 @@ func toOlder20250326GetPromptResult(in *GetPromptResult, at *convPath) (out mcp2
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20250326GetPromptResult(in *mcp20250326.GetPromptResult, at *convPath) (out GetPromptResult, err error) {
+func fromOlder20250326GetPromptResult(in *mcp20250326.GetPromptResult, at *protocol.ConvPath) (out GetPromptResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Messages != nil {
 		s1 := make([]PromptMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = fromOlder20250326PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326PromptMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1807,7 +1808,7 @@ func fromOlder20250326GetPromptResult(in *mcp20250326.GetPromptResult, at *convP
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -1828,13 +1829,13 @@ func fromOlder20250326GetPromptResult(in *mcp20250326.GetPromptResult, at *convP
 }
 
 // toOlder20250326ImageContent converts a ImageContent to revision 2025-03-26's ImageContent.
-func toOlder20250326ImageContent(in *ImageContent, at *convPath) (out mcp20250326.ImageContent, err error) {
+func toOlder20250326ImageContent(in *ImageContent, at *protocol.ConvPath) (out mcp20250326.ImageContent, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -1843,7 +1844,7 @@ func toOlder20250326ImageContent(in *ImageContent, at *convPath) (out mcp2025032
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -1862,17 +1863,17 @@ func toOlder20250326ImageContent(in *ImageContent, at *convPath) (out mcp2025032
 
 // fromOlder20250326ImageContent converts a revision 2025-03-26's ImageContent to
 // ImageContent.
-func fromOlder20250326ImageContent(in *mcp20250326.ImageContent, at *convPath) (out ImageContent, err error) {
+func fromOlder20250326ImageContent(in *mcp20250326.ImageContent, at *protocol.ConvPath) (out ImageContent, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -1894,9 +1895,9 @@ func fromOlder20250326ImageContent(in *mcp20250326.ImageContent, at *convPath) (
 
 // toOlder20250326Implementation converts a Implementation to revision 2025-03-26's
 // Implementation.
-func toOlder20250326Implementation(in *Implementation, at *convPath) (out mcp20250326.Implementation, err error) {
+func toOlder20250326Implementation(in *Implementation, at *protocol.ConvPath) (out mcp20250326.Implementation, err error) {
 	if in.Description != nil {
-		b, err := convEncode(in.Description, at.member("description"))
+		b, err := protocol.ConvEncode(in.Description, at.Member("description"))
 		if err != nil {
 			return out, err
 		}
@@ -1906,7 +1907,7 @@ func toOlder20250326Implementation(in *Implementation, at *convPath) (out mcp202
 		})
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -1917,7 +1918,7 @@ func toOlder20250326Implementation(in *Implementation, at *convPath) (out mcp202
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -1928,7 +1929,7 @@ func toOlder20250326Implementation(in *Implementation, at *convPath) (out mcp202
 	}
 	out.Version = in.Version
 	if in.WebsiteURL != nil {
-		b, err := convEncode(in.WebsiteURL, at.member("websiteUrl"))
+		b, err := protocol.ConvEncode(in.WebsiteURL, at.Member("websiteUrl"))
 		if err != nil {
 			return out, err
 		}
@@ -1949,10 +1950,10 @@ func toOlder20250326Implementation(in *Implementation, at *convPath) (out mcp202
 
 // fromOlder20250326Implementation converts a revision 2025-03-26's Implementation to
 // Implementation.
-func fromOlder20250326Implementation(in *mcp20250326.Implementation, at *convPath) (out Implementation, err error) {
+func fromOlder20250326Implementation(in *mcp20250326.Implementation, at *protocol.ConvPath) (out Implementation, err error) {
 	if b, ok := in.Extra.Get("description"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("description"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("description"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Description = &x
@@ -1960,12 +1961,12 @@ func fromOlder20250326Implementation(in *mcp20250326.Implementation, at *convPat
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -1975,7 +1976,7 @@ func fromOlder20250326Implementation(in *mcp20250326.Implementation, at *convPat
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -1983,7 +1984,7 @@ func fromOlder20250326Implementation(in *mcp20250326.Implementation, at *convPat
 	out.Version = in.Version
 	if b, ok := in.Extra.Get("websiteUrl"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("websiteUrl"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("websiteUrl"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.WebsiteURL = &x
@@ -2015,26 +2016,26 @@ func fromOlder20250326Implementation(in *mcp20250326.Implementation, at *convPat
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250326ListPromptsResult(in *ListPromptsResult, at *convPath) (out mcp20250326.ListPromptsResult, err error) {
+func toOlder20250326ListPromptsResult(in *ListPromptsResult, at *protocol.ConvPath) (out mcp20250326.ListPromptsResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Prompts != nil {
 		s1 := make([]mcp20250326.Prompt, len(in.Prompts))
 		for i1 := range in.Prompts {
-			if s1[i1], err = toOlder20250326Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326Prompt(&in.Prompts[i1], at.Member("prompts").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2062,18 +2063,18 @@ func toOlder20250326ListPromptsResult(in *ListPromptsResult, at *convPath) (out 
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *convPath) (out ListPromptsResult, err error) {
+func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *protocol.ConvPath) (out ListPromptsResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2081,12 +2082,12 @@ func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *c
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Prompts != nil {
 		s1 := make([]Prompt, len(in.Prompts))
 		for i1 := range in.Prompts {
-			if s1[i1], err = fromOlder20250326Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326Prompt(&in.Prompts[i1], at.Member("prompts").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2094,7 +2095,7 @@ func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *c
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2103,7 +2104,7 @@ func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *c
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2135,26 +2136,26 @@ func fromOlder20250326ListPromptsResult(in *mcp20250326.ListPromptsResult, at *c
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250326ListResourceTemplatesResult(in *ListResourceTemplatesResult, at *convPath) (out mcp20250326.ListResourceTemplatesResult, err error) {
+func toOlder20250326ListResourceTemplatesResult(in *ListResourceTemplatesResult, at *protocol.ConvPath) (out mcp20250326.ListResourceTemplatesResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.ResourceTemplates != nil {
 		s1 := make([]mcp20250326.ResourceTemplate, len(in.ResourceTemplates))
 		for i1 := range in.ResourceTemplates {
-			if s1[i1], err = toOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.Member("resourceTemplates").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2182,18 +2183,18 @@ func toOlder20250326ListResourceTemplatesResult(in *ListResourceTemplatesResult,
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTemplatesResult, at *convPath) (out ListResourceTemplatesResult, err error) {
+func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTemplatesResult, at *protocol.ConvPath) (out ListResourceTemplatesResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2201,12 +2202,12 @@ func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTe
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.ResourceTemplates != nil {
 		s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
 		for i1 := range in.ResourceTemplates {
-			if s1[i1], err = fromOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326ResourceTemplate(&in.ResourceTemplates[i1], at.Member("resourceTemplates").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2214,7 +2215,7 @@ func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTe
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2223,7 +2224,7 @@ func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTe
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2255,26 +2256,26 @@ func fromOlder20250326ListResourceTemplatesResult(in *mcp20250326.ListResourceTe
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250326ListResourcesResult(in *ListResourcesResult, at *convPath) (out mcp20250326.ListResourcesResult, err error) {
+func toOlder20250326ListResourcesResult(in *ListResourcesResult, at *protocol.ConvPath) (out mcp20250326.ListResourcesResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Resources != nil {
 		s1 := make([]mcp20250326.Resource, len(in.Resources))
 		for i1 := range in.Resources {
-			if s1[i1], err = toOlder20250326Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326Resource(&in.Resources[i1], at.Member("resources").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2302,18 +2303,18 @@ func toOlder20250326ListResourcesResult(in *ListResourcesResult, at *convPath) (
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, at *convPath) (out ListResourcesResult, err error) {
+func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, at *protocol.ConvPath) (out ListResourcesResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2321,12 +2322,12 @@ func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, a
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Resources != nil {
 		s1 := make([]Resource, len(in.Resources))
 		for i1 := range in.Resources {
-			if s1[i1], err = fromOlder20250326Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326Resource(&in.Resources[i1], at.Member("resources").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2334,7 +2335,7 @@ func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, a
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2343,7 +2344,7 @@ func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, a
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2366,14 +2367,14 @@ func fromOlder20250326ListResourcesResult(in *mcp20250326.ListResourcesResult, a
 //
 // An empty _meta is left out: 2025-03-26 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250326ListRootsRequestParams(in *ListRootsRequestParams, at *convPath) (out mcp20250326.ListRootsRequestParams, err error) {
+func toOlder20250326ListRootsRequestParams(in *ListRootsRequestParams, at *protocol.ConvPath) (out mcp20250326.ListRootsRequestParams, err error) {
 	if in.Meta != nil {
 		var x mcp20250326.ListRootsRequestParamsMeta
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2025-03-26", "ListRootsRequestParamsMeta"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2025-03-26", "ListRootsRequestParamsMeta"); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
@@ -2389,11 +2390,11 @@ func toOlder20250326ListRootsRequestParams(in *ListRootsRequestParams, at *convP
 
 // fromOlder20250326ListRootsRequestParams converts a revision 2025-03-26's
 // ListRootsRequestParams to ListRootsRequestParams.
-func fromOlder20250326ListRootsRequestParams(in *mcp20250326.ListRootsRequestParams, at *convPath) (out ListRootsRequestParams, err error) {
+func fromOlder20250326ListRootsRequestParams(in *mcp20250326.ListRootsRequestParams, at *protocol.ConvPath) (out ListRootsRequestParams, err error) {
 	if in.Meta != nil {
 		var x MetaObject
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		x = MetaObject(b1)
@@ -2411,11 +2412,11 @@ func fromOlder20250326ListRootsRequestParams(in *mcp20250326.ListRootsRequestPar
 
 // toOlder20250326ListRootsResult converts a ListRootsResult to revision 2025-03-26's
 // ListRootsResult.
-func toOlder20250326ListRootsResult(in *ListRootsResult, at *convPath) (out mcp20250326.ListRootsResult, err error) {
+func toOlder20250326ListRootsResult(in *ListRootsResult, at *protocol.ConvPath) (out mcp20250326.ListRootsResult, err error) {
 	if in.Roots != nil {
 		s1 := make([]mcp20250326.Root, len(in.Roots))
 		for i1 := range in.Roots {
-			if s1[i1], err = toOlder20250326Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326Root(&in.Roots[i1], at.Member("roots").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2423,7 +2424,7 @@ func toOlder20250326ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
-		if err = convDecode(b, &x, at.member("_meta"), "2025-03-26", "json.RawMessage"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-03-26", "json.RawMessage"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -2443,18 +2444,18 @@ func toOlder20250326ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 
 // fromOlder20250326ListRootsResult converts a revision 2025-03-26's ListRootsResult to
 // ListRootsResult.
-func fromOlder20250326ListRootsResult(in *mcp20250326.ListRootsResult, at *convPath) (out ListRootsResult, err error) {
+func fromOlder20250326ListRootsResult(in *mcp20250326.ListRootsResult, at *protocol.ConvPath) (out ListRootsResult, err error) {
 	if in.Roots != nil {
 		s1 := make([]Root, len(in.Roots))
 		for i1 := range in.Roots {
-			if s1[i1], err = fromOlder20250326Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326Root(&in.Roots[i1], at.Member("roots").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Roots = s1
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -2487,26 +2488,26 @@ func fromOlder20250326ListRootsResult(in *mcp20250326.ListRootsResult, at *convP
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250326ListToolsResult(in *ListToolsResult, at *convPath) (out mcp20250326.ListToolsResult, err error) {
+func toOlder20250326ListToolsResult(in *ListToolsResult, at *protocol.ConvPath) (out mcp20250326.ListToolsResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Tools != nil {
 		s1 := make([]mcp20250326.Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = toOlder20250326Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2534,18 +2535,18 @@ func toOlder20250326ListToolsResult(in *ListToolsResult, at *convPath) (out mcp2
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *convPath) (out ListToolsResult, err error) {
+func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *protocol.ConvPath) (out ListToolsResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2553,11 +2554,11 @@ func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *convP
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2567,7 +2568,7 @@ func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *convP
 	if in.Tools != nil {
 		s1 := make([]Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = fromOlder20250326Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2575,7 +2576,7 @@ func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *convP
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2599,14 +2600,14 @@ func fromOlder20250326ListToolsResult(in *mcp20250326.ListToolsResult, at *convP
 //
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250326LoggingMessageNotificationParams(in *LoggingMessageNotificationParams, at *convPath) (out mcp20250326.LoggingMessageNotificationParams, err error) {
+func toOlder20250326LoggingMessageNotificationParams(in *LoggingMessageNotificationParams, at *protocol.ConvPath) (out mcp20250326.LoggingMessageNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -2616,7 +2617,7 @@ func toOlder20250326LoggingMessageNotificationParams(in *LoggingMessageNotificat
 	out.Data = in.Data
 	out.Level = mcp20250326.LoggingLevel(in.Level)
 	if in.Logger != nil {
-		out.Logger = convPtr(*in.Logger)
+		out.Logger = protocol.ConvPtr(*in.Logger)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2630,10 +2631,10 @@ func toOlder20250326LoggingMessageNotificationParams(in *LoggingMessageNotificat
 
 // fromOlder20250326LoggingMessageNotificationParams converts a revision 2025-03-26's
 // LoggingMessageNotificationParams to LoggingMessageNotificationParams.
-func fromOlder20250326LoggingMessageNotificationParams(in *mcp20250326.LoggingMessageNotificationParams, at *convPath) (out LoggingMessageNotificationParams, err error) {
+func fromOlder20250326LoggingMessageNotificationParams(in *mcp20250326.LoggingMessageNotificationParams, at *protocol.ConvPath) (out LoggingMessageNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -2641,7 +2642,7 @@ func fromOlder20250326LoggingMessageNotificationParams(in *mcp20250326.LoggingMe
 	out.Data = in.Data
 	out.Level = LoggingLevel(in.Level)
 	if in.Logger != nil {
-		out.Logger = convPtr(*in.Logger)
+		out.Logger = protocol.ConvPtr(*in.Logger)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2657,9 +2658,9 @@ func fromOlder20250326LoggingMessageNotificationParams(in *mcp20250326.LoggingMe
 }
 
 // toOlder20250326ModelHint converts a ModelHint to revision 2025-03-26's ModelHint.
-func toOlder20250326ModelHint(in *ModelHint, at *convPath) (out mcp20250326.ModelHint, err error) {
+func toOlder20250326ModelHint(in *ModelHint, at *protocol.ConvPath) (out mcp20250326.ModelHint, err error) {
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2672,9 +2673,9 @@ func toOlder20250326ModelHint(in *ModelHint, at *convPath) (out mcp20250326.Mode
 }
 
 // fromOlder20250326ModelHint converts a revision 2025-03-26's ModelHint to ModelHint.
-func fromOlder20250326ModelHint(in *mcp20250326.ModelHint, at *convPath) (out ModelHint, err error) {
+func fromOlder20250326ModelHint(in *mcp20250326.ModelHint, at *protocol.ConvPath) (out ModelHint, err error) {
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2688,24 +2689,24 @@ func fromOlder20250326ModelHint(in *mcp20250326.ModelHint, at *convPath) (out Mo
 
 // toOlder20250326ModelPreferences converts a ModelPreferences to revision 2025-03-26's
 // ModelPreferences.
-func toOlder20250326ModelPreferences(in *ModelPreferences, at *convPath) (out mcp20250326.ModelPreferences, err error) {
+func toOlder20250326ModelPreferences(in *ModelPreferences, at *protocol.ConvPath) (out mcp20250326.ModelPreferences, err error) {
 	if in.CostPriority != nil {
-		out.CostPriority = convPtr(*in.CostPriority)
+		out.CostPriority = protocol.ConvPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
 		s1 := make([]mcp20250326.ModelHint, len(in.Hints))
 		for i1 := range in.Hints {
-			if s1[i1], err = toOlder20250326ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326ModelHint(&in.Hints[i1], at.Member("hints").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
-		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
+		out.IntelligencePriority = protocol.ConvPtr(*in.IntelligencePriority)
 	}
 	if in.SpeedPriority != nil {
-		out.SpeedPriority = convPtr(*in.SpeedPriority)
+		out.SpeedPriority = protocol.ConvPtr(*in.SpeedPriority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2719,24 +2720,24 @@ func toOlder20250326ModelPreferences(in *ModelPreferences, at *convPath) (out mc
 
 // fromOlder20250326ModelPreferences converts a revision 2025-03-26's ModelPreferences to
 // ModelPreferences.
-func fromOlder20250326ModelPreferences(in *mcp20250326.ModelPreferences, at *convPath) (out ModelPreferences, err error) {
+func fromOlder20250326ModelPreferences(in *mcp20250326.ModelPreferences, at *protocol.ConvPath) (out ModelPreferences, err error) {
 	if in.CostPriority != nil {
-		out.CostPriority = convPtr(*in.CostPriority)
+		out.CostPriority = protocol.ConvPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
 		s1 := make([]ModelHint, len(in.Hints))
 		for i1 := range in.Hints {
-			if s1[i1], err = fromOlder20250326ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326ModelHint(&in.Hints[i1], at.Member("hints").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
-		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
+		out.IntelligencePriority = protocol.ConvPtr(*in.IntelligencePriority)
 	}
 	if in.SpeedPriority != nil {
-		out.SpeedPriority = convPtr(*in.SpeedPriority)
+		out.SpeedPriority = protocol.ConvPtr(*in.SpeedPriority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2753,16 +2754,16 @@ func fromOlder20250326ModelPreferences(in *mcp20250326.ModelPreferences, at *con
 //
 // An empty _meta is left out: 2025-03-26 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250326NotificationParamsAsPromptListChangedNotificationParams(in *NotificationParams, at *convPath) (out mcp20250326.PromptListChangedNotificationParams, err error) {
+func toOlder20250326NotificationParamsAsPromptListChangedNotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20250326.PromptListChangedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -2778,11 +2779,11 @@ func toOlder20250326NotificationParamsAsPromptListChangedNotificationParams(in *
 
 // fromOlder20250326NotificationParamsAsPromptListChangedNotificationParams converts a
 // revision 2025-03-26's PromptListChangedNotificationParams to NotificationParams.
-func fromOlder20250326NotificationParamsAsPromptListChangedNotificationParams(in *mcp20250326.PromptListChangedNotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20250326NotificationParamsAsPromptListChangedNotificationParams(in *mcp20250326.PromptListChangedNotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -2802,16 +2803,16 @@ func fromOlder20250326NotificationParamsAsPromptListChangedNotificationParams(in
 //
 // An empty _meta is left out: 2025-03-26 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250326NotificationParamsAsResourceListChangedNotificationParams(in *NotificationParams, at *convPath) (out mcp20250326.ResourceListChangedNotificationParams, err error) {
+func toOlder20250326NotificationParamsAsResourceListChangedNotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20250326.ResourceListChangedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -2827,11 +2828,11 @@ func toOlder20250326NotificationParamsAsResourceListChangedNotificationParams(in
 
 // fromOlder20250326NotificationParamsAsResourceListChangedNotificationParams converts a
 // revision 2025-03-26's ResourceListChangedNotificationParams to NotificationParams.
-func fromOlder20250326NotificationParamsAsResourceListChangedNotificationParams(in *mcp20250326.ResourceListChangedNotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20250326NotificationParamsAsResourceListChangedNotificationParams(in *mcp20250326.ResourceListChangedNotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -2851,16 +2852,16 @@ func fromOlder20250326NotificationParamsAsResourceListChangedNotificationParams(
 //
 // An empty _meta is left out: 2025-03-26 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250326NotificationParamsAsToolListChangedNotificationParams(in *NotificationParams, at *convPath) (out mcp20250326.ToolListChangedNotificationParams, err error) {
+func toOlder20250326NotificationParamsAsToolListChangedNotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20250326.ToolListChangedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -2876,11 +2877,11 @@ func toOlder20250326NotificationParamsAsToolListChangedNotificationParams(in *No
 
 // fromOlder20250326NotificationParamsAsToolListChangedNotificationParams converts a revision
 // 2025-03-26's ToolListChangedNotificationParams to NotificationParams.
-func fromOlder20250326NotificationParamsAsToolListChangedNotificationParams(in *mcp20250326.ToolListChangedNotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20250326NotificationParamsAsToolListChangedNotificationParams(in *mcp20250326.ToolListChangedNotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -2901,14 +2902,14 @@ func fromOlder20250326NotificationParamsAsToolListChangedNotificationParams(in *
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250326.ListPromptsRequestParams, err error) {
+func toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250326.ListPromptsRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -2916,7 +2917,7 @@ func toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *Paginat
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2936,17 +2937,17 @@ func toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *Paginat
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20250326.ListPromptsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20250326.ListPromptsRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2967,14 +2968,14 @@ func fromOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250326.ListResourceTemplatesRequestParams, err error) {
+func toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250326.ListResourceTemplatesRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -2982,7 +2983,7 @@ func toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(i
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3002,17 +3003,17 @@ func toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(i
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *mcp20250326.ListResourceTemplatesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *mcp20250326.ListResourceTemplatesRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3033,14 +3034,14 @@ func fromOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250326.ListResourcesRequestParams, err error) {
+func toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250326.ListResourcesRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3048,7 +3049,7 @@ func toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *Pagin
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3068,17 +3069,17 @@ func toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *Pagin
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *mcp20250326.ListResourcesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *mcp20250326.ListResourcesRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3099,14 +3100,14 @@ func fromOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(in *mcp
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250326.ListToolsRequestParams, err error) {
+func toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250326.ListToolsRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3114,7 +3115,7 @@ func toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *Paginated
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3134,17 +3135,17 @@ func toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *Paginated
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *mcp20250326.ListToolsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *mcp20250326.ListToolsRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3164,14 +3165,14 @@ func fromOlder20250326PaginatedRequestParamsAsListToolsRequestParams(in *mcp2025
 //
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250326ProgressNotificationParams(in *ProgressNotificationParams, at *convPath) (out mcp20250326.ProgressNotificationParams, err error) {
+func toOlder20250326ProgressNotificationParams(in *ProgressNotificationParams, at *protocol.ConvPath) (out mcp20250326.ProgressNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3179,18 +3180,18 @@ func toOlder20250326ProgressNotificationParams(in *ProgressNotificationParams, a
 		}
 	}
 	if in.Message != nil {
-		out.Message = convPtr(*in.Message)
+		out.Message = protocol.ConvPtr(*in.Message)
 	}
 	out.Progress = in.Progress
 	{
 		var x mcp20250326.ProgressToken
-		if x, err = toOlder20250326ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20250326ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3204,27 +3205,27 @@ func toOlder20250326ProgressNotificationParams(in *ProgressNotificationParams, a
 
 // fromOlder20250326ProgressNotificationParams converts a revision 2025-03-26's
 // ProgressNotificationParams to ProgressNotificationParams.
-func fromOlder20250326ProgressNotificationParams(in *mcp20250326.ProgressNotificationParams, at *convPath) (out ProgressNotificationParams, err error) {
+func fromOlder20250326ProgressNotificationParams(in *mcp20250326.ProgressNotificationParams, at *protocol.ConvPath) (out ProgressNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Message != nil {
-		out.Message = convPtr(*in.Message)
+		out.Message = protocol.ConvPtr(*in.Message)
 	}
 	out.Progress = in.Progress
 	{
 		var x ProgressToken
-		if x, err = fromOlder20250326ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20250326ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3241,7 +3242,7 @@ func fromOlder20250326ProgressNotificationParams(in *mcp20250326.ProgressNotific
 
 // toOlder20250326ProgressToken converts a ProgressToken to revision 2025-03-26's
 // ProgressToken.
-func toOlder20250326ProgressToken(in ProgressToken, at *convPath) (out mcp20250326.ProgressToken, err error) {
+func toOlder20250326ProgressToken(in ProgressToken, at *protocol.ConvPath) (out mcp20250326.ProgressToken, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3254,12 +3255,12 @@ func toOlder20250326ProgressToken(in ProgressToken, at *convPath) (out mcp202503
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-03-26 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-03-26 knows")
 }
 
 // fromOlder20250326ProgressToken converts a revision 2025-03-26's ProgressToken to
 // ProgressToken.
-func fromOlder20250326ProgressToken(in mcp20250326.ProgressToken, at *convPath) (out ProgressToken, err error) {
+func fromOlder20250326ProgressToken(in mcp20250326.ProgressToken, at *protocol.ConvPath) (out ProgressToken, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3272,17 +3273,17 @@ func fromOlder20250326ProgressToken(in mcp20250326.ProgressToken, at *convPath) 
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20250326Prompt converts a Prompt to revision 2025-03-26's Prompt.
-func toOlder20250326Prompt(in *Prompt, at *convPath) (out mcp20250326.Prompt, err error) {
+func toOlder20250326Prompt(in *Prompt, at *protocol.ConvPath) (out mcp20250326.Prompt, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3292,17 +3293,17 @@ func toOlder20250326Prompt(in *Prompt, at *convPath) (out mcp20250326.Prompt, er
 	if in.Arguments != nil {
 		s1 := make([]mcp20250326.PromptArgument, len(in.Arguments))
 		for i1 := range in.Arguments {
-			if s1[i1], err = toOlder20250326PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326PromptArgument(&in.Arguments[i1], at.Member("arguments").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Arguments = s1
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -3313,7 +3314,7 @@ func toOlder20250326Prompt(in *Prompt, at *convPath) (out mcp20250326.Prompt, er
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -3333,10 +3334,10 @@ func toOlder20250326Prompt(in *Prompt, at *convPath) (out mcp20250326.Prompt, er
 }
 
 // fromOlder20250326Prompt converts a revision 2025-03-26's Prompt to Prompt.
-func fromOlder20250326Prompt(in *mcp20250326.Prompt, at *convPath) (out Prompt, err error) {
+func fromOlder20250326Prompt(in *mcp20250326.Prompt, at *protocol.ConvPath) (out Prompt, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -3344,24 +3345,24 @@ func fromOlder20250326Prompt(in *mcp20250326.Prompt, at *convPath) (out Prompt, 
 	if in.Arguments != nil {
 		s1 := make([]PromptArgument, len(in.Arguments))
 		for i1 := range in.Arguments {
-			if s1[i1], err = fromOlder20250326PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326PromptArgument(&in.Arguments[i1], at.Member("arguments").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Arguments = s1
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -3371,7 +3372,7 @@ func fromOlder20250326Prompt(in *mcp20250326.Prompt, at *convPath) (out Prompt, 
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -3391,16 +3392,16 @@ func fromOlder20250326Prompt(in *mcp20250326.Prompt, at *convPath) (out Prompt, 
 
 // toOlder20250326PromptArgument converts a PromptArgument to revision 2025-03-26's
 // PromptArgument.
-func toOlder20250326PromptArgument(in *PromptArgument, at *convPath) (out mcp20250326.PromptArgument, err error) {
+func toOlder20250326PromptArgument(in *PromptArgument, at *protocol.ConvPath) (out mcp20250326.PromptArgument, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Name = in.Name
 	if in.Required != nil {
-		out.Required = convPtr(*in.Required)
+		out.Required = protocol.ConvPtr(*in.Required)
 	}
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -3421,17 +3422,17 @@ func toOlder20250326PromptArgument(in *PromptArgument, at *convPath) (out mcp202
 
 // fromOlder20250326PromptArgument converts a revision 2025-03-26's PromptArgument to
 // PromptArgument.
-func fromOlder20250326PromptArgument(in *mcp20250326.PromptArgument, at *convPath) (out PromptArgument, err error) {
+func fromOlder20250326PromptArgument(in *mcp20250326.PromptArgument, at *protocol.ConvPath) (out PromptArgument, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Name = in.Name
 	if in.Required != nil {
-		out.Required = convPtr(*in.Required)
+		out.Required = protocol.ConvPtr(*in.Required)
 	}
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -3451,10 +3452,10 @@ func fromOlder20250326PromptArgument(in *mcp20250326.PromptArgument, at *convPat
 
 // toOlder20250326PromptMessage converts a PromptMessage to revision 2025-03-26's
 // PromptMessage.
-func toOlder20250326PromptMessage(in *PromptMessage, at *convPath) (out mcp20250326.PromptMessage, err error) {
+func toOlder20250326PromptMessage(in *PromptMessage, at *protocol.ConvPath) (out mcp20250326.PromptMessage, err error) {
 	{
 		var x mcp20250326.PromptMessageContent
-		if x, err = toOlder20250326ContentBlockAsPromptMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20250326ContentBlockAsPromptMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -3472,10 +3473,10 @@ func toOlder20250326PromptMessage(in *PromptMessage, at *convPath) (out mcp20250
 
 // fromOlder20250326PromptMessage converts a revision 2025-03-26's PromptMessage to
 // PromptMessage.
-func fromOlder20250326PromptMessage(in *mcp20250326.PromptMessage, at *convPath) (out PromptMessage, err error) {
+func fromOlder20250326PromptMessage(in *mcp20250326.PromptMessage, at *protocol.ConvPath) (out PromptMessage, err error) {
 	{
 		var x ContentBlock
-		if x, err = fromOlder20250326ContentBlockAsPromptMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20250326ContentBlockAsPromptMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -3493,10 +3494,10 @@ func fromOlder20250326PromptMessage(in *mcp20250326.PromptMessage, at *convPath)
 
 // toOlder20250326PromptReference converts a PromptReference to revision 2025-03-26's
 // PromptReference.
-func toOlder20250326PromptReference(in *PromptReference, at *convPath) (out mcp20250326.PromptReference, err error) {
+func toOlder20250326PromptReference(in *PromptReference, at *protocol.ConvPath) (out mcp20250326.PromptReference, err error) {
 	out.Name = in.Name
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -3517,11 +3518,11 @@ func toOlder20250326PromptReference(in *PromptReference, at *convPath) (out mcp2
 
 // fromOlder20250326PromptReference converts a revision 2025-03-26's PromptReference to
 // PromptReference.
-func fromOlder20250326PromptReference(in *mcp20250326.PromptReference, at *convPath) (out PromptReference, err error) {
+func fromOlder20250326PromptReference(in *mcp20250326.PromptReference, at *protocol.ConvPath) (out PromptReference, err error) {
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -3545,14 +3546,14 @@ func fromOlder20250326PromptReference(in *mcp20250326.PromptReference, at *convP
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250326ReadResourceRequestParams(in *ReadResourceRequestParams, at *convPath) (out mcp20250326.ReadResourceRequestParams, err error) {
+func toOlder20250326ReadResourceRequestParams(in *ReadResourceRequestParams, at *protocol.ConvPath) (out mcp20250326.ReadResourceRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3560,7 +3561,7 @@ func toOlder20250326ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 		}
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -3570,7 +3571,7 @@ func toOlder20250326ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 		})
 	}
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -3598,25 +3599,25 @@ func toOlder20250326ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250326ReadResourceRequestParams(in *mcp20250326.ReadResourceRequestParams, at *convPath) (out ReadResourceRequestParams, err error) {
+func fromOlder20250326ReadResourceRequestParams(in *mcp20250326.ReadResourceRequestParams, at *protocol.ConvPath) (out ReadResourceRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
 	}
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -3649,23 +3650,23 @@ func fromOlder20250326ReadResourceRequestParams(in *mcp20250326.ReadResourceRequ
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250326ReadResourceResult(in *ReadResourceResult, at *convPath) (out mcp20250326.ReadResourceResult, err error) {
+func toOlder20250326ReadResourceResult(in *ReadResourceResult, at *protocol.ConvPath) (out mcp20250326.ReadResourceResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Contents != nil {
 		s1 := make([]mcp20250326.ReadResourceResultContentsItem, len(in.Contents))
 		for i1 := range in.Contents {
-			if s1[i1], err = toOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.Member("contents").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3693,18 +3694,18 @@ func toOlder20250326ReadResourceResult(in *ReadResourceResult, at *convPath) (ou
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at *convPath) (out ReadResourceResult, err error) {
+func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at *protocol.ConvPath) (out ReadResourceResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -3714,7 +3715,7 @@ func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at 
 	if in.Contents != nil {
 		s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
 		for i1 := range in.Contents {
-			if s1[i1], err = fromOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250326ReadResourceResultContentsItem(in.Contents[i1], at.Member("contents").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3722,7 +3723,7 @@ func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at 
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -3731,7 +3732,7 @@ func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at 
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -3751,7 +3752,7 @@ func fromOlder20250326ReadResourceResult(in *mcp20250326.ReadResourceResult, at 
 
 // toOlder20250326ReadResourceResultContentsItem converts a ReadResourceResultContentsItem to
 // revision 2025-03-26's ReadResourceResultContentsItem.
-func toOlder20250326ReadResourceResultContentsItem(in ReadResourceResultContentsItem, at *convPath) (out mcp20250326.ReadResourceResultContentsItem, err error) {
+func toOlder20250326ReadResourceResultContentsItem(in ReadResourceResultContentsItem, at *protocol.ConvPath) (out mcp20250326.ReadResourceResultContentsItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -3774,12 +3775,12 @@ func toOlder20250326ReadResourceResultContentsItem(in ReadResourceResultContents
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ReadResourceResultContentsItem")
+	return out, protocol.ConvWrongType(in, "a branch of ReadResourceResultContentsItem")
 }
 
 // fromOlder20250326ReadResourceResultContentsItem converts a revision 2025-03-26's
 // ReadResourceResultContentsItem to ReadResourceResultContentsItem.
-func fromOlder20250326ReadResourceResultContentsItem(in mcp20250326.ReadResourceResultContentsItem, at *convPath) (out ReadResourceResultContentsItem, err error) {
+func fromOlder20250326ReadResourceResultContentsItem(in mcp20250326.ReadResourceResultContentsItem, at *protocol.ConvPath) (out ReadResourceResultContentsItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -3802,11 +3803,11 @@ func fromOlder20250326ReadResourceResultContentsItem(in mcp20250326.ReadResource
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ReadResourceResultContentsItem")
+	return out, protocol.ConvWrongType(in, "a branch of ReadResourceResultContentsItem")
 }
 
 // toOlder20250326RequestId converts a RequestId to revision 2025-03-26's RequestId.
-func toOlder20250326RequestId(in RequestId, at *convPath) (out mcp20250326.RequestId, err error) {
+func toOlder20250326RequestId(in RequestId, at *protocol.ConvPath) (out mcp20250326.RequestId, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3819,11 +3820,11 @@ func toOlder20250326RequestId(in RequestId, at *convPath) (out mcp20250326.Reque
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-03-26 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-03-26 knows")
 }
 
 // fromOlder20250326RequestId converts a revision 2025-03-26's RequestId to RequestId.
-func fromOlder20250326RequestId(in mcp20250326.RequestId, at *convPath) (out RequestId, err error) {
+func fromOlder20250326RequestId(in mcp20250326.RequestId, at *protocol.ConvPath) (out RequestId, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3836,17 +3837,17 @@ func fromOlder20250326RequestId(in mcp20250326.RequestId, at *convPath) (out Req
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20250326Resource converts a Resource to revision 2025-03-26's Resource.
-func toOlder20250326Resource(in *Resource, at *convPath) (out mcp20250326.Resource, err error) {
+func toOlder20250326Resource(in *Resource, at *protocol.ConvPath) (out mcp20250326.Resource, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3855,16 +3856,16 @@ func toOlder20250326Resource(in *Resource, at *convPath) (out mcp20250326.Resour
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -3874,14 +3875,14 @@ func toOlder20250326Resource(in *Resource, at *convPath) (out mcp20250326.Resour
 		})
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -3902,33 +3903,33 @@ func toOlder20250326Resource(in *Resource, at *convPath) (out mcp20250326.Resour
 }
 
 // fromOlder20250326Resource converts a revision 2025-03-26's Resource to Resource.
-func fromOlder20250326Resource(in *mcp20250326.Resource, at *convPath) (out Resource, err error) {
+func fromOlder20250326Resource(in *mcp20250326.Resource, at *protocol.ConvPath) (out Resource, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -3936,15 +3937,15 @@ func fromOlder20250326Resource(in *mcp20250326.Resource, at *convPath) (out Reso
 		out.Icons = x
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -3965,13 +3966,13 @@ func fromOlder20250326Resource(in *mcp20250326.Resource, at *convPath) (out Reso
 
 // toOlder20250326ResourceTemplate converts a ResourceTemplate to revision 2025-03-26's
 // ResourceTemplate.
-func toOlder20250326ResourceTemplate(in *ResourceTemplate, at *convPath) (out mcp20250326.ResourceTemplate, err error) {
+func toOlder20250326ResourceTemplate(in *ResourceTemplate, at *protocol.ConvPath) (out mcp20250326.ResourceTemplate, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3980,16 +3981,16 @@ func toOlder20250326ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -3999,11 +4000,11 @@ func toOlder20250326ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 		})
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -4025,33 +4026,33 @@ func toOlder20250326ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 
 // fromOlder20250326ResourceTemplate converts a revision 2025-03-26's ResourceTemplate to
 // ResourceTemplate.
-func fromOlder20250326ResourceTemplate(in *mcp20250326.ResourceTemplate, at *convPath) (out ResourceTemplate, err error) {
+func fromOlder20250326ResourceTemplate(in *mcp20250326.ResourceTemplate, at *protocol.ConvPath) (out ResourceTemplate, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -4059,12 +4060,12 @@ func fromOlder20250326ResourceTemplate(in *mcp20250326.ResourceTemplate, at *con
 		out.Icons = x
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -4085,7 +4086,7 @@ func fromOlder20250326ResourceTemplate(in *mcp20250326.ResourceTemplate, at *con
 
 // toOlder20250326ResourceTemplateReferenceAsResourceReference converts a
 // ResourceTemplateReference to revision 2025-03-26's ResourceReference.
-func toOlder20250326ResourceTemplateReferenceAsResourceReference(in *ResourceTemplateReference, at *convPath) (out mcp20250326.ResourceReference, err error) {
+func toOlder20250326ResourceTemplateReferenceAsResourceReference(in *ResourceTemplateReference, at *protocol.ConvPath) (out mcp20250326.ResourceReference, err error) {
 	out.URI = in.URI
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4099,7 +4100,7 @@ func toOlder20250326ResourceTemplateReferenceAsResourceReference(in *ResourceTem
 
 // fromOlder20250326ResourceTemplateReferenceAsResourceReference converts a revision
 // 2025-03-26's ResourceReference to ResourceTemplateReference.
-func fromOlder20250326ResourceTemplateReferenceAsResourceReference(in *mcp20250326.ResourceReference, at *convPath) (out ResourceTemplateReference, err error) {
+func fromOlder20250326ResourceTemplateReferenceAsResourceReference(in *mcp20250326.ResourceReference, at *protocol.ConvPath) (out ResourceTemplateReference, err error) {
 	out.URI = in.URI
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4117,14 +4118,14 @@ func fromOlder20250326ResourceTemplateReferenceAsResourceReference(in *mcp202503
 //
 // 2025-03-26 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250326ResourceUpdatedNotificationParams(in *ResourceUpdatedNotificationParams, at *convPath) (out mcp20250326.ResourceUpdatedNotificationParams, err error) {
+func toOlder20250326ResourceUpdatedNotificationParams(in *ResourceUpdatedNotificationParams, at *protocol.ConvPath) (out mcp20250326.ResourceUpdatedNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4144,10 +4145,10 @@ func toOlder20250326ResourceUpdatedNotificationParams(in *ResourceUpdatedNotific
 
 // fromOlder20250326ResourceUpdatedNotificationParams converts a revision 2025-03-26's
 // ResourceUpdatedNotificationParams to ResourceUpdatedNotificationParams.
-func fromOlder20250326ResourceUpdatedNotificationParams(in *mcp20250326.ResourceUpdatedNotificationParams, at *convPath) (out ResourceUpdatedNotificationParams, err error) {
+func fromOlder20250326ResourceUpdatedNotificationParams(in *mcp20250326.ResourceUpdatedNotificationParams, at *protocol.ConvPath) (out ResourceUpdatedNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -4167,13 +4168,13 @@ func fromOlder20250326ResourceUpdatedNotificationParams(in *mcp20250326.Resource
 }
 
 // toOlder20250326Root converts a Root to revision 2025-03-26's Root.
-func toOlder20250326Root(in *Root, at *convPath) (out mcp20250326.Root, err error) {
+func toOlder20250326Root(in *Root, at *protocol.ConvPath) (out mcp20250326.Root, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4181,7 +4182,7 @@ func toOlder20250326Root(in *Root, at *convPath) (out mcp20250326.Root, err erro
 		}
 	}
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4195,16 +4196,16 @@ func toOlder20250326Root(in *Root, at *convPath) (out mcp20250326.Root, err erro
 }
 
 // fromOlder20250326Root converts a revision 2025-03-26's Root to Root.
-func fromOlder20250326Root(in *mcp20250326.Root, at *convPath) (out Root, err error) {
+func fromOlder20250326Root(in *mcp20250326.Root, at *protocol.ConvPath) (out Root, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4222,13 +4223,13 @@ func fromOlder20250326Root(in *mcp20250326.Root, at *convPath) (out Root, err er
 
 // toOlder20250326SamplingMessage converts a SamplingMessage to revision 2025-03-26's
 // SamplingMessage.
-func toOlder20250326SamplingMessage(in *SamplingMessage, at *convPath) (out mcp20250326.SamplingMessage, err error) {
+func toOlder20250326SamplingMessage(in *SamplingMessage, at *protocol.ConvPath) (out mcp20250326.SamplingMessage, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4237,7 +4238,7 @@ func toOlder20250326SamplingMessage(in *SamplingMessage, at *convPath) (out mcp2
 	}
 	{
 		var x mcp20250326.SamplingMessageContent
-		if x, err = toOlder20250326SamplingMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20250326SamplingMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -4255,17 +4256,17 @@ func toOlder20250326SamplingMessage(in *SamplingMessage, at *convPath) (out mcp2
 
 // fromOlder20250326SamplingMessage converts a revision 2025-03-26's SamplingMessage to
 // SamplingMessage.
-func fromOlder20250326SamplingMessage(in *mcp20250326.SamplingMessage, at *convPath) (out SamplingMessage, err error) {
+func fromOlder20250326SamplingMessage(in *mcp20250326.SamplingMessage, at *protocol.ConvPath) (out SamplingMessage, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	{
 		var x SamplingMessageContent
-		if x, err = fromOlder20250326SamplingMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20250326SamplingMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -4286,7 +4287,7 @@ func fromOlder20250326SamplingMessage(in *mcp20250326.SamplingMessage, at *convP
 
 // toOlder20250326SamplingMessageContent converts a SamplingMessageContent to revision
 // 2025-03-26's SamplingMessageContent.
-func toOlder20250326SamplingMessageContent(in SamplingMessageContent, at *convPath) (out mcp20250326.SamplingMessageContent, err error) {
+func toOlder20250326SamplingMessageContent(in SamplingMessageContent, at *protocol.ConvPath) (out mcp20250326.SamplingMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4321,21 +4322,21 @@ func toOlder20250326SamplingMessageContent(in SamplingMessageContent, at *convPa
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-03-26 has no ToolUseContent (type \"tool_use\")")
+		return out, protocol.ConvFail(at, "2025-03-26 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
+		return out, protocol.ConvFail(at, "2025-03-26 has no ToolResultContent (type \"tool_result\")")
 	case SamplingMessageContentArray:
-		return out, convFail(at, "2025-03-26 has no SamplingMessageContentArray (an array)")
+		return out, protocol.ConvFail(at, "2025-03-26 has no SamplingMessageContentArray (an array)")
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContent")
 }
 
 // fromOlder20250326SamplingMessageContent converts a revision 2025-03-26's
 // SamplingMessageContent to SamplingMessageContent.
-func fromOlder20250326SamplingMessageContent(in mcp20250326.SamplingMessageContent, at *convPath) (out SamplingMessageContent, err error) {
+func fromOlder20250326SamplingMessageContent(in mcp20250326.SamplingMessageContent, at *protocol.ConvPath) (out SamplingMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4367,15 +4368,15 @@ func fromOlder20250326SamplingMessageContent(in mcp20250326.SamplingMessageConte
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContent")
 }
 
 // toOlder20250326ServerCapabilities converts a ServerCapabilities to revision 2025-03-26's
 // ServerCapabilities.
-func toOlder20250326ServerCapabilities(in *ServerCapabilities, at *convPath) (out mcp20250326.ServerCapabilities, err error) {
+func toOlder20250326ServerCapabilities(in *ServerCapabilities, at *protocol.ConvPath) (out mcp20250326.ServerCapabilities, err error) {
 	if in.Completions != nil {
 		var x mcp20250326.ServerCapabilitiesCompletions
-		if x, err = toOlder20250326ServerCapabilitiesCompletions(in.Completions, at.member("completions")); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesCompletions(in.Completions, at.Member("completions")); err != nil {
 			return out, err
 		}
 		out.Completions = &x
@@ -4391,7 +4392,7 @@ func toOlder20250326ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 		out.Experimental = m1
 	}
 	if in.Extensions != nil {
-		b, err := convEncode(in.Extensions, at.member("extensions"))
+		b, err := protocol.ConvEncode(in.Extensions, at.Member("extensions"))
 		if err != nil {
 			return out, err
 		}
@@ -4402,28 +4403,28 @@ func toOlder20250326ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 	}
 	if in.Logging != nil {
 		var x mcp20250326.ServerCapabilitiesLogging
-		if x, err = toOlder20250326ServerCapabilitiesLogging(in.Logging, at.member("logging")); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesLogging(in.Logging, at.Member("logging")); err != nil {
 			return out, err
 		}
 		out.Logging = &x
 	}
 	if in.Prompts != nil {
 		var x mcp20250326.ServerCapabilitiesPrompts
-		if x, err = toOlder20250326ServerCapabilitiesPrompts(in.Prompts, at.member("prompts")); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesPrompts(in.Prompts, at.Member("prompts")); err != nil {
 			return out, err
 		}
 		out.Prompts = &x
 	}
 	if in.Resources != nil {
 		var x mcp20250326.ServerCapabilitiesResources
-		if x, err = toOlder20250326ServerCapabilitiesResources(in.Resources, at.member("resources")); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesResources(in.Resources, at.Member("resources")); err != nil {
 			return out, err
 		}
 		out.Resources = &x
 	}
 	if in.Tools != nil {
 		var x mcp20250326.ServerCapabilitiesTools
-		if x, err = toOlder20250326ServerCapabilitiesTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -4440,10 +4441,10 @@ func toOlder20250326ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 
 // fromOlder20250326ServerCapabilities converts a revision 2025-03-26's ServerCapabilities to
 // ServerCapabilities.
-func fromOlder20250326ServerCapabilities(in *mcp20250326.ServerCapabilities, at *convPath) (out ServerCapabilities, err error) {
+func fromOlder20250326ServerCapabilities(in *mcp20250326.ServerCapabilities, at *protocol.ConvPath) (out ServerCapabilities, err error) {
 	if in.Completions != nil {
 		var x ServerCapabilitiesCompletions
-		if x, err = fromOlder20250326ServerCapabilitiesCompletions(in.Completions, at.member("completions")); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesCompletions(in.Completions, at.Member("completions")); err != nil {
 			return out, err
 		}
 		out.Completions = &x
@@ -4461,13 +4462,13 @@ func fromOlder20250326ServerCapabilities(in *mcp20250326.ServerCapabilities, at 
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("extensions")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("extensions")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]JSONObject, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 JSONObject
-			if err = convDecode(p1[k1], &x1, at.member("extensions").member(k1), "2026-07-28", "JSONObject"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("extensions").Member(k1), "2026-07-28", "JSONObject"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -4477,28 +4478,28 @@ func fromOlder20250326ServerCapabilities(in *mcp20250326.ServerCapabilities, at 
 	}
 	if in.Logging != nil {
 		var x ServerCapabilitiesLogging
-		if x, err = fromOlder20250326ServerCapabilitiesLogging(in.Logging, at.member("logging")); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesLogging(in.Logging, at.Member("logging")); err != nil {
 			return out, err
 		}
 		out.Logging = &x
 	}
 	if in.Prompts != nil {
 		var x ServerCapabilitiesPrompts
-		if x, err = fromOlder20250326ServerCapabilitiesPrompts(in.Prompts, at.member("prompts")); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesPrompts(in.Prompts, at.Member("prompts")); err != nil {
 			return out, err
 		}
 		out.Prompts = &x
 	}
 	if in.Resources != nil {
 		var x ServerCapabilitiesResources
-		if x, err = fromOlder20250326ServerCapabilitiesResources(in.Resources, at.member("resources")); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesResources(in.Resources, at.Member("resources")); err != nil {
 			return out, err
 		}
 		out.Resources = &x
 	}
 	if in.Tools != nil {
 		var x ServerCapabilitiesTools
-		if x, err = fromOlder20250326ServerCapabilitiesTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -4518,9 +4519,9 @@ func fromOlder20250326ServerCapabilities(in *mcp20250326.ServerCapabilities, at 
 
 // toOlder20250326ServerCapabilitiesCompletions converts a ServerCapabilitiesCompletions to
 // revision 2025-03-26's ServerCapabilitiesCompletions.
-func toOlder20250326ServerCapabilitiesCompletions(in *ServerCapabilitiesCompletions, at *convPath) (out mcp20250326.ServerCapabilitiesCompletions, err error) {
+func toOlder20250326ServerCapabilitiesCompletions(in *ServerCapabilitiesCompletions, at *protocol.ConvPath) (out mcp20250326.ServerCapabilitiesCompletions, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -4534,14 +4535,14 @@ func toOlder20250326ServerCapabilitiesCompletions(in *ServerCapabilitiesCompleti
 
 // fromOlder20250326ServerCapabilitiesCompletions converts a revision 2025-03-26's
 // ServerCapabilitiesCompletions to ServerCapabilitiesCompletions.
-func fromOlder20250326ServerCapabilitiesCompletions(in *mcp20250326.ServerCapabilitiesCompletions, at *convPath) (out ServerCapabilitiesCompletions, err error) {
+func fromOlder20250326ServerCapabilitiesCompletions(in *mcp20250326.ServerCapabilitiesCompletions, at *protocol.ConvPath) (out ServerCapabilitiesCompletions, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -4551,9 +4552,9 @@ func fromOlder20250326ServerCapabilitiesCompletions(in *mcp20250326.ServerCapabi
 
 // toOlder20250326ServerCapabilitiesLogging converts a ServerCapabilitiesLogging to revision
 // 2025-03-26's ServerCapabilitiesLogging.
-func toOlder20250326ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at *convPath) (out mcp20250326.ServerCapabilitiesLogging, err error) {
+func toOlder20250326ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at *protocol.ConvPath) (out mcp20250326.ServerCapabilitiesLogging, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -4567,14 +4568,14 @@ func toOlder20250326ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at 
 
 // fromOlder20250326ServerCapabilitiesLogging converts a revision 2025-03-26's
 // ServerCapabilitiesLogging to ServerCapabilitiesLogging.
-func fromOlder20250326ServerCapabilitiesLogging(in *mcp20250326.ServerCapabilitiesLogging, at *convPath) (out ServerCapabilitiesLogging, err error) {
+func fromOlder20250326ServerCapabilitiesLogging(in *mcp20250326.ServerCapabilitiesLogging, at *protocol.ConvPath) (out ServerCapabilitiesLogging, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -4584,9 +4585,9 @@ func fromOlder20250326ServerCapabilitiesLogging(in *mcp20250326.ServerCapabiliti
 
 // toOlder20250326ServerCapabilitiesPrompts converts a ServerCapabilitiesPrompts to revision
 // 2025-03-26's ServerCapabilitiesPrompts.
-func toOlder20250326ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at *convPath) (out mcp20250326.ServerCapabilitiesPrompts, err error) {
+func toOlder20250326ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at *protocol.ConvPath) (out mcp20250326.ServerCapabilitiesPrompts, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4600,9 +4601,9 @@ func toOlder20250326ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at 
 
 // fromOlder20250326ServerCapabilitiesPrompts converts a revision 2025-03-26's
 // ServerCapabilitiesPrompts to ServerCapabilitiesPrompts.
-func fromOlder20250326ServerCapabilitiesPrompts(in *mcp20250326.ServerCapabilitiesPrompts, at *convPath) (out ServerCapabilitiesPrompts, err error) {
+func fromOlder20250326ServerCapabilitiesPrompts(in *mcp20250326.ServerCapabilitiesPrompts, at *protocol.ConvPath) (out ServerCapabilitiesPrompts, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4616,12 +4617,12 @@ func fromOlder20250326ServerCapabilitiesPrompts(in *mcp20250326.ServerCapabiliti
 
 // toOlder20250326ServerCapabilitiesResources converts a ServerCapabilitiesResources to
 // revision 2025-03-26's ServerCapabilitiesResources.
-func toOlder20250326ServerCapabilitiesResources(in *ServerCapabilitiesResources, at *convPath) (out mcp20250326.ServerCapabilitiesResources, err error) {
+func toOlder20250326ServerCapabilitiesResources(in *ServerCapabilitiesResources, at *protocol.ConvPath) (out mcp20250326.ServerCapabilitiesResources, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	if in.Subscribe != nil {
-		out.Subscribe = convPtr(*in.Subscribe)
+		out.Subscribe = protocol.ConvPtr(*in.Subscribe)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4635,12 +4636,12 @@ func toOlder20250326ServerCapabilitiesResources(in *ServerCapabilitiesResources,
 
 // fromOlder20250326ServerCapabilitiesResources converts a revision 2025-03-26's
 // ServerCapabilitiesResources to ServerCapabilitiesResources.
-func fromOlder20250326ServerCapabilitiesResources(in *mcp20250326.ServerCapabilitiesResources, at *convPath) (out ServerCapabilitiesResources, err error) {
+func fromOlder20250326ServerCapabilitiesResources(in *mcp20250326.ServerCapabilitiesResources, at *protocol.ConvPath) (out ServerCapabilitiesResources, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	if in.Subscribe != nil {
-		out.Subscribe = convPtr(*in.Subscribe)
+		out.Subscribe = protocol.ConvPtr(*in.Subscribe)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4654,9 +4655,9 @@ func fromOlder20250326ServerCapabilitiesResources(in *mcp20250326.ServerCapabili
 
 // toOlder20250326ServerCapabilitiesTools converts a ServerCapabilitiesTools to revision
 // 2025-03-26's ServerCapabilitiesTools.
-func toOlder20250326ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *convPath) (out mcp20250326.ServerCapabilitiesTools, err error) {
+func toOlder20250326ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *protocol.ConvPath) (out mcp20250326.ServerCapabilitiesTools, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4670,9 +4671,9 @@ func toOlder20250326ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *con
 
 // fromOlder20250326ServerCapabilitiesTools converts a revision 2025-03-26's
 // ServerCapabilitiesTools to ServerCapabilitiesTools.
-func fromOlder20250326ServerCapabilitiesTools(in *mcp20250326.ServerCapabilitiesTools, at *convPath) (out ServerCapabilitiesTools, err error) {
+func fromOlder20250326ServerCapabilitiesTools(in *mcp20250326.ServerCapabilitiesTools, at *protocol.ConvPath) (out ServerCapabilitiesTools, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4685,13 +4686,13 @@ func fromOlder20250326ServerCapabilitiesTools(in *mcp20250326.ServerCapabilities
 }
 
 // toOlder20250326TextContent converts a TextContent to revision 2025-03-26's TextContent.
-func toOlder20250326TextContent(in *TextContent, at *convPath) (out mcp20250326.TextContent, err error) {
+func toOlder20250326TextContent(in *TextContent, at *protocol.ConvPath) (out mcp20250326.TextContent, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4700,7 +4701,7 @@ func toOlder20250326TextContent(in *TextContent, at *convPath) (out mcp20250326.
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -4717,17 +4718,17 @@ func toOlder20250326TextContent(in *TextContent, at *convPath) (out mcp20250326.
 }
 
 // fromOlder20250326TextContent converts a revision 2025-03-26's TextContent to TextContent.
-func fromOlder20250326TextContent(in *mcp20250326.TextContent, at *convPath) (out TextContent, err error) {
+func fromOlder20250326TextContent(in *mcp20250326.TextContent, at *protocol.ConvPath) (out TextContent, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -4748,13 +4749,13 @@ func fromOlder20250326TextContent(in *mcp20250326.TextContent, at *convPath) (ou
 
 // toOlder20250326TextResourceContents converts a TextResourceContents to revision
 // 2025-03-26's TextResourceContents.
-func toOlder20250326TextResourceContents(in *TextResourceContents, at *convPath) (out mcp20250326.TextResourceContents, err error) {
+func toOlder20250326TextResourceContents(in *TextResourceContents, at *protocol.ConvPath) (out mcp20250326.TextResourceContents, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4762,7 +4763,7 @@ func toOlder20250326TextResourceContents(in *TextResourceContents, at *convPath)
 		}
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Text = in.Text
 	out.URI = in.URI
@@ -4778,16 +4779,16 @@ func toOlder20250326TextResourceContents(in *TextResourceContents, at *convPath)
 
 // fromOlder20250326TextResourceContents converts a revision 2025-03-26's
 // TextResourceContents to TextResourceContents.
-func fromOlder20250326TextResourceContents(in *mcp20250326.TextResourceContents, at *convPath) (out TextResourceContents, err error) {
+func fromOlder20250326TextResourceContents(in *mcp20250326.TextResourceContents, at *protocol.ConvPath) (out TextResourceContents, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Text = in.Text
 	out.URI = in.URI
@@ -4805,13 +4806,13 @@ func fromOlder20250326TextResourceContents(in *mcp20250326.TextResourceContents,
 }
 
 // toOlder20250326Tool converts a Tool to revision 2025-03-26's Tool.
-func toOlder20250326Tool(in *Tool, at *convPath) (out mcp20250326.Tool, err error) {
+func toOlder20250326Tool(in *Tool, at *protocol.ConvPath) (out mcp20250326.Tool, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250326.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4820,16 +4821,16 @@ func toOlder20250326Tool(in *Tool, at *convPath) (out mcp20250326.Tool, err erro
 	}
 	if in.Annotations != nil {
 		var x mcp20250326.ToolAnnotations
-		if x, err = toOlder20250326ToolAnnotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250326ToolAnnotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -4840,14 +4841,14 @@ func toOlder20250326Tool(in *Tool, at *convPath) (out mcp20250326.Tool, err erro
 	}
 	{
 		var x mcp20250326.ToolInputSchema
-		if x, err = toOlder20250326ToolInputSchema(&in.InputSchema, at.member("inputSchema")); err != nil {
+		if x, err = toOlder20250326ToolInputSchema(&in.InputSchema, at.Member("inputSchema")); err != nil {
 			return out, err
 		}
 		out.InputSchema = x
 	}
 	out.Name = in.Name
 	if in.OutputSchema != nil {
-		b, err := convEncode(in.OutputSchema, at.member("outputSchema"))
+		b, err := protocol.ConvEncode(in.OutputSchema, at.Member("outputSchema"))
 		if err != nil {
 			return out, err
 		}
@@ -4857,7 +4858,7 @@ func toOlder20250326Tool(in *Tool, at *convPath) (out mcp20250326.Tool, err erro
 		})
 	}
 	if in.Title != nil {
-		b, err := convEncode(in.Title, at.member("title"))
+		b, err := protocol.ConvEncode(in.Title, at.Member("title"))
 		if err != nil {
 			return out, err
 		}
@@ -4877,33 +4878,33 @@ func toOlder20250326Tool(in *Tool, at *convPath) (out mcp20250326.Tool, err erro
 }
 
 // fromOlder20250326Tool converts a revision 2025-03-26's Tool to Tool.
-func fromOlder20250326Tool(in *mcp20250326.Tool, at *convPath) (out Tool, err error) {
+func fromOlder20250326Tool(in *mcp20250326.Tool, at *protocol.ConvPath) (out Tool, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Annotations != nil {
 		var x ToolAnnotations
-		if x, err = fromOlder20250326ToolAnnotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250326ToolAnnotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -4912,7 +4913,7 @@ func fromOlder20250326Tool(in *mcp20250326.Tool, at *convPath) (out Tool, err er
 	}
 	{
 		var x ToolInputSchema
-		if x, err = fromOlder20250326ToolInputSchema(&in.InputSchema, at.member("inputSchema")); err != nil {
+		if x, err = fromOlder20250326ToolInputSchema(&in.InputSchema, at.Member("inputSchema")); err != nil {
 			return out, err
 		}
 		out.InputSchema = x
@@ -4920,14 +4921,14 @@ func fromOlder20250326Tool(in *mcp20250326.Tool, at *convPath) (out Tool, err er
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("outputSchema"); ok {
 		var x ToolOutputSchema
-		if err = convDecode(b, &x, at.member("outputSchema"), "2026-07-28", "ToolOutputSchema"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("outputSchema"), "2026-07-28", "ToolOutputSchema"); err != nil {
 			return out, err
 		}
 		out.OutputSchema = &x
 	}
 	if b, ok := in.Extra.Get("title"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("title"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("title"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Title = &x
@@ -4947,21 +4948,21 @@ func fromOlder20250326Tool(in *mcp20250326.Tool, at *convPath) (out Tool, err er
 
 // toOlder20250326ToolAnnotations converts a ToolAnnotations to revision 2025-03-26's
 // ToolAnnotations.
-func toOlder20250326ToolAnnotations(in *ToolAnnotations, at *convPath) (out mcp20250326.ToolAnnotations, err error) {
+func toOlder20250326ToolAnnotations(in *ToolAnnotations, at *protocol.ConvPath) (out mcp20250326.ToolAnnotations, err error) {
 	if in.DestructiveHint != nil {
-		out.DestructiveHint = convPtr(*in.DestructiveHint)
+		out.DestructiveHint = protocol.ConvPtr(*in.DestructiveHint)
 	}
 	if in.IdempotentHint != nil {
-		out.IdempotentHint = convPtr(*in.IdempotentHint)
+		out.IdempotentHint = protocol.ConvPtr(*in.IdempotentHint)
 	}
 	if in.OpenWorldHint != nil {
-		out.OpenWorldHint = convPtr(*in.OpenWorldHint)
+		out.OpenWorldHint = protocol.ConvPtr(*in.OpenWorldHint)
 	}
 	if in.ReadOnlyHint != nil {
-		out.ReadOnlyHint = convPtr(*in.ReadOnlyHint)
+		out.ReadOnlyHint = protocol.ConvPtr(*in.ReadOnlyHint)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4975,21 +4976,21 @@ func toOlder20250326ToolAnnotations(in *ToolAnnotations, at *convPath) (out mcp2
 
 // fromOlder20250326ToolAnnotations converts a revision 2025-03-26's ToolAnnotations to
 // ToolAnnotations.
-func fromOlder20250326ToolAnnotations(in *mcp20250326.ToolAnnotations, at *convPath) (out ToolAnnotations, err error) {
+func fromOlder20250326ToolAnnotations(in *mcp20250326.ToolAnnotations, at *protocol.ConvPath) (out ToolAnnotations, err error) {
 	if in.DestructiveHint != nil {
-		out.DestructiveHint = convPtr(*in.DestructiveHint)
+		out.DestructiveHint = protocol.ConvPtr(*in.DestructiveHint)
 	}
 	if in.IdempotentHint != nil {
-		out.IdempotentHint = convPtr(*in.IdempotentHint)
+		out.IdempotentHint = protocol.ConvPtr(*in.IdempotentHint)
 	}
 	if in.OpenWorldHint != nil {
-		out.OpenWorldHint = convPtr(*in.OpenWorldHint)
+		out.OpenWorldHint = protocol.ConvPtr(*in.OpenWorldHint)
 	}
 	if in.ReadOnlyHint != nil {
-		out.ReadOnlyHint = convPtr(*in.ReadOnlyHint)
+		out.ReadOnlyHint = protocol.ConvPtr(*in.ReadOnlyHint)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5003,9 +5004,9 @@ func fromOlder20250326ToolAnnotations(in *mcp20250326.ToolAnnotations, at *convP
 
 // toOlder20250326ToolInputSchema converts a ToolInputSchema to revision 2025-03-26's
 // ToolInputSchema.
-func toOlder20250326ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp20250326.ToolInputSchema, err error) {
+func toOlder20250326ToolInputSchema(in *ToolInputSchema, at *protocol.ConvPath) (out mcp20250326.ToolInputSchema, err error) {
 	if in.Schema != nil {
-		b, err := convEncode(in.Schema, at.member("$schema"))
+		b, err := protocol.ConvEncode(in.Schema, at.Member("$schema"))
 		if err != nil {
 			return out, err
 		}
@@ -5017,13 +5018,13 @@ func toOlder20250326ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 	if b, ok := in.Extra.Get("properties"); ok {
 		var x map[string]json.RawMessage
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("properties")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("properties")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]json.RawMessage, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 json.RawMessage
-			if err = convDecode(p1[k1], &x1, at.member("properties").member(k1), "2025-03-26", "json.RawMessage"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("properties").Member(k1), "2025-03-26", "json.RawMessage"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -5034,12 +5035,12 @@ func toOlder20250326ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 	if b, ok := in.Extra.Get("required"); ok {
 		var x []string
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("required")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("required")); err != nil {
 			return out, err
 		}
 		s1 := make([]string, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("required").elem(i1), "2025-03-26", "string"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("required").Elem(i1), "2025-03-26", "string"); err != nil {
 				return out, err
 			}
 		}
@@ -5061,16 +5062,16 @@ func toOlder20250326ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 
 // fromOlder20250326ToolInputSchema converts a revision 2025-03-26's ToolInputSchema to
 // ToolInputSchema.
-func fromOlder20250326ToolInputSchema(in *mcp20250326.ToolInputSchema, at *convPath) (out ToolInputSchema, err error) {
+func fromOlder20250326ToolInputSchema(in *mcp20250326.ToolInputSchema, at *protocol.ConvPath) (out ToolInputSchema, err error) {
 	if b, ok := in.Extra.Get("$schema"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("$schema"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("$schema"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Schema = &x
 	}
 	if in.Properties != nil {
-		b, err := convEncode(in.Properties, at.member("properties"))
+		b, err := protocol.ConvEncode(in.Properties, at.Member("properties"))
 		if err != nil {
 			return out, err
 		}
@@ -5080,7 +5081,7 @@ func fromOlder20250326ToolInputSchema(in *mcp20250326.ToolInputSchema, at *convP
 		})
 	}
 	if in.Required != nil {
-		b, err := convEncode(in.Required, at.member("required"))
+		b, err := protocol.ConvEncode(in.Required, at.Member("required"))
 		if err != nil {
 			return out, err
 		}
@@ -5106,18 +5107,18 @@ func fromOlder20250326ToolInputSchema(in *mcp20250326.ToolInputSchema, at *convP
 // 2025-03-26 sends them, validates them and converts them.
 func paramsFromOlder20250326Complete(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CompleteRequestParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CompleteRequestParams
-	if x, err = fromOlder20250326CompleteRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CompleteRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5126,17 +5127,17 @@ func paramsFromOlder20250326Complete(data []byte) (_ any, err error) {
 // 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326Complete(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of completion/complete")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of completion/complete")
 	}
 	if p, ok := v.(*CompleteRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CompleteRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CompleteRequestParams")
 	}
 	var x mcp20250326.CompleteRequestParams
-	if x, err = toOlder20250326CompleteRequestParams(v.(*CompleteRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326CompleteRequestParams(v.(*CompleteRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5145,18 +5146,18 @@ func paramsToOlder20250326Complete(v any) (_ []byte, err error) {
 // 2025-03-26 sends them, validates them and converts them.
 func resultFromOlder20250326Complete(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CompleteResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CompleteResult
-	if x, err = fromOlder20250326CompleteResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CompleteResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5165,17 +5166,17 @@ func resultFromOlder20250326Complete(data []byte) (_ any, err error) {
 // 2025-03-26, validates them and encodes them.
 func resultToOlder20250326Complete(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of completion/complete")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of completion/complete")
 	}
 	if p, ok := v.(*CompleteResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CompleteResult")
+		return nil, protocol.ConvWrongType(v, "*CompleteResult")
 	}
 	var x mcp20250326.CompleteResult
-	if x, err = toOlder20250326CompleteResult(v.(*CompleteResult), convRoot); err != nil {
+	if x, err = toOlder20250326CompleteResult(v.(*CompleteResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5184,18 +5185,18 @@ func resultToOlder20250326Complete(v any) (_ []byte, err error) {
 // as revision 2025-03-26 sends them, validates them and converts them.
 func paramsFromOlder20250326CancelledNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CancelledNotificationParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CancelledNotificationParams
-	if x, err = fromOlder20250326CancelledNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CancelledNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5204,17 +5205,17 @@ func paramsFromOlder20250326CancelledNotification(data []byte) (_ any, err error
 // to revision 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326CancelledNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of notifications/cancelled")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of notifications/cancelled")
 	}
 	if p, ok := v.(*CancelledNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CancelledNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*CancelledNotificationParams")
 	}
 	var x mcp20250326.CancelledNotificationParams
-	if x, err = toOlder20250326CancelledNotificationParams(v.(*CancelledNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326CancelledNotificationParams(v.(*CancelledNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5223,18 +5224,18 @@ func paramsToOlder20250326CancelledNotification(v any) (_ []byte, err error) {
 // notifications/message as revision 2025-03-26 sends them, validates them and converts them.
 func paramsFromOlder20250326LoggingMessageNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.LoggingMessageNotificationParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x LoggingMessageNotificationParams
-	if x, err = fromOlder20250326LoggingMessageNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326LoggingMessageNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5243,17 +5244,17 @@ func paramsFromOlder20250326LoggingMessageNotification(data []byte) (_ any, err 
 // notifications/message to revision 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326LoggingMessageNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of notifications/message")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of notifications/message")
 	}
 	if p, ok := v.(*LoggingMessageNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*LoggingMessageNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*LoggingMessageNotificationParams")
 	}
 	var x mcp20250326.LoggingMessageNotificationParams
-	if x, err = toOlder20250326LoggingMessageNotificationParams(v.(*LoggingMessageNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326LoggingMessageNotificationParams(v.(*LoggingMessageNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5262,18 +5263,18 @@ func paramsToOlder20250326LoggingMessageNotification(v any) (_ []byte, err error
 // as revision 2025-03-26 sends them, validates them and converts them.
 func paramsFromOlder20250326ProgressNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ProgressNotificationParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ProgressNotificationParams
-	if x, err = fromOlder20250326ProgressNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ProgressNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5282,17 +5283,17 @@ func paramsFromOlder20250326ProgressNotification(data []byte) (_ any, err error)
 // revision 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326ProgressNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of notifications/progress")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of notifications/progress")
 	}
 	if p, ok := v.(*ProgressNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ProgressNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*ProgressNotificationParams")
 	}
 	var x mcp20250326.ProgressNotificationParams
-	if x, err = toOlder20250326ProgressNotificationParams(v.(*ProgressNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326ProgressNotificationParams(v.(*ProgressNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5309,11 +5310,11 @@ func paramsFromOlder20250326PromptListChangedNotification(data []byte) (_ any, e
 		return nil, fromOlder20250326Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20250326NotificationParamsAsPromptListChangedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326NotificationParamsAsPromptListChangedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5326,14 +5327,14 @@ func paramsToOlder20250326PromptListChangedNotification(v any) (_ []byte, err er
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20250326.PromptListChangedNotificationParams
-	if x, err = toOlder20250326NotificationParamsAsPromptListChangedNotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326NotificationParamsAsPromptListChangedNotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5350,11 +5351,11 @@ func paramsFromOlder20250326ResourceListChangedNotification(data []byte) (_ any,
 		return nil, fromOlder20250326Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20250326NotificationParamsAsResourceListChangedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326NotificationParamsAsResourceListChangedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5367,14 +5368,14 @@ func paramsToOlder20250326ResourceListChangedNotification(v any) (_ []byte, err 
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20250326.ResourceListChangedNotificationParams
-	if x, err = toOlder20250326NotificationParamsAsResourceListChangedNotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326NotificationParamsAsResourceListChangedNotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5384,18 +5385,18 @@ func paramsToOlder20250326ResourceListChangedNotification(v any) (_ []byte, err 
 // converts them.
 func paramsFromOlder20250326ResourceUpdatedNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ResourceUpdatedNotificationParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ResourceUpdatedNotificationParams
-	if x, err = fromOlder20250326ResourceUpdatedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ResourceUpdatedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5404,17 +5405,17 @@ func paramsFromOlder20250326ResourceUpdatedNotification(data []byte) (_ any, err
 // notifications/resources/updated to revision 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326ResourceUpdatedNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of notifications/resources/updated")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of notifications/resources/updated")
 	}
 	if p, ok := v.(*ResourceUpdatedNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ResourceUpdatedNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*ResourceUpdatedNotificationParams")
 	}
 	var x mcp20250326.ResourceUpdatedNotificationParams
-	if x, err = toOlder20250326ResourceUpdatedNotificationParams(v.(*ResourceUpdatedNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326ResourceUpdatedNotificationParams(v.(*ResourceUpdatedNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5431,11 +5432,11 @@ func paramsFromOlder20250326ToolListChangedNotification(data []byte) (_ any, err
 		return nil, fromOlder20250326Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20250326NotificationParamsAsToolListChangedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326NotificationParamsAsToolListChangedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5447,14 +5448,14 @@ func paramsToOlder20250326ToolListChangedNotification(v any) (_ []byte, err erro
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20250326.ToolListChangedNotificationParams
-	if x, err = toOlder20250326NotificationParamsAsToolListChangedNotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250326NotificationParamsAsToolListChangedNotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5463,18 +5464,18 @@ func paramsToOlder20250326ToolListChangedNotification(v any) (_ []byte, err erro
 // sends them, validates them and converts them.
 func paramsFromOlder20250326GetPrompt(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.GetPromptRequestParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x GetPromptRequestParams
-	if x, err = fromOlder20250326GetPromptRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326GetPromptRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5483,17 +5484,17 @@ func paramsFromOlder20250326GetPrompt(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func paramsToOlder20250326GetPrompt(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of prompts/get")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of prompts/get")
 	}
 	if p, ok := v.(*GetPromptRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*GetPromptRequestParams")
+		return nil, protocol.ConvWrongType(v, "*GetPromptRequestParams")
 	}
 	var x mcp20250326.GetPromptRequestParams
-	if x, err = toOlder20250326GetPromptRequestParams(v.(*GetPromptRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326GetPromptRequestParams(v.(*GetPromptRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5502,18 +5503,18 @@ func paramsToOlder20250326GetPrompt(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250326GetPrompt(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.GetPromptResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x GetPromptResult
-	if x, err = fromOlder20250326GetPromptResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326GetPromptResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5522,17 +5523,17 @@ func resultFromOlder20250326GetPrompt(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250326GetPrompt(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of prompts/get")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of prompts/get")
 	}
 	if p, ok := v.(*GetPromptResult); !ok || p == nil {
-		return nil, convWrongType(v, "*GetPromptResult")
+		return nil, protocol.ConvWrongType(v, "*GetPromptResult")
 	}
 	var x mcp20250326.GetPromptResult
-	if x, err = toOlder20250326GetPromptResult(v.(*GetPromptResult), convRoot); err != nil {
+	if x, err = toOlder20250326GetPromptResult(v.(*GetPromptResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5548,11 +5549,11 @@ func paramsFromOlder20250326ListPrompts(data []byte) (_ any, err error) {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5564,14 +5565,14 @@ func paramsToOlder20250326ListPrompts(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250326.ListPromptsRequestParams
-	if x, err = toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326PaginatedRequestParamsAsListPromptsRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5580,18 +5581,18 @@ func paramsToOlder20250326ListPrompts(v any) (_ []byte, err error) {
 // 2025-03-26 sends them, validates them and converts them.
 func resultFromOlder20250326ListPrompts(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ListPromptsResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ListPromptsResult
-	if x, err = fromOlder20250326ListPromptsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ListPromptsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5600,17 +5601,17 @@ func resultFromOlder20250326ListPrompts(data []byte) (_ any, err error) {
 // 2025-03-26, validates them and encodes them.
 func resultToOlder20250326ListPrompts(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of prompts/list")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of prompts/list")
 	}
 	if p, ok := v.(*ListPromptsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListPromptsResult")
+		return nil, protocol.ConvWrongType(v, "*ListPromptsResult")
 	}
 	var x mcp20250326.ListPromptsResult
-	if x, err = toOlder20250326ListPromptsResult(v.(*ListPromptsResult), convRoot); err != nil {
+	if x, err = toOlder20250326ListPromptsResult(v.(*ListPromptsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5626,11 +5627,11 @@ func paramsFromOlder20250326ListResources(data []byte) (_ any, err error) {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5642,14 +5643,14 @@ func paramsToOlder20250326ListResources(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250326.ListResourcesRequestParams
-	if x, err = toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326PaginatedRequestParamsAsListResourcesRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5658,18 +5659,18 @@ func paramsToOlder20250326ListResources(v any) (_ []byte, err error) {
 // 2025-03-26 sends them, validates them and converts them.
 func resultFromOlder20250326ListResources(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ListResourcesResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ListResourcesResult
-	if x, err = fromOlder20250326ListResourcesResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ListResourcesResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5678,17 +5679,17 @@ func resultFromOlder20250326ListResources(data []byte) (_ any, err error) {
 // 2025-03-26, validates them and encodes them.
 func resultToOlder20250326ListResources(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of resources/list")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of resources/list")
 	}
 	if p, ok := v.(*ListResourcesResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListResourcesResult")
+		return nil, protocol.ConvWrongType(v, "*ListResourcesResult")
 	}
 	var x mcp20250326.ListResourcesResult
-	if x, err = toOlder20250326ListResourcesResult(v.(*ListResourcesResult), convRoot); err != nil {
+	if x, err = toOlder20250326ListResourcesResult(v.(*ListResourcesResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5697,18 +5698,18 @@ func resultToOlder20250326ListResources(v any) (_ []byte, err error) {
 // 2025-03-26 sends them, validates them and converts them.
 func paramsFromOlder20250326ReadResource(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ReadResourceRequestParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ReadResourceRequestParams
-	if x, err = fromOlder20250326ReadResourceRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ReadResourceRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5717,17 +5718,17 @@ func paramsFromOlder20250326ReadResource(data []byte) (_ any, err error) {
 // 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326ReadResource(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of resources/read")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of resources/read")
 	}
 	if p, ok := v.(*ReadResourceRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ReadResourceRequestParams")
+		return nil, protocol.ConvWrongType(v, "*ReadResourceRequestParams")
 	}
 	var x mcp20250326.ReadResourceRequestParams
-	if x, err = toOlder20250326ReadResourceRequestParams(v.(*ReadResourceRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326ReadResourceRequestParams(v.(*ReadResourceRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5736,18 +5737,18 @@ func paramsToOlder20250326ReadResource(v any) (_ []byte, err error) {
 // 2025-03-26 sends them, validates them and converts them.
 func resultFromOlder20250326ReadResource(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ReadResourceResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ReadResourceResult
-	if x, err = fromOlder20250326ReadResourceResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ReadResourceResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5756,17 +5757,17 @@ func resultFromOlder20250326ReadResource(data []byte) (_ any, err error) {
 // 2025-03-26, validates them and encodes them.
 func resultToOlder20250326ReadResource(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of resources/read")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of resources/read")
 	}
 	if p, ok := v.(*ReadResourceResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ReadResourceResult")
+		return nil, protocol.ConvWrongType(v, "*ReadResourceResult")
 	}
 	var x mcp20250326.ReadResourceResult
-	if x, err = toOlder20250326ReadResourceResult(v.(*ReadResourceResult), convRoot); err != nil {
+	if x, err = toOlder20250326ReadResourceResult(v.(*ReadResourceResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5783,11 +5784,11 @@ func paramsFromOlder20250326ListResourceTemplates(data []byte) (_ any, err error
 		return nil, fromOlder20250326Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5799,14 +5800,14 @@ func paramsToOlder20250326ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250326.ListResourceTemplatesRequestParams
-	if x, err = toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326PaginatedRequestParamsAsListResourceTemplatesRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5816,18 +5817,18 @@ func paramsToOlder20250326ListResourceTemplates(v any) (_ []byte, err error) {
 // them.
 func resultFromOlder20250326ListResourceTemplates(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ListResourceTemplatesResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ListResourceTemplatesResult
-	if x, err = fromOlder20250326ListResourceTemplatesResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ListResourceTemplatesResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5836,17 +5837,17 @@ func resultFromOlder20250326ListResourceTemplates(data []byte) (_ any, err error
 // to revision 2025-03-26, validates them and encodes them.
 func resultToOlder20250326ListResourceTemplates(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of resources/templates/list")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of resources/templates/list")
 	}
 	if p, ok := v.(*ListResourceTemplatesResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListResourceTemplatesResult")
+		return nil, protocol.ConvWrongType(v, "*ListResourceTemplatesResult")
 	}
 	var x mcp20250326.ListResourceTemplatesResult
-	if x, err = toOlder20250326ListResourceTemplatesResult(v.(*ListResourceTemplatesResult), convRoot); err != nil {
+	if x, err = toOlder20250326ListResourceTemplatesResult(v.(*ListResourceTemplatesResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5862,11 +5863,11 @@ func paramsFromOlder20250326ListRoots(data []byte) (_ any, err error) {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ListRootsRequestParams
-	if x, err = fromOlder20250326ListRootsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ListRootsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5878,14 +5879,14 @@ func paramsToOlder20250326ListRoots(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*ListRootsRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ListRootsRequestParams")
+		return nil, protocol.ConvWrongType(v, "*ListRootsRequestParams")
 	}
 	var x mcp20250326.ListRootsRequestParams
-	if x, err = toOlder20250326ListRootsRequestParams(v.(*ListRootsRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326ListRootsRequestParams(v.(*ListRootsRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5894,18 +5895,18 @@ func paramsToOlder20250326ListRoots(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250326ListRoots(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ListRootsResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ListRootsResult
-	if x, err = fromOlder20250326ListRootsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ListRootsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5914,17 +5915,17 @@ func resultFromOlder20250326ListRoots(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250326ListRoots(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of roots/list")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of roots/list")
 	}
 	if p, ok := v.(*ListRootsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListRootsResult")
+		return nil, protocol.ConvWrongType(v, "*ListRootsResult")
 	}
 	var x mcp20250326.ListRootsResult
-	if x, err = toOlder20250326ListRootsResult(v.(*ListRootsResult), convRoot); err != nil {
+	if x, err = toOlder20250326ListRootsResult(v.(*ListRootsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5933,18 +5934,18 @@ func resultToOlder20250326ListRoots(v any) (_ []byte, err error) {
 // revision 2025-03-26 sends them, validates them and converts them.
 func paramsFromOlder20250326CreateMessage(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CreateMessageRequestParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CreateMessageRequestParams
-	if x, err = fromOlder20250326CreateMessageRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CreateMessageRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5953,17 +5954,17 @@ func paramsFromOlder20250326CreateMessage(data []byte) (_ any, err error) {
 // revision 2025-03-26, validates them and encodes them.
 func paramsToOlder20250326CreateMessage(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of sampling/createMessage")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of sampling/createMessage")
 	}
 	if p, ok := v.(*CreateMessageRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CreateMessageRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CreateMessageRequestParams")
 	}
 	var x mcp20250326.CreateMessageRequestParams
-	if x, err = toOlder20250326CreateMessageRequestParams(v.(*CreateMessageRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326CreateMessageRequestParams(v.(*CreateMessageRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5972,18 +5973,18 @@ func paramsToOlder20250326CreateMessage(v any) (_ []byte, err error) {
 // revision 2025-03-26 sends them, validates them and converts them.
 func resultFromOlder20250326CreateMessage(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CreateMessageResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CreateMessageResult
-	if x, err = fromOlder20250326CreateMessageResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CreateMessageResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5992,17 +5993,17 @@ func resultFromOlder20250326CreateMessage(data []byte) (_ any, err error) {
 // revision 2025-03-26, validates them and encodes them.
 func resultToOlder20250326CreateMessage(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of sampling/createMessage")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of sampling/createMessage")
 	}
 	if p, ok := v.(*CreateMessageResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CreateMessageResult")
+		return nil, protocol.ConvWrongType(v, "*CreateMessageResult")
 	}
 	var x mcp20250326.CreateMessageResult
-	if x, err = toOlder20250326CreateMessageResult(v.(*CreateMessageResult), convRoot); err != nil {
+	if x, err = toOlder20250326CreateMessageResult(v.(*CreateMessageResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6011,18 +6012,18 @@ func resultToOlder20250326CreateMessage(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func paramsFromOlder20250326CallTool(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CallToolRequestParams
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CallToolRequestParams
-	if x, err = fromOlder20250326CallToolRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CallToolRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6031,17 +6032,17 @@ func paramsFromOlder20250326CallTool(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func paramsToOlder20250326CallTool(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the params of tools/call")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the params of tools/call")
 	}
 	if p, ok := v.(*CallToolRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CallToolRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CallToolRequestParams")
 	}
 	var x mcp20250326.CallToolRequestParams
-	if x, err = toOlder20250326CallToolRequestParams(v.(*CallToolRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326CallToolRequestParams(v.(*CallToolRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6050,18 +6051,18 @@ func paramsToOlder20250326CallTool(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250326CallTool(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.CallToolResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x CallToolResult
-	if x, err = fromOlder20250326CallToolResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326CallToolResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6070,17 +6071,17 @@ func resultFromOlder20250326CallTool(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250326CallTool(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of tools/call")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of tools/call")
 	}
 	if p, ok := v.(*CallToolResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CallToolResult")
+		return nil, protocol.ConvWrongType(v, "*CallToolResult")
 	}
 	var x mcp20250326.CallToolResult
-	if x, err = toOlder20250326CallToolResult(v.(*CallToolResult), convRoot); err != nil {
+	if x, err = toOlder20250326CallToolResult(v.(*CallToolResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6096,11 +6097,11 @@ func paramsFromOlder20250326ListTools(data []byte) (_ any, err error) {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250326PaginatedRequestParamsAsListToolsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326PaginatedRequestParamsAsListToolsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6112,14 +6113,14 @@ func paramsToOlder20250326ListTools(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250326.ListToolsRequestParams
-	if x, err = toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250326PaginatedRequestParamsAsListToolsRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6128,18 +6129,18 @@ func paramsToOlder20250326ListTools(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250326ListTools(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250326.ListToolsResult
 	if err := mcp20250326.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250326Error(err)
 	}
 	var x ListToolsResult
-	if x, err = fromOlder20250326ListToolsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250326ListToolsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6148,17 +6149,17 @@ func resultFromOlder20250326ListTools(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250326ListTools(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-03-26 requires the result of tools/list")
+		return nil, protocol.ConvFail(nil, "2025-03-26 requires the result of tools/list")
 	}
 	if p, ok := v.(*ListToolsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListToolsResult")
+		return nil, protocol.ConvWrongType(v, "*ListToolsResult")
 	}
 	var x mcp20250326.ListToolsResult
-	if x, err = toOlder20250326ListToolsResult(v.(*ListToolsResult), convRoot); err != nil {
+	if x, err = toOlder20250326ListToolsResult(v.(*ListToolsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-03-26", fromOlder20250326Error(err))
+		return nil, protocol.ConvInvalid("2025-03-26", fromOlder20250326Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6171,7 +6172,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.Annotations)(nil), nil
 		}
 		var x mcp20250326.Annotations
-		if x, err = toOlder20250326Annotations(v, convRoot); err != nil {
+		if x, err = toOlder20250326Annotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6180,7 +6181,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.AudioContent)(nil), nil
 		}
 		var x mcp20250326.AudioContent
-		if x, err = toOlder20250326AudioContent(v, convRoot); err != nil {
+		if x, err = toOlder20250326AudioContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6189,7 +6190,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.BlobResourceContents)(nil), nil
 		}
 		var x mcp20250326.BlobResourceContents
-		if x, err = toOlder20250326BlobResourceContents(v, convRoot); err != nil {
+		if x, err = toOlder20250326BlobResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6198,7 +6199,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CallToolRequestParams)(nil), nil
 		}
 		var x mcp20250326.CallToolRequestParams
-		if x, err = toOlder20250326CallToolRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326CallToolRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6207,7 +6208,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CallToolResult)(nil), nil
 		}
 		var x mcp20250326.CallToolResult
-		if x, err = toOlder20250326CallToolResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326CallToolResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6216,7 +6217,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CancelledNotificationParams)(nil), nil
 		}
 		var x mcp20250326.CancelledNotificationParams
-		if x, err = toOlder20250326CancelledNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326CancelledNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6225,7 +6226,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ClientCapabilities)(nil), nil
 		}
 		var x mcp20250326.ClientCapabilities
-		if x, err = toOlder20250326ClientCapabilities(v, convRoot); err != nil {
+		if x, err = toOlder20250326ClientCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6234,7 +6235,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ClientCapabilitiesRoots)(nil), nil
 		}
 		var x mcp20250326.ClientCapabilitiesRoots
-		if x, err = toOlder20250326ClientCapabilitiesRoots(v, convRoot); err != nil {
+		if x, err = toOlder20250326ClientCapabilitiesRoots(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6243,7 +6244,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ClientCapabilitiesSampling)(nil), nil
 		}
 		var x mcp20250326.ClientCapabilitiesSampling
-		if x, err = toOlder20250326ClientCapabilitiesSampling(v, convRoot); err != nil {
+		if x, err = toOlder20250326ClientCapabilitiesSampling(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6252,7 +6253,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CompleteRequestParams)(nil), nil
 		}
 		var x mcp20250326.CompleteRequestParams
-		if x, err = toOlder20250326CompleteRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326CompleteRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6261,7 +6262,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CompleteRequestParamsArgument)(nil), nil
 		}
 		var x mcp20250326.CompleteRequestParamsArgument
-		if x, err = toOlder20250326CompleteRequestParamsArgument(v, convRoot); err != nil {
+		if x, err = toOlder20250326CompleteRequestParamsArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6270,7 +6271,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CompleteResult)(nil), nil
 		}
 		var x mcp20250326.CompleteResult
-		if x, err = toOlder20250326CompleteResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326CompleteResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6279,7 +6280,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CompleteResultCompletion)(nil), nil
 		}
 		var x mcp20250326.CompleteResultCompletion
-		if x, err = toOlder20250326CompleteResultCompletion(v, convRoot); err != nil {
+		if x, err = toOlder20250326CompleteResultCompletion(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6288,7 +6289,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CreateMessageRequestParams)(nil), nil
 		}
 		var x mcp20250326.CreateMessageRequestParams
-		if x, err = toOlder20250326CreateMessageRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326CreateMessageRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6301,7 +6302,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.CreateMessageResult)(nil), nil
 		}
 		var x mcp20250326.CreateMessageResult
-		if x, err = toOlder20250326CreateMessageResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326CreateMessageResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6310,7 +6311,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.EmbeddedResource)(nil), nil
 		}
 		var x mcp20250326.EmbeddedResource
-		if x, err = toOlder20250326EmbeddedResource(v, convRoot); err != nil {
+		if x, err = toOlder20250326EmbeddedResource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6319,7 +6320,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.GetPromptRequestParams)(nil), nil
 		}
 		var x mcp20250326.GetPromptRequestParams
-		if x, err = toOlder20250326GetPromptRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326GetPromptRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6328,7 +6329,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.GetPromptResult)(nil), nil
 		}
 		var x mcp20250326.GetPromptResult
-		if x, err = toOlder20250326GetPromptResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326GetPromptResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6337,7 +6338,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ImageContent)(nil), nil
 		}
 		var x mcp20250326.ImageContent
-		if x, err = toOlder20250326ImageContent(v, convRoot); err != nil {
+		if x, err = toOlder20250326ImageContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6346,7 +6347,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.Implementation)(nil), nil
 		}
 		var x mcp20250326.Implementation
-		if x, err = toOlder20250326Implementation(v, convRoot); err != nil {
+		if x, err = toOlder20250326Implementation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6355,7 +6356,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ListPromptsResult)(nil), nil
 		}
 		var x mcp20250326.ListPromptsResult
-		if x, err = toOlder20250326ListPromptsResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326ListPromptsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6364,7 +6365,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ListResourceTemplatesResult)(nil), nil
 		}
 		var x mcp20250326.ListResourceTemplatesResult
-		if x, err = toOlder20250326ListResourceTemplatesResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326ListResourceTemplatesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6373,7 +6374,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ListResourcesResult)(nil), nil
 		}
 		var x mcp20250326.ListResourcesResult
-		if x, err = toOlder20250326ListResourcesResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326ListResourcesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6382,7 +6383,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ListRootsRequestParams)(nil), nil
 		}
 		var x mcp20250326.ListRootsRequestParams
-		if x, err = toOlder20250326ListRootsRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326ListRootsRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6391,7 +6392,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ListRootsResult)(nil), nil
 		}
 		var x mcp20250326.ListRootsResult
-		if x, err = toOlder20250326ListRootsResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326ListRootsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6400,7 +6401,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ListToolsResult)(nil), nil
 		}
 		var x mcp20250326.ListToolsResult
-		if x, err = toOlder20250326ListToolsResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326ListToolsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6413,7 +6414,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.LoggingMessageNotificationParams)(nil), nil
 		}
 		var x mcp20250326.LoggingMessageNotificationParams
-		if x, err = toOlder20250326LoggingMessageNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326LoggingMessageNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6422,7 +6423,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ModelHint)(nil), nil
 		}
 		var x mcp20250326.ModelHint
-		if x, err = toOlder20250326ModelHint(v, convRoot); err != nil {
+		if x, err = toOlder20250326ModelHint(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6431,7 +6432,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ModelPreferences)(nil), nil
 		}
 		var x mcp20250326.ModelPreferences
-		if x, err = toOlder20250326ModelPreferences(v, convRoot); err != nil {
+		if x, err = toOlder20250326ModelPreferences(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6440,13 +6441,13 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ProgressNotificationParams)(nil), nil
 		}
 		var x mcp20250326.ProgressNotificationParams
-		if x, err = toOlder20250326ProgressNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326ProgressNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case ProgressToken:
 		var x mcp20250326.ProgressToken
-		if x, err = toOlder20250326ProgressToken(v, convRoot); err != nil {
+		if x, err = toOlder20250326ProgressToken(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -6455,7 +6456,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.Prompt)(nil), nil
 		}
 		var x mcp20250326.Prompt
-		if x, err = toOlder20250326Prompt(v, convRoot); err != nil {
+		if x, err = toOlder20250326Prompt(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6464,7 +6465,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.PromptArgument)(nil), nil
 		}
 		var x mcp20250326.PromptArgument
-		if x, err = toOlder20250326PromptArgument(v, convRoot); err != nil {
+		if x, err = toOlder20250326PromptArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6473,7 +6474,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.PromptMessage)(nil), nil
 		}
 		var x mcp20250326.PromptMessage
-		if x, err = toOlder20250326PromptMessage(v, convRoot); err != nil {
+		if x, err = toOlder20250326PromptMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6482,7 +6483,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.PromptReference)(nil), nil
 		}
 		var x mcp20250326.PromptReference
-		if x, err = toOlder20250326PromptReference(v, convRoot); err != nil {
+		if x, err = toOlder20250326PromptReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6491,7 +6492,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ReadResourceRequestParams)(nil), nil
 		}
 		var x mcp20250326.ReadResourceRequestParams
-		if x, err = toOlder20250326ReadResourceRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326ReadResourceRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6500,13 +6501,13 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ReadResourceResult)(nil), nil
 		}
 		var x mcp20250326.ReadResourceResult
-		if x, err = toOlder20250326ReadResourceResult(v, convRoot); err != nil {
+		if x, err = toOlder20250326ReadResourceResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case RequestId:
 		var x mcp20250326.RequestId
-		if x, err = toOlder20250326RequestId(v, convRoot); err != nil {
+		if x, err = toOlder20250326RequestId(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -6515,7 +6516,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.Resource)(nil), nil
 		}
 		var x mcp20250326.Resource
-		if x, err = toOlder20250326Resource(v, convRoot); err != nil {
+		if x, err = toOlder20250326Resource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6524,7 +6525,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ResourceTemplate)(nil), nil
 		}
 		var x mcp20250326.ResourceTemplate
-		if x, err = toOlder20250326ResourceTemplate(v, convRoot); err != nil {
+		if x, err = toOlder20250326ResourceTemplate(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6533,7 +6534,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ResourceReference)(nil), nil
 		}
 		var x mcp20250326.ResourceReference
-		if x, err = toOlder20250326ResourceTemplateReferenceAsResourceReference(v, convRoot); err != nil {
+		if x, err = toOlder20250326ResourceTemplateReferenceAsResourceReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6542,7 +6543,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ResourceUpdatedNotificationParams)(nil), nil
 		}
 		var x mcp20250326.ResourceUpdatedNotificationParams
-		if x, err = toOlder20250326ResourceUpdatedNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250326ResourceUpdatedNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6555,7 +6556,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.Root)(nil), nil
 		}
 		var x mcp20250326.Root
-		if x, err = toOlder20250326Root(v, convRoot); err != nil {
+		if x, err = toOlder20250326Root(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6564,7 +6565,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.SamplingMessage)(nil), nil
 		}
 		var x mcp20250326.SamplingMessage
-		if x, err = toOlder20250326SamplingMessage(v, convRoot); err != nil {
+		if x, err = toOlder20250326SamplingMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6573,7 +6574,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ServerCapabilities)(nil), nil
 		}
 		var x mcp20250326.ServerCapabilities
-		if x, err = toOlder20250326ServerCapabilities(v, convRoot); err != nil {
+		if x, err = toOlder20250326ServerCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6582,7 +6583,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ServerCapabilitiesCompletions)(nil), nil
 		}
 		var x mcp20250326.ServerCapabilitiesCompletions
-		if x, err = toOlder20250326ServerCapabilitiesCompletions(v, convRoot); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesCompletions(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6591,7 +6592,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ServerCapabilitiesLogging)(nil), nil
 		}
 		var x mcp20250326.ServerCapabilitiesLogging
-		if x, err = toOlder20250326ServerCapabilitiesLogging(v, convRoot); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesLogging(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6600,7 +6601,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ServerCapabilitiesPrompts)(nil), nil
 		}
 		var x mcp20250326.ServerCapabilitiesPrompts
-		if x, err = toOlder20250326ServerCapabilitiesPrompts(v, convRoot); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesPrompts(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6609,7 +6610,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ServerCapabilitiesResources)(nil), nil
 		}
 		var x mcp20250326.ServerCapabilitiesResources
-		if x, err = toOlder20250326ServerCapabilitiesResources(v, convRoot); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesResources(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6618,7 +6619,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ServerCapabilitiesTools)(nil), nil
 		}
 		var x mcp20250326.ServerCapabilitiesTools
-		if x, err = toOlder20250326ServerCapabilitiesTools(v, convRoot); err != nil {
+		if x, err = toOlder20250326ServerCapabilitiesTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6627,7 +6628,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.TextContent)(nil), nil
 		}
 		var x mcp20250326.TextContent
-		if x, err = toOlder20250326TextContent(v, convRoot); err != nil {
+		if x, err = toOlder20250326TextContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6636,7 +6637,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.TextResourceContents)(nil), nil
 		}
 		var x mcp20250326.TextResourceContents
-		if x, err = toOlder20250326TextResourceContents(v, convRoot); err != nil {
+		if x, err = toOlder20250326TextResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6645,7 +6646,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.Tool)(nil), nil
 		}
 		var x mcp20250326.Tool
-		if x, err = toOlder20250326Tool(v, convRoot); err != nil {
+		if x, err = toOlder20250326Tool(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6654,7 +6655,7 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ToolAnnotations)(nil), nil
 		}
 		var x mcp20250326.ToolAnnotations
-		if x, err = toOlder20250326ToolAnnotations(v, convRoot); err != nil {
+		if x, err = toOlder20250326ToolAnnotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6663,12 +6664,12 @@ func toOlder20250326Value(v any) (_ any, err error) {
 			return (*mcp20250326.ToolInputSchema)(nil), nil
 		}
 		var x mcp20250326.ToolInputSchema
-		if x, err = toOlder20250326ToolInputSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250326ToolInputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	}
-	return nil, convWrongType(v, "a value of a type both revisions declare")
+	return nil, protocol.ConvWrongType(v, "a value of a type both revisions declare")
 }
 
 // fromOlder20250326Value is Older.FromOlder of revision 2025-03-26.
@@ -6679,7 +6680,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*Annotations)(nil), nil
 		}
 		var x Annotations
-		if x, err = fromOlder20250326Annotations(v, convRoot); err != nil {
+		if x, err = fromOlder20250326Annotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6688,7 +6689,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*AudioContent)(nil), nil
 		}
 		var x AudioContent
-		if x, err = fromOlder20250326AudioContent(v, convRoot); err != nil {
+		if x, err = fromOlder20250326AudioContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6697,7 +6698,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*BlobResourceContents)(nil), nil
 		}
 		var x BlobResourceContents
-		if x, err = fromOlder20250326BlobResourceContents(v, convRoot); err != nil {
+		if x, err = fromOlder20250326BlobResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6706,7 +6707,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CallToolRequestParams)(nil), nil
 		}
 		var x CallToolRequestParams
-		if x, err = fromOlder20250326CallToolRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CallToolRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6715,7 +6716,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CallToolResult)(nil), nil
 		}
 		var x CallToolResult
-		if x, err = fromOlder20250326CallToolResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CallToolResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6724,7 +6725,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CancelledNotificationParams)(nil), nil
 		}
 		var x CancelledNotificationParams
-		if x, err = fromOlder20250326CancelledNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CancelledNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6733,7 +6734,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ClientCapabilities)(nil), nil
 		}
 		var x ClientCapabilities
-		if x, err = fromOlder20250326ClientCapabilities(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ClientCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6742,7 +6743,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesRoots)(nil), nil
 		}
 		var x ClientCapabilitiesRoots
-		if x, err = fromOlder20250326ClientCapabilitiesRoots(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ClientCapabilitiesRoots(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6751,7 +6752,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesSampling)(nil), nil
 		}
 		var x ClientCapabilitiesSampling
-		if x, err = fromOlder20250326ClientCapabilitiesSampling(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ClientCapabilitiesSampling(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6760,7 +6761,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CompleteRequestParams)(nil), nil
 		}
 		var x CompleteRequestParams
-		if x, err = fromOlder20250326CompleteRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CompleteRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6769,7 +6770,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CompleteRequestParamsArgument)(nil), nil
 		}
 		var x CompleteRequestParamsArgument
-		if x, err = fromOlder20250326CompleteRequestParamsArgument(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CompleteRequestParamsArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6778,7 +6779,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CompleteResult)(nil), nil
 		}
 		var x CompleteResult
-		if x, err = fromOlder20250326CompleteResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CompleteResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6787,7 +6788,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CompleteResultCompletion)(nil), nil
 		}
 		var x CompleteResultCompletion
-		if x, err = fromOlder20250326CompleteResultCompletion(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CompleteResultCompletion(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6796,7 +6797,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CreateMessageRequestParams)(nil), nil
 		}
 		var x CreateMessageRequestParams
-		if x, err = fromOlder20250326CreateMessageRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CreateMessageRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6809,7 +6810,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*CreateMessageResult)(nil), nil
 		}
 		var x CreateMessageResult
-		if x, err = fromOlder20250326CreateMessageResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326CreateMessageResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6818,7 +6819,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*EmbeddedResource)(nil), nil
 		}
 		var x EmbeddedResource
-		if x, err = fromOlder20250326EmbeddedResource(v, convRoot); err != nil {
+		if x, err = fromOlder20250326EmbeddedResource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6827,7 +6828,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*GetPromptRequestParams)(nil), nil
 		}
 		var x GetPromptRequestParams
-		if x, err = fromOlder20250326GetPromptRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326GetPromptRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6836,7 +6837,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*GetPromptResult)(nil), nil
 		}
 		var x GetPromptResult
-		if x, err = fromOlder20250326GetPromptResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326GetPromptResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6845,7 +6846,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ImageContent)(nil), nil
 		}
 		var x ImageContent
-		if x, err = fromOlder20250326ImageContent(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ImageContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6854,7 +6855,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*Implementation)(nil), nil
 		}
 		var x Implementation
-		if x, err = fromOlder20250326Implementation(v, convRoot); err != nil {
+		if x, err = fromOlder20250326Implementation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6863,7 +6864,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ListPromptsResult)(nil), nil
 		}
 		var x ListPromptsResult
-		if x, err = fromOlder20250326ListPromptsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ListPromptsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6872,7 +6873,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ListResourceTemplatesResult)(nil), nil
 		}
 		var x ListResourceTemplatesResult
-		if x, err = fromOlder20250326ListResourceTemplatesResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ListResourceTemplatesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6881,7 +6882,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ListResourcesResult)(nil), nil
 		}
 		var x ListResourcesResult
-		if x, err = fromOlder20250326ListResourcesResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ListResourcesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6890,7 +6891,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ListRootsRequestParams)(nil), nil
 		}
 		var x ListRootsRequestParams
-		if x, err = fromOlder20250326ListRootsRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ListRootsRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6899,7 +6900,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ListRootsResult)(nil), nil
 		}
 		var x ListRootsResult
-		if x, err = fromOlder20250326ListRootsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ListRootsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6908,7 +6909,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ListToolsResult)(nil), nil
 		}
 		var x ListToolsResult
-		if x, err = fromOlder20250326ListToolsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ListToolsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6921,7 +6922,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*LoggingMessageNotificationParams)(nil), nil
 		}
 		var x LoggingMessageNotificationParams
-		if x, err = fromOlder20250326LoggingMessageNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326LoggingMessageNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6930,7 +6931,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ModelHint)(nil), nil
 		}
 		var x ModelHint
-		if x, err = fromOlder20250326ModelHint(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ModelHint(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6939,7 +6940,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ModelPreferences)(nil), nil
 		}
 		var x ModelPreferences
-		if x, err = fromOlder20250326ModelPreferences(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ModelPreferences(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6948,13 +6949,13 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ProgressNotificationParams)(nil), nil
 		}
 		var x ProgressNotificationParams
-		if x, err = fromOlder20250326ProgressNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ProgressNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case mcp20250326.ProgressToken:
 		var x ProgressToken
-		if x, err = fromOlder20250326ProgressToken(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ProgressToken(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -6963,7 +6964,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*Prompt)(nil), nil
 		}
 		var x Prompt
-		if x, err = fromOlder20250326Prompt(v, convRoot); err != nil {
+		if x, err = fromOlder20250326Prompt(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6972,7 +6973,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*PromptArgument)(nil), nil
 		}
 		var x PromptArgument
-		if x, err = fromOlder20250326PromptArgument(v, convRoot); err != nil {
+		if x, err = fromOlder20250326PromptArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6981,7 +6982,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*PromptMessage)(nil), nil
 		}
 		var x PromptMessage
-		if x, err = fromOlder20250326PromptMessage(v, convRoot); err != nil {
+		if x, err = fromOlder20250326PromptMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6990,7 +6991,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*PromptReference)(nil), nil
 		}
 		var x PromptReference
-		if x, err = fromOlder20250326PromptReference(v, convRoot); err != nil {
+		if x, err = fromOlder20250326PromptReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -6999,7 +7000,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ReadResourceRequestParams)(nil), nil
 		}
 		var x ReadResourceRequestParams
-		if x, err = fromOlder20250326ReadResourceRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ReadResourceRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7008,13 +7009,13 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ReadResourceResult)(nil), nil
 		}
 		var x ReadResourceResult
-		if x, err = fromOlder20250326ReadResourceResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ReadResourceResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case mcp20250326.RequestId:
 		var x RequestId
-		if x, err = fromOlder20250326RequestId(v, convRoot); err != nil {
+		if x, err = fromOlder20250326RequestId(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -7023,7 +7024,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*Resource)(nil), nil
 		}
 		var x Resource
-		if x, err = fromOlder20250326Resource(v, convRoot); err != nil {
+		if x, err = fromOlder20250326Resource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7032,7 +7033,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ResourceTemplate)(nil), nil
 		}
 		var x ResourceTemplate
-		if x, err = fromOlder20250326ResourceTemplate(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ResourceTemplate(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7041,7 +7042,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ResourceTemplateReference)(nil), nil
 		}
 		var x ResourceTemplateReference
-		if x, err = fromOlder20250326ResourceTemplateReferenceAsResourceReference(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ResourceTemplateReferenceAsResourceReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7050,7 +7051,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ResourceUpdatedNotificationParams)(nil), nil
 		}
 		var x ResourceUpdatedNotificationParams
-		if x, err = fromOlder20250326ResourceUpdatedNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ResourceUpdatedNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7063,7 +7064,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*Root)(nil), nil
 		}
 		var x Root
-		if x, err = fromOlder20250326Root(v, convRoot); err != nil {
+		if x, err = fromOlder20250326Root(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7072,7 +7073,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*SamplingMessage)(nil), nil
 		}
 		var x SamplingMessage
-		if x, err = fromOlder20250326SamplingMessage(v, convRoot); err != nil {
+		if x, err = fromOlder20250326SamplingMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7081,7 +7082,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ServerCapabilities)(nil), nil
 		}
 		var x ServerCapabilities
-		if x, err = fromOlder20250326ServerCapabilities(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ServerCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7090,7 +7091,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesCompletions)(nil), nil
 		}
 		var x ServerCapabilitiesCompletions
-		if x, err = fromOlder20250326ServerCapabilitiesCompletions(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesCompletions(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7099,7 +7100,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesLogging)(nil), nil
 		}
 		var x ServerCapabilitiesLogging
-		if x, err = fromOlder20250326ServerCapabilitiesLogging(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesLogging(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7108,7 +7109,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesPrompts)(nil), nil
 		}
 		var x ServerCapabilitiesPrompts
-		if x, err = fromOlder20250326ServerCapabilitiesPrompts(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesPrompts(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7117,7 +7118,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesResources)(nil), nil
 		}
 		var x ServerCapabilitiesResources
-		if x, err = fromOlder20250326ServerCapabilitiesResources(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesResources(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7126,7 +7127,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesTools)(nil), nil
 		}
 		var x ServerCapabilitiesTools
-		if x, err = fromOlder20250326ServerCapabilitiesTools(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ServerCapabilitiesTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7135,7 +7136,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*TextContent)(nil), nil
 		}
 		var x TextContent
-		if x, err = fromOlder20250326TextContent(v, convRoot); err != nil {
+		if x, err = fromOlder20250326TextContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7144,7 +7145,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*TextResourceContents)(nil), nil
 		}
 		var x TextResourceContents
-		if x, err = fromOlder20250326TextResourceContents(v, convRoot); err != nil {
+		if x, err = fromOlder20250326TextResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7153,7 +7154,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*Tool)(nil), nil
 		}
 		var x Tool
-		if x, err = fromOlder20250326Tool(v, convRoot); err != nil {
+		if x, err = fromOlder20250326Tool(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7162,7 +7163,7 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ToolAnnotations)(nil), nil
 		}
 		var x ToolAnnotations
-		if x, err = fromOlder20250326ToolAnnotations(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ToolAnnotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7171,12 +7172,12 @@ func fromOlder20250326Value(v any) (_ any, err error) {
 			return (*ToolInputSchema)(nil), nil
 		}
 		var x ToolInputSchema
-		if x, err = fromOlder20250326ToolInputSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250326ToolInputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	}
-	return nil, convWrongType(v, "a value of a type both revisions declare")
+	return nil, protocol.ConvWrongType(v, "a value of a type both revisions declare")
 }
 
 // fromOlder20250326Error turns the validation and syntax errors of revision 2025-03-26's
@@ -7219,82 +7220,82 @@ func fromOlder20250326Error(err error) error {
 // io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/logLevel,
 // io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/serverInfo,
 // io.modelcontextprotocol/subscriptionId, resultType, ttlMs.
-var Older20250326 = newOlder("2025-03-26", map[string]olderMethod{"completion/complete": {
-	paramsDown: paramsToOlder20250326Complete,
-	paramsUp:   paramsFromOlder20250326Complete,
-	resultDown: resultToOlder20250326Complete,
-	resultUp:   resultFromOlder20250326Complete,
+var Older20250326 = protocol.NewOlder("2025-03-26", map[string]protocol.OlderMethod{"completion/complete": {
+	ParamsDown: paramsToOlder20250326Complete,
+	ParamsUp:   paramsFromOlder20250326Complete,
+	ResultDown: resultToOlder20250326Complete,
+	ResultUp:   resultFromOlder20250326Complete,
 }, "notifications/cancelled": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326CancelledNotification,
-	paramsUp:     paramsFromOlder20250326CancelledNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326CancelledNotification,
+	ParamsUp:     paramsFromOlder20250326CancelledNotification,
 }, "notifications/message": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326LoggingMessageNotification,
-	paramsUp:     paramsFromOlder20250326LoggingMessageNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326LoggingMessageNotification,
+	ParamsUp:     paramsFromOlder20250326LoggingMessageNotification,
 }, "notifications/progress": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326ProgressNotification,
-	paramsUp:     paramsFromOlder20250326ProgressNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326ProgressNotification,
+	ParamsUp:     paramsFromOlder20250326ProgressNotification,
 }, "notifications/prompts/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326PromptListChangedNotification,
-	paramsUp:     paramsFromOlder20250326PromptListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326PromptListChangedNotification,
+	ParamsUp:     paramsFromOlder20250326PromptListChangedNotification,
 }, "notifications/resources/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326ResourceListChangedNotification,
-	paramsUp:     paramsFromOlder20250326ResourceListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326ResourceListChangedNotification,
+	ParamsUp:     paramsFromOlder20250326ResourceListChangedNotification,
 }, "notifications/resources/updated": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326ResourceUpdatedNotification,
-	paramsUp:     paramsFromOlder20250326ResourceUpdatedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326ResourceUpdatedNotification,
+	ParamsUp:     paramsFromOlder20250326ResourceUpdatedNotification,
 }, "notifications/tools/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20250326ToolListChangedNotification,
-	paramsUp:     paramsFromOlder20250326ToolListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250326ToolListChangedNotification,
+	ParamsUp:     paramsFromOlder20250326ToolListChangedNotification,
 }, "prompts/get": {
-	paramsDown: paramsToOlder20250326GetPrompt,
-	paramsUp:   paramsFromOlder20250326GetPrompt,
-	resultDown: resultToOlder20250326GetPrompt,
-	resultUp:   resultFromOlder20250326GetPrompt,
+	ParamsDown: paramsToOlder20250326GetPrompt,
+	ParamsUp:   paramsFromOlder20250326GetPrompt,
+	ResultDown: resultToOlder20250326GetPrompt,
+	ResultUp:   resultFromOlder20250326GetPrompt,
 }, "prompts/list": {
-	paramsDown: paramsToOlder20250326ListPrompts,
-	paramsUp:   paramsFromOlder20250326ListPrompts,
-	resultDown: resultToOlder20250326ListPrompts,
-	resultUp:   resultFromOlder20250326ListPrompts,
+	ParamsDown: paramsToOlder20250326ListPrompts,
+	ParamsUp:   paramsFromOlder20250326ListPrompts,
+	ResultDown: resultToOlder20250326ListPrompts,
+	ResultUp:   resultFromOlder20250326ListPrompts,
 }, "resources/list": {
-	paramsDown: paramsToOlder20250326ListResources,
-	paramsUp:   paramsFromOlder20250326ListResources,
-	resultDown: resultToOlder20250326ListResources,
-	resultUp:   resultFromOlder20250326ListResources,
+	ParamsDown: paramsToOlder20250326ListResources,
+	ParamsUp:   paramsFromOlder20250326ListResources,
+	ResultDown: resultToOlder20250326ListResources,
+	ResultUp:   resultFromOlder20250326ListResources,
 }, "resources/read": {
-	paramsDown: paramsToOlder20250326ReadResource,
-	paramsUp:   paramsFromOlder20250326ReadResource,
-	resultDown: resultToOlder20250326ReadResource,
-	resultUp:   resultFromOlder20250326ReadResource,
+	ParamsDown: paramsToOlder20250326ReadResource,
+	ParamsUp:   paramsFromOlder20250326ReadResource,
+	ResultDown: resultToOlder20250326ReadResource,
+	ResultUp:   resultFromOlder20250326ReadResource,
 }, "resources/templates/list": {
-	paramsDown: paramsToOlder20250326ListResourceTemplates,
-	paramsUp:   paramsFromOlder20250326ListResourceTemplates,
-	resultDown: resultToOlder20250326ListResourceTemplates,
-	resultUp:   resultFromOlder20250326ListResourceTemplates,
+	ParamsDown: paramsToOlder20250326ListResourceTemplates,
+	ParamsUp:   paramsFromOlder20250326ListResourceTemplates,
+	ResultDown: resultToOlder20250326ListResourceTemplates,
+	ResultUp:   resultFromOlder20250326ListResourceTemplates,
 }, "roots/list": {
-	paramsDown: paramsToOlder20250326ListRoots,
-	paramsUp:   paramsFromOlder20250326ListRoots,
-	resultDown: resultToOlder20250326ListRoots,
-	resultUp:   resultFromOlder20250326ListRoots,
+	ParamsDown: paramsToOlder20250326ListRoots,
+	ParamsUp:   paramsFromOlder20250326ListRoots,
+	ResultDown: resultToOlder20250326ListRoots,
+	ResultUp:   resultFromOlder20250326ListRoots,
 }, "sampling/createMessage": {
-	paramsDown: paramsToOlder20250326CreateMessage,
-	paramsUp:   paramsFromOlder20250326CreateMessage,
-	resultDown: resultToOlder20250326CreateMessage,
-	resultUp:   resultFromOlder20250326CreateMessage,
+	ParamsDown: paramsToOlder20250326CreateMessage,
+	ParamsUp:   paramsFromOlder20250326CreateMessage,
+	ResultDown: resultToOlder20250326CreateMessage,
+	ResultUp:   resultFromOlder20250326CreateMessage,
 }, "tools/call": {
-	paramsDown: paramsToOlder20250326CallTool,
-	paramsUp:   paramsFromOlder20250326CallTool,
-	resultDown: resultToOlder20250326CallTool,
-	resultUp:   resultFromOlder20250326CallTool,
+	ParamsDown: paramsToOlder20250326CallTool,
+	ParamsUp:   paramsFromOlder20250326CallTool,
+	ResultDown: resultToOlder20250326CallTool,
+	ResultUp:   resultFromOlder20250326CallTool,
 }, "tools/list": {
-	paramsDown: paramsToOlder20250326ListTools,
-	paramsUp:   paramsFromOlder20250326ListTools,
-	resultDown: resultToOlder20250326ListTools,
-	resultUp:   resultFromOlder20250326ListTools,
+	ParamsDown: paramsToOlder20250326ListTools,
+	ParamsUp:   paramsFromOlder20250326ListTools,
+	ResultDown: resultToOlder20250326ListTools,
+	ResultUp:   resultFromOlder20250326ListTools,
 }}, toOlder20250326Value, fromOlder20250326Value)

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"maps"
 	"slices"
 )
 
 // toOlder20250618Annotations converts a Annotations to revision 2025-06-18's Annotations.
-func toOlder20250618Annotations(in *Annotations, at *convPath) (out mcp20250618.Annotations, err error) {
+func toOlder20250618Annotations(in *Annotations, at *protocol.ConvPath) (out mcp20250618.Annotations, err error) {
 	if in.Audience != nil {
 		s1 := make([]mcp20250618.Role, len(in.Audience))
 		for i1 := range in.Audience {
@@ -20,10 +22,10 @@ func toOlder20250618Annotations(in *Annotations, at *convPath) (out mcp20250618.
 		out.Audience = s1
 	}
 	if in.LastModified != nil {
-		out.LastModified = convPtr(*in.LastModified)
+		out.LastModified = protocol.ConvPtr(*in.LastModified)
 	}
 	if in.Priority != nil {
-		out.Priority = convPtr(*in.Priority)
+		out.Priority = protocol.ConvPtr(*in.Priority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -36,7 +38,7 @@ func toOlder20250618Annotations(in *Annotations, at *convPath) (out mcp20250618.
 }
 
 // fromOlder20250618Annotations converts a revision 2025-06-18's Annotations to Annotations.
-func fromOlder20250618Annotations(in *mcp20250618.Annotations, at *convPath) (out Annotations, err error) {
+func fromOlder20250618Annotations(in *mcp20250618.Annotations, at *protocol.ConvPath) (out Annotations, err error) {
 	if in.Audience != nil {
 		s1 := make([]Role, len(in.Audience))
 		for i1 := range in.Audience {
@@ -45,10 +47,10 @@ func fromOlder20250618Annotations(in *mcp20250618.Annotations, at *convPath) (ou
 		out.Audience = s1
 	}
 	if in.LastModified != nil {
-		out.LastModified = convPtr(*in.LastModified)
+		out.LastModified = protocol.ConvPtr(*in.LastModified)
 	}
 	if in.Priority != nil {
-		out.Priority = convPtr(*in.Priority)
+		out.Priority = protocol.ConvPtr(*in.Priority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -64,17 +66,17 @@ func fromOlder20250618Annotations(in *mcp20250618.Annotations, at *convPath) (ou
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618AudioContent(in *AudioContent, at *convPath) (out mcp20250618.AudioContent, err error) {
+func toOlder20250618AudioContent(in *AudioContent, at *protocol.ConvPath) (out mcp20250618.AudioContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -93,13 +95,13 @@ func toOlder20250618AudioContent(in *AudioContent, at *convPath) (out mcp2025061
 
 // fromOlder20250618AudioContent converts a revision 2025-06-18's AudioContent to
 // AudioContent.
-func fromOlder20250618AudioContent(in *mcp20250618.AudioContent, at *convPath) (out AudioContent, err error) {
+func fromOlder20250618AudioContent(in *mcp20250618.AudioContent, at *protocol.ConvPath) (out AudioContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -121,17 +123,17 @@ func fromOlder20250618AudioContent(in *mcp20250618.AudioContent, at *convPath) (
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618BlobResourceContents(in *BlobResourceContents, at *convPath) (out mcp20250618.BlobResourceContents, err error) {
+func toOlder20250618BlobResourceContents(in *BlobResourceContents, at *protocol.ConvPath) (out mcp20250618.BlobResourceContents, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	out.Blob = in.Blob
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -146,13 +148,13 @@ func toOlder20250618BlobResourceContents(in *BlobResourceContents, at *convPath)
 
 // fromOlder20250618BlobResourceContents converts a revision 2025-06-18's
 // BlobResourceContents to BlobResourceContents.
-func fromOlder20250618BlobResourceContents(in *mcp20250618.BlobResourceContents, at *convPath) (out BlobResourceContents, err error) {
+func fromOlder20250618BlobResourceContents(in *mcp20250618.BlobResourceContents, at *protocol.ConvPath) (out BlobResourceContents, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	out.Blob = in.Blob
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -167,15 +169,15 @@ func fromOlder20250618BlobResourceContents(in *mcp20250618.BlobResourceContents,
 
 // toOlder20250618BooleanSchema converts a BooleanSchema to revision 2025-06-18's
 // BooleanSchema.
-func toOlder20250618BooleanSchema(in *BooleanSchema, at *convPath) (out mcp20250618.BooleanSchema, err error) {
+func toOlder20250618BooleanSchema(in *BooleanSchema, at *protocol.ConvPath) (out mcp20250618.BooleanSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -189,15 +191,15 @@ func toOlder20250618BooleanSchema(in *BooleanSchema, at *convPath) (out mcp20250
 
 // fromOlder20250618BooleanSchema converts a revision 2025-06-18's BooleanSchema to
 // BooleanSchema.
-func fromOlder20250618BooleanSchema(in *mcp20250618.BooleanSchema, at *convPath) (out BooleanSchema, err error) {
+func fromOlder20250618BooleanSchema(in *mcp20250618.BooleanSchema, at *protocol.ConvPath) (out BooleanSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -215,14 +217,14 @@ func fromOlder20250618BooleanSchema(in *mcp20250618.BooleanSchema, at *convPath)
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618CallToolRequestParams(in *CallToolRequestParams, at *convPath) (out mcp20250618.CallToolRequestParams, err error) {
+func toOlder20250618CallToolRequestParams(in *CallToolRequestParams, at *protocol.ConvPath) (out mcp20250618.CallToolRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -233,7 +235,7 @@ func toOlder20250618CallToolRequestParams(in *CallToolRequestParams, at *convPat
 		out.Arguments = in.Arguments
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -244,7 +246,7 @@ func toOlder20250618CallToolRequestParams(in *CallToolRequestParams, at *convPat
 	}
 	out.Name = in.Name
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -271,11 +273,11 @@ func toOlder20250618CallToolRequestParams(in *CallToolRequestParams, at *convPat
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618CallToolRequestParams(in *mcp20250618.CallToolRequestParams, at *convPath) (out CallToolRequestParams, err error) {
+func fromOlder20250618CallToolRequestParams(in *mcp20250618.CallToolRequestParams, at *protocol.ConvPath) (out CallToolRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -285,7 +287,7 @@ func fromOlder20250618CallToolRequestParams(in *mcp20250618.CallToolRequestParam
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
@@ -293,7 +295,7 @@ func fromOlder20250618CallToolRequestParams(in *mcp20250618.CallToolRequestParam
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -319,30 +321,30 @@ func fromOlder20250618CallToolRequestParams(in *mcp20250618.CallToolRequestParam
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20250618CallToolResult(in *CallToolResult, at *convPath) (out mcp20250618.CallToolResult, err error) {
+func toOlder20250618CallToolResult(in *CallToolResult, at *protocol.ConvPath) (out mcp20250618.CallToolResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Content != nil {
 		s1 := make([]mcp20250618.ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = toOlder20250618ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618ContentBlock(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if in.StructuredContent != nil {
 		out.StructuredContent = in.StructuredContent
@@ -363,11 +365,11 @@ func toOlder20250618CallToolResult(in *CallToolResult, at *convPath) (out mcp202
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20250618CallToolResult(in *mcp20250618.CallToolResult, at *convPath) (out CallToolResult, err error) {
+func fromOlder20250618CallToolResult(in *mcp20250618.CallToolResult, at *protocol.ConvPath) (out CallToolResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -375,18 +377,18 @@ func fromOlder20250618CallToolResult(in *mcp20250618.CallToolResult, at *convPat
 	if in.Content != nil {
 		s1 := make([]ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = fromOlder20250618ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618ContentBlock(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -414,14 +416,14 @@ func fromOlder20250618CallToolResult(in *mcp20250618.CallToolResult, at *convPat
 //
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250618CancelledNotificationParams(in *CancelledNotificationParams, at *convPath) (out mcp20250618.CancelledNotificationParams, err error) {
+func toOlder20250618CancelledNotificationParams(in *CancelledNotificationParams, at *protocol.ConvPath) (out mcp20250618.CancelledNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -429,11 +431,11 @@ func toOlder20250618CancelledNotificationParams(in *CancelledNotificationParams,
 		}
 	}
 	if in.Reason != nil {
-		out.Reason = convPtr(*in.Reason)
+		out.Reason = protocol.ConvPtr(*in.Reason)
 	}
 	{
 		var x mcp20250618.RequestId
-		if x, err = toOlder20250618RequestId(in.RequestID, at.member("requestId")); err != nil {
+		if x, err = toOlder20250618RequestId(in.RequestID, at.Member("requestId")); err != nil {
 			return out, err
 		}
 		out.RequestID = x
@@ -450,20 +452,20 @@ func toOlder20250618CancelledNotificationParams(in *CancelledNotificationParams,
 
 // fromOlder20250618CancelledNotificationParams converts a revision 2025-06-18's
 // CancelledNotificationParams to CancelledNotificationParams.
-func fromOlder20250618CancelledNotificationParams(in *mcp20250618.CancelledNotificationParams, at *convPath) (out CancelledNotificationParams, err error) {
+func fromOlder20250618CancelledNotificationParams(in *mcp20250618.CancelledNotificationParams, at *protocol.ConvPath) (out CancelledNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Reason != nil {
-		out.Reason = convPtr(*in.Reason)
+		out.Reason = protocol.ConvPtr(*in.Reason)
 	}
 	{
 		var x RequestId
-		if x, err = fromOlder20250618RequestId(in.RequestID, at.member("requestId")); err != nil {
+		if x, err = fromOlder20250618RequestId(in.RequestID, at.Member("requestId")); err != nil {
 			return out, err
 		}
 		out.RequestID = x
@@ -483,10 +485,10 @@ func fromOlder20250618CancelledNotificationParams(in *mcp20250618.CancelledNotif
 
 // toOlder20250618ClientCapabilities converts a ClientCapabilities to revision 2025-06-18's
 // ClientCapabilities.
-func toOlder20250618ClientCapabilities(in *ClientCapabilities, at *convPath) (out mcp20250618.ClientCapabilities, err error) {
+func toOlder20250618ClientCapabilities(in *ClientCapabilities, at *protocol.ConvPath) (out mcp20250618.ClientCapabilities, err error) {
 	if in.Elicitation != nil {
 		var x mcp20250618.ClientCapabilitiesElicitation
-		if x, err = toOlder20250618ClientCapabilitiesElicitation(in.Elicitation, at.member("elicitation")); err != nil {
+		if x, err = toOlder20250618ClientCapabilitiesElicitation(in.Elicitation, at.Member("elicitation")); err != nil {
 			return out, err
 		}
 		out.Elicitation = &x
@@ -502,7 +504,7 @@ func toOlder20250618ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 		out.Experimental = m1
 	}
 	if in.Extensions != nil {
-		b, err := convEncode(in.Extensions, at.member("extensions"))
+		b, err := protocol.ConvEncode(in.Extensions, at.Member("extensions"))
 		if err != nil {
 			return out, err
 		}
@@ -513,14 +515,14 @@ func toOlder20250618ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 	}
 	if in.Roots != nil {
 		var x mcp20250618.ClientCapabilitiesRoots
-		if x, err = toOlder20250618ClientCapabilitiesRoots(in.Roots, at.member("roots")); err != nil {
+		if x, err = toOlder20250618ClientCapabilitiesRoots(in.Roots, at.Member("roots")); err != nil {
 			return out, err
 		}
 		out.Roots = &x
 	}
 	if in.Sampling != nil {
 		var x mcp20250618.ClientCapabilitiesSampling
-		if x, err = toOlder20250618ClientCapabilitiesSampling(in.Sampling, at.member("sampling")); err != nil {
+		if x, err = toOlder20250618ClientCapabilitiesSampling(in.Sampling, at.Member("sampling")); err != nil {
 			return out, err
 		}
 		out.Sampling = &x
@@ -537,10 +539,10 @@ func toOlder20250618ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 
 // fromOlder20250618ClientCapabilities converts a revision 2025-06-18's ClientCapabilities to
 // ClientCapabilities.
-func fromOlder20250618ClientCapabilities(in *mcp20250618.ClientCapabilities, at *convPath) (out ClientCapabilities, err error) {
+func fromOlder20250618ClientCapabilities(in *mcp20250618.ClientCapabilities, at *protocol.ConvPath) (out ClientCapabilities, err error) {
 	if in.Elicitation != nil {
 		var x ClientCapabilitiesElicitation
-		if x, err = fromOlder20250618ClientCapabilitiesElicitation(in.Elicitation, at.member("elicitation")); err != nil {
+		if x, err = fromOlder20250618ClientCapabilitiesElicitation(in.Elicitation, at.Member("elicitation")); err != nil {
 			return out, err
 		}
 		out.Elicitation = &x
@@ -558,13 +560,13 @@ func fromOlder20250618ClientCapabilities(in *mcp20250618.ClientCapabilities, at 
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("extensions")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("extensions")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]JSONObject, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 JSONObject
-			if err = convDecode(p1[k1], &x1, at.member("extensions").member(k1), "2026-07-28", "JSONObject"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("extensions").Member(k1), "2026-07-28", "JSONObject"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -574,14 +576,14 @@ func fromOlder20250618ClientCapabilities(in *mcp20250618.ClientCapabilities, at 
 	}
 	if in.Roots != nil {
 		var x ClientCapabilitiesRoots
-		if x, err = fromOlder20250618ClientCapabilitiesRoots(in.Roots, at.member("roots")); err != nil {
+		if x, err = fromOlder20250618ClientCapabilitiesRoots(in.Roots, at.Member("roots")); err != nil {
 			return out, err
 		}
 		out.Roots = &x
 	}
 	if in.Sampling != nil {
 		var x ClientCapabilitiesSampling
-		if x, err = fromOlder20250618ClientCapabilitiesSampling(in.Sampling, at.member("sampling")); err != nil {
+		if x, err = fromOlder20250618ClientCapabilitiesSampling(in.Sampling, at.Member("sampling")); err != nil {
 			return out, err
 		}
 		out.Sampling = &x
@@ -601,9 +603,9 @@ func fromOlder20250618ClientCapabilities(in *mcp20250618.ClientCapabilities, at 
 
 // toOlder20250618ClientCapabilitiesElicitation converts a ClientCapabilitiesElicitation to
 // revision 2025-06-18's ClientCapabilitiesElicitation.
-func toOlder20250618ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitation, at *convPath) (out mcp20250618.ClientCapabilitiesElicitation, err error) {
+func toOlder20250618ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitation, at *protocol.ConvPath) (out mcp20250618.ClientCapabilitiesElicitation, err error) {
 	if in.Form != nil {
-		b, err := convEncode(in.Form, at.member("form"))
+		b, err := protocol.ConvEncode(in.Form, at.Member("form"))
 		if err != nil {
 			return out, err
 		}
@@ -613,7 +615,7 @@ func toOlder20250618ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitat
 		})
 	}
 	if in.URL != nil {
-		b, err := convEncode(in.URL, at.member("url"))
+		b, err := protocol.ConvEncode(in.URL, at.Member("url"))
 		if err != nil {
 			return out, err
 		}
@@ -634,17 +636,17 @@ func toOlder20250618ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitat
 
 // fromOlder20250618ClientCapabilitiesElicitation converts a revision 2025-06-18's
 // ClientCapabilitiesElicitation to ClientCapabilitiesElicitation.
-func fromOlder20250618ClientCapabilitiesElicitation(in *mcp20250618.ClientCapabilitiesElicitation, at *convPath) (out ClientCapabilitiesElicitation, err error) {
+func fromOlder20250618ClientCapabilitiesElicitation(in *mcp20250618.ClientCapabilitiesElicitation, at *protocol.ConvPath) (out ClientCapabilitiesElicitation, err error) {
 	if b, ok := in.Extra.Get("form"); ok {
 		var x ClientCapabilitiesElicitationForm
-		if err = convDecode(b, &x, at.member("form"), "2026-07-28", "ClientCapabilitiesElicitationForm"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("form"), "2026-07-28", "ClientCapabilitiesElicitationForm"); err != nil {
 			return out, err
 		}
 		out.Form = &x
 	}
 	if b, ok := in.Extra.Get("url"); ok {
 		var x ClientCapabilitiesElicitationURL
-		if err = convDecode(b, &x, at.member("url"), "2026-07-28", "ClientCapabilitiesElicitationURL"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("url"), "2026-07-28", "ClientCapabilitiesElicitationURL"); err != nil {
 			return out, err
 		}
 		out.URL = &x
@@ -664,10 +666,10 @@ func fromOlder20250618ClientCapabilitiesElicitation(in *mcp20250618.ClientCapabi
 
 // toOlder20250618ClientCapabilitiesRoots converts a ClientCapabilitiesRoots to revision
 // 2025-06-18's ClientCapabilitiesRoots.
-func toOlder20250618ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *convPath) (out mcp20250618.ClientCapabilitiesRoots, err error) {
+func toOlder20250618ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *protocol.ConvPath) (out mcp20250618.ClientCapabilitiesRoots, err error) {
 	if b, ok := in.Extra.Get("listChanged"); ok {
 		var x bool
-		if err = convDecode(b, &x, at.member("listChanged"), "2025-06-18", "bool"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("listChanged"), "2025-06-18", "bool"); err != nil {
 			return out, err
 		}
 		out.ListChanged = &x
@@ -687,9 +689,9 @@ func toOlder20250618ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *con
 
 // fromOlder20250618ClientCapabilitiesRoots converts a revision 2025-06-18's
 // ClientCapabilitiesRoots to ClientCapabilitiesRoots.
-func fromOlder20250618ClientCapabilitiesRoots(in *mcp20250618.ClientCapabilitiesRoots, at *convPath) (out ClientCapabilitiesRoots, err error) {
+func fromOlder20250618ClientCapabilitiesRoots(in *mcp20250618.ClientCapabilitiesRoots, at *protocol.ConvPath) (out ClientCapabilitiesRoots, err error) {
 	if in.ListChanged != nil {
-		b, err := convEncode(in.ListChanged, at.member("listChanged"))
+		b, err := protocol.ConvEncode(in.ListChanged, at.Member("listChanged"))
 		if err != nil {
 			return out, err
 		}
@@ -710,9 +712,9 @@ func fromOlder20250618ClientCapabilitiesRoots(in *mcp20250618.ClientCapabilities
 
 // toOlder20250618ClientCapabilitiesSampling converts a ClientCapabilitiesSampling to
 // revision 2025-06-18's ClientCapabilitiesSampling.
-func toOlder20250618ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, at *convPath) (out mcp20250618.ClientCapabilitiesSampling, err error) {
+func toOlder20250618ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, at *protocol.ConvPath) (out mcp20250618.ClientCapabilitiesSampling, err error) {
 	if in.Context != nil {
-		b, err := convEncode(in.Context, at.member("context"))
+		b, err := protocol.ConvEncode(in.Context, at.Member("context"))
 		if err != nil {
 			return out, err
 		}
@@ -722,7 +724,7 @@ func toOlder20250618ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, a
 		})
 	}
 	if in.Tools != nil {
-		b, err := convEncode(in.Tools, at.member("tools"))
+		b, err := protocol.ConvEncode(in.Tools, at.Member("tools"))
 		if err != nil {
 			return out, err
 		}
@@ -743,17 +745,17 @@ func toOlder20250618ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, a
 
 // fromOlder20250618ClientCapabilitiesSampling converts a revision 2025-06-18's
 // ClientCapabilitiesSampling to ClientCapabilitiesSampling.
-func fromOlder20250618ClientCapabilitiesSampling(in *mcp20250618.ClientCapabilitiesSampling, at *convPath) (out ClientCapabilitiesSampling, err error) {
+func fromOlder20250618ClientCapabilitiesSampling(in *mcp20250618.ClientCapabilitiesSampling, at *protocol.ConvPath) (out ClientCapabilitiesSampling, err error) {
 	if b, ok := in.Extra.Get("context"); ok {
 		var x ClientCapabilitiesSamplingContext
-		if err = convDecode(b, &x, at.member("context"), "2026-07-28", "ClientCapabilitiesSamplingContext"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("context"), "2026-07-28", "ClientCapabilitiesSamplingContext"); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	if b, ok := in.Extra.Get("tools"); ok {
 		var x ClientCapabilitiesSamplingTools
-		if err = convDecode(b, &x, at.member("tools"), "2026-07-28", "ClientCapabilitiesSamplingTools"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("tools"), "2026-07-28", "ClientCapabilitiesSamplingTools"); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -777,14 +779,14 @@ func fromOlder20250618ClientCapabilitiesSampling(in *mcp20250618.ClientCapabilit
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618CompleteRequestParams(in *CompleteRequestParams, at *convPath) (out mcp20250618.CompleteRequestParams, err error) {
+func toOlder20250618CompleteRequestParams(in *CompleteRequestParams, at *protocol.ConvPath) (out mcp20250618.CompleteRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -793,21 +795,21 @@ func toOlder20250618CompleteRequestParams(in *CompleteRequestParams, at *convPat
 	}
 	{
 		var x mcp20250618.CompleteRequestParamsArgument
-		if x, err = toOlder20250618CompleteRequestParamsArgument(&in.Argument, at.member("argument")); err != nil {
+		if x, err = toOlder20250618CompleteRequestParamsArgument(&in.Argument, at.Member("argument")); err != nil {
 			return out, err
 		}
 		out.Argument = x
 	}
 	if in.Context != nil {
 		var x mcp20250618.CompleteRequestParamsContext
-		if x, err = toOlder20250618CompleteRequestParamsContext(in.Context, at.member("context")); err != nil {
+		if x, err = toOlder20250618CompleteRequestParamsContext(in.Context, at.Member("context")); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	{
 		var x mcp20250618.CompleteRequestParamsRef
-		if x, err = toOlder20250618CompleteRequestParamsRef(in.Ref, at.member("ref")); err != nil {
+		if x, err = toOlder20250618CompleteRequestParamsRef(in.Ref, at.Member("ref")); err != nil {
 			return out, err
 		}
 		out.Ref = x
@@ -830,32 +832,32 @@ func toOlder20250618CompleteRequestParams(in *CompleteRequestParams, at *convPat
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618CompleteRequestParams(in *mcp20250618.CompleteRequestParams, at *convPath) (out CompleteRequestParams, err error) {
+func fromOlder20250618CompleteRequestParams(in *mcp20250618.CompleteRequestParams, at *protocol.ConvPath) (out CompleteRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	{
 		var x CompleteRequestParamsArgument
-		if x, err = fromOlder20250618CompleteRequestParamsArgument(&in.Argument, at.member("argument")); err != nil {
+		if x, err = fromOlder20250618CompleteRequestParamsArgument(&in.Argument, at.Member("argument")); err != nil {
 			return out, err
 		}
 		out.Argument = x
 	}
 	if in.Context != nil {
 		var x CompleteRequestParamsContext
-		if x, err = fromOlder20250618CompleteRequestParamsContext(in.Context, at.member("context")); err != nil {
+		if x, err = fromOlder20250618CompleteRequestParamsContext(in.Context, at.Member("context")); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	{
 		var x CompleteRequestParamsRef
-		if x, err = fromOlder20250618CompleteRequestParamsRef(in.Ref, at.member("ref")); err != nil {
+		if x, err = fromOlder20250618CompleteRequestParamsRef(in.Ref, at.Member("ref")); err != nil {
 			return out, err
 		}
 		out.Ref = x
@@ -875,7 +877,7 @@ func fromOlder20250618CompleteRequestParams(in *mcp20250618.CompleteRequestParam
 
 // toOlder20250618CompleteRequestParamsArgument converts a CompleteRequestParamsArgument to
 // revision 2025-06-18's CompleteRequestParamsArgument.
-func toOlder20250618CompleteRequestParamsArgument(in *CompleteRequestParamsArgument, at *convPath) (out mcp20250618.CompleteRequestParamsArgument, err error) {
+func toOlder20250618CompleteRequestParamsArgument(in *CompleteRequestParamsArgument, at *protocol.ConvPath) (out mcp20250618.CompleteRequestParamsArgument, err error) {
 	out.Name = in.Name
 	out.Value = in.Value
 	for _, m := range in.Extra {
@@ -890,7 +892,7 @@ func toOlder20250618CompleteRequestParamsArgument(in *CompleteRequestParamsArgum
 
 // fromOlder20250618CompleteRequestParamsArgument converts a revision 2025-06-18's
 // CompleteRequestParamsArgument to CompleteRequestParamsArgument.
-func fromOlder20250618CompleteRequestParamsArgument(in *mcp20250618.CompleteRequestParamsArgument, at *convPath) (out CompleteRequestParamsArgument, err error) {
+func fromOlder20250618CompleteRequestParamsArgument(in *mcp20250618.CompleteRequestParamsArgument, at *protocol.ConvPath) (out CompleteRequestParamsArgument, err error) {
 	out.Name = in.Name
 	out.Value = in.Value
 	for _, m := range in.Extra {
@@ -905,7 +907,7 @@ func fromOlder20250618CompleteRequestParamsArgument(in *mcp20250618.CompleteRequ
 
 // toOlder20250618CompleteRequestParamsContext converts a CompleteRequestParamsContext to
 // revision 2025-06-18's CompleteRequestParamsContext.
-func toOlder20250618CompleteRequestParamsContext(in *CompleteRequestParamsContext, at *convPath) (out mcp20250618.CompleteRequestParamsContext, err error) {
+func toOlder20250618CompleteRequestParamsContext(in *CompleteRequestParamsContext, at *protocol.ConvPath) (out mcp20250618.CompleteRequestParamsContext, err error) {
 	if in.Arguments != nil {
 		out.Arguments = in.Arguments
 	}
@@ -921,7 +923,7 @@ func toOlder20250618CompleteRequestParamsContext(in *CompleteRequestParamsContex
 
 // fromOlder20250618CompleteRequestParamsContext converts a revision 2025-06-18's
 // CompleteRequestParamsContext to CompleteRequestParamsContext.
-func fromOlder20250618CompleteRequestParamsContext(in *mcp20250618.CompleteRequestParamsContext, at *convPath) (out CompleteRequestParamsContext, err error) {
+func fromOlder20250618CompleteRequestParamsContext(in *mcp20250618.CompleteRequestParamsContext, at *protocol.ConvPath) (out CompleteRequestParamsContext, err error) {
 	if in.Arguments != nil {
 		out.Arguments = in.Arguments
 	}
@@ -937,7 +939,7 @@ func fromOlder20250618CompleteRequestParamsContext(in *mcp20250618.CompleteReque
 
 // toOlder20250618CompleteRequestParamsRef converts a CompleteRequestParamsRef to revision
 // 2025-06-18's CompleteRequestParamsRef.
-func toOlder20250618CompleteRequestParamsRef(in CompleteRequestParamsRef, at *convPath) (out mcp20250618.CompleteRequestParamsRef, err error) {
+func toOlder20250618CompleteRequestParamsRef(in CompleteRequestParamsRef, at *protocol.ConvPath) (out mcp20250618.CompleteRequestParamsRef, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -960,12 +962,12 @@ func toOlder20250618CompleteRequestParamsRef(in CompleteRequestParamsRef, at *co
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CompleteRequestParamsRef")
+	return out, protocol.ConvWrongType(in, "a branch of CompleteRequestParamsRef")
 }
 
 // fromOlder20250618CompleteRequestParamsRef converts a revision 2025-06-18's
 // CompleteRequestParamsRef to CompleteRequestParamsRef.
-func fromOlder20250618CompleteRequestParamsRef(in mcp20250618.CompleteRequestParamsRef, at *convPath) (out CompleteRequestParamsRef, err error) {
+func fromOlder20250618CompleteRequestParamsRef(in mcp20250618.CompleteRequestParamsRef, at *protocol.ConvPath) (out CompleteRequestParamsRef, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -988,7 +990,7 @@ func fromOlder20250618CompleteRequestParamsRef(in mcp20250618.CompleteRequestPar
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CompleteRequestParamsRef")
+	return out, protocol.ConvWrongType(in, "a branch of CompleteRequestParamsRef")
 }
 
 // toOlder20250618CompleteResult converts a CompleteResult to revision 2025-06-18's
@@ -999,22 +1001,22 @@ func fromOlder20250618CompleteRequestParamsRef(in mcp20250618.CompleteRequestPar
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20250618CompleteResult(in *CompleteResult, at *convPath) (out mcp20250618.CompleteResult, err error) {
+func toOlder20250618CompleteResult(in *CompleteResult, at *protocol.ConvPath) (out mcp20250618.CompleteResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20250618.CompleteResultCompletion
-		if x, err = toOlder20250618CompleteResultCompletion(&in.Completion, at.member("completion")); err != nil {
+		if x, err = toOlder20250618CompleteResultCompletion(&in.Completion, at.Member("completion")); err != nil {
 			return out, err
 		}
 		out.Completion = x
@@ -1035,25 +1037,25 @@ func toOlder20250618CompleteResult(in *CompleteResult, at *convPath) (out mcp202
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20250618CompleteResult(in *mcp20250618.CompleteResult, at *convPath) (out CompleteResult, err error) {
+func fromOlder20250618CompleteResult(in *mcp20250618.CompleteResult, at *protocol.ConvPath) (out CompleteResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	{
 		var x CompleteResultCompletion
-		if x, err = fromOlder20250618CompleteResultCompletion(&in.Completion, at.member("completion")); err != nil {
+		if x, err = fromOlder20250618CompleteResultCompletion(&in.Completion, at.Member("completion")); err != nil {
 			return out, err
 		}
 		out.Completion = x
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -1075,12 +1077,12 @@ func fromOlder20250618CompleteResult(in *mcp20250618.CompleteResult, at *convPat
 
 // toOlder20250618CompleteResultCompletion converts a CompleteResultCompletion to revision
 // 2025-06-18's CompleteResultCompletion.
-func toOlder20250618CompleteResultCompletion(in *CompleteResultCompletion, at *convPath) (out mcp20250618.CompleteResultCompletion, err error) {
+func toOlder20250618CompleteResultCompletion(in *CompleteResultCompletion, at *protocol.ConvPath) (out mcp20250618.CompleteResultCompletion, err error) {
 	if in.HasMore != nil {
-		out.HasMore = convPtr(*in.HasMore)
+		out.HasMore = protocol.ConvPtr(*in.HasMore)
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	out.Values = in.Values
 	for _, m := range in.Extra {
@@ -1095,12 +1097,12 @@ func toOlder20250618CompleteResultCompletion(in *CompleteResultCompletion, at *c
 
 // fromOlder20250618CompleteResultCompletion converts a revision 2025-06-18's
 // CompleteResultCompletion to CompleteResultCompletion.
-func fromOlder20250618CompleteResultCompletion(in *mcp20250618.CompleteResultCompletion, at *convPath) (out CompleteResultCompletion, err error) {
+func fromOlder20250618CompleteResultCompletion(in *mcp20250618.CompleteResultCompletion, at *protocol.ConvPath) (out CompleteResultCompletion, err error) {
 	if in.HasMore != nil {
-		out.HasMore = convPtr(*in.HasMore)
+		out.HasMore = protocol.ConvPtr(*in.HasMore)
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	out.Values = in.Values
 	for _, m := range in.Extra {
@@ -1114,7 +1116,7 @@ func fromOlder20250618CompleteResultCompletion(in *mcp20250618.CompleteResultCom
 }
 
 // toOlder20250618ContentBlock converts a ContentBlock to revision 2025-06-18's ContentBlock.
-func toOlder20250618ContentBlock(in ContentBlock, at *convPath) (out mcp20250618.ContentBlock, err error) {
+func toOlder20250618ContentBlock(in ContentBlock, at *protocol.ConvPath) (out mcp20250618.ContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1164,12 +1166,12 @@ func toOlder20250618ContentBlock(in ContentBlock, at *convPath) (out mcp20250618
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of ContentBlock")
 }
 
 // fromOlder20250618ContentBlock converts a revision 2025-06-18's ContentBlock to
 // ContentBlock.
-func fromOlder20250618ContentBlock(in mcp20250618.ContentBlock, at *convPath) (out ContentBlock, err error) {
+func fromOlder20250618ContentBlock(in mcp20250618.ContentBlock, at *protocol.ConvPath) (out ContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1219,20 +1221,20 @@ func fromOlder20250618ContentBlock(in mcp20250618.ContentBlock, at *convPath) (o
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of ContentBlock")
 }
 
 // toOlder20250618CreateMessageRequestParams converts a CreateMessageRequestParams to
 // revision 2025-06-18's CreateMessageRequestParams.
-func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, at *convPath) (out mcp20250618.CreateMessageRequestParams, err error) {
+func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, at *protocol.ConvPath) (out mcp20250618.CreateMessageRequestParams, err error) {
 	if in.IncludeContext != nil {
-		out.IncludeContext = convPtr(mcp20250618.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
+		out.IncludeContext = protocol.ConvPtr(mcp20250618.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
 	if in.Messages != nil {
 		s1 := make([]mcp20250618.SamplingMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = toOlder20250618SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618SamplingMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1243,7 +1245,7 @@ func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, a
 	}
 	if in.ModelPreferences != nil {
 		var x mcp20250618.ModelPreferences
-		if x, err = toOlder20250618ModelPreferences(in.ModelPreferences, at.member("modelPreferences")); err != nil {
+		if x, err = toOlder20250618ModelPreferences(in.ModelPreferences, at.Member("modelPreferences")); err != nil {
 			return out, err
 		}
 		out.ModelPreferences = &x
@@ -1252,13 +1254,13 @@ func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.StopSequences = in.StopSequences
 	}
 	if in.SystemPrompt != nil {
-		out.SystemPrompt = convPtr(*in.SystemPrompt)
+		out.SystemPrompt = protocol.ConvPtr(*in.SystemPrompt)
 	}
 	if in.Temperature != nil {
-		out.Temperature = convPtr(*in.Temperature)
+		out.Temperature = protocol.ConvPtr(*in.Temperature)
 	}
 	if in.ToolChoice != nil {
-		b, err := convEncode(in.ToolChoice, at.member("toolChoice"))
+		b, err := protocol.ConvEncode(in.ToolChoice, at.Member("toolChoice"))
 		if err != nil {
 			return out, err
 		}
@@ -1268,7 +1270,7 @@ func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		})
 	}
 	if in.Tools != nil {
-		b, err := convEncode(in.Tools, at.member("tools"))
+		b, err := protocol.ConvEncode(in.Tools, at.Member("tools"))
 		if err != nil {
 			return out, err
 		}
@@ -1289,15 +1291,15 @@ func toOlder20250618CreateMessageRequestParams(in *CreateMessageRequestParams, a
 
 // fromOlder20250618CreateMessageRequestParams converts a revision 2025-06-18's
 // CreateMessageRequestParams to CreateMessageRequestParams.
-func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRequestParams, at *convPath) (out CreateMessageRequestParams, err error) {
+func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRequestParams, at *protocol.ConvPath) (out CreateMessageRequestParams, err error) {
 	if in.IncludeContext != nil {
-		out.IncludeContext = convPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
+		out.IncludeContext = protocol.ConvPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
 	if in.Messages != nil {
 		s1 := make([]SamplingMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = fromOlder20250618SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618SamplingMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1308,7 +1310,7 @@ func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRe
 	}
 	if in.ModelPreferences != nil {
 		var x ModelPreferences
-		if x, err = fromOlder20250618ModelPreferences(in.ModelPreferences, at.member("modelPreferences")); err != nil {
+		if x, err = fromOlder20250618ModelPreferences(in.ModelPreferences, at.Member("modelPreferences")); err != nil {
 			return out, err
 		}
 		out.ModelPreferences = &x
@@ -1317,14 +1319,14 @@ func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRe
 		out.StopSequences = in.StopSequences
 	}
 	if in.SystemPrompt != nil {
-		out.SystemPrompt = convPtr(*in.SystemPrompt)
+		out.SystemPrompt = protocol.ConvPtr(*in.SystemPrompt)
 	}
 	if in.Temperature != nil {
-		out.Temperature = convPtr(*in.Temperature)
+		out.Temperature = protocol.ConvPtr(*in.Temperature)
 	}
 	if b, ok := in.Extra.Get("toolChoice"); ok {
 		var x ToolChoice
-		if err = convDecode(b, &x, at.member("toolChoice"), "2026-07-28", "ToolChoice"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("toolChoice"), "2026-07-28", "ToolChoice"); err != nil {
 			return out, err
 		}
 		out.ToolChoice = &x
@@ -1332,12 +1334,12 @@ func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRe
 	if b, ok := in.Extra.Get("tools"); ok {
 		var x []Tool
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("tools")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("tools")); err != nil {
 			return out, err
 		}
 		s1 := make([]Tool, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("tools").elem(i1), "2026-07-28", "Tool"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("tools").Elem(i1), "2026-07-28", "Tool"); err != nil {
 				return out, err
 			}
 		}
@@ -1362,17 +1364,17 @@ func fromOlder20250618CreateMessageRequestParams(in *mcp20250618.CreateMessageRe
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618CreateMessageResult(in *CreateMessageResult, at *convPath) (out mcp20250618.CreateMessageResult, err error) {
+func toOlder20250618CreateMessageResult(in *CreateMessageResult, at *protocol.ConvPath) (out mcp20250618.CreateMessageResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20250618.CreateMessageResultContent
-		if x, err = toOlder20250618CreateMessageResultContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20250618CreateMessageResultContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -1380,7 +1382,7 @@ func toOlder20250618CreateMessageResult(in *CreateMessageResult, at *convPath) (
 	out.Model = in.Model
 	out.Role = mcp20250618.Role(in.Role)
 	if in.StopReason != nil {
-		out.StopReason = convPtr(*in.StopReason)
+		out.StopReason = protocol.ConvPtr(*in.StopReason)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1394,13 +1396,13 @@ func toOlder20250618CreateMessageResult(in *CreateMessageResult, at *convPath) (
 
 // fromOlder20250618CreateMessageResult converts a revision 2025-06-18's CreateMessageResult
 // to CreateMessageResult.
-func fromOlder20250618CreateMessageResult(in *mcp20250618.CreateMessageResult, at *convPath) (out CreateMessageResult, err error) {
+func fromOlder20250618CreateMessageResult(in *mcp20250618.CreateMessageResult, at *protocol.ConvPath) (out CreateMessageResult, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	{
 		var x CreateMessageResultContent
-		if x, err = fromOlder20250618CreateMessageResultContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20250618CreateMessageResultContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -1408,7 +1410,7 @@ func fromOlder20250618CreateMessageResult(in *mcp20250618.CreateMessageResult, a
 	out.Model = in.Model
 	out.Role = Role(in.Role)
 	if in.StopReason != nil {
-		out.StopReason = convPtr(*in.StopReason)
+		out.StopReason = protocol.ConvPtr(*in.StopReason)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1422,7 +1424,7 @@ func fromOlder20250618CreateMessageResult(in *mcp20250618.CreateMessageResult, a
 
 // toOlder20250618CreateMessageResultContent converts a CreateMessageResultContent to
 // revision 2025-06-18's CreateMessageResultContent.
-func toOlder20250618CreateMessageResultContent(in CreateMessageResultContent, at *convPath) (out mcp20250618.CreateMessageResultContent, err error) {
+func toOlder20250618CreateMessageResultContent(in CreateMessageResultContent, at *protocol.ConvPath) (out mcp20250618.CreateMessageResultContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1457,21 +1459,21 @@ func toOlder20250618CreateMessageResultContent(in CreateMessageResultContent, at
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no ToolUseContent (type \"tool_use\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
 	case CreateMessageResultContentArray:
-		return out, convFail(at, "2025-06-18 has no CreateMessageResultContentArray (an array)")
+		return out, protocol.ConvFail(at, "2025-06-18 has no CreateMessageResultContentArray (an array)")
 	}
-	return out, convWrongType(in, "a branch of CreateMessageResultContent")
+	return out, protocol.ConvWrongType(in, "a branch of CreateMessageResultContent")
 }
 
 // fromOlder20250618CreateMessageResultContent converts a revision 2025-06-18's
 // CreateMessageResultContent to CreateMessageResultContent.
-func fromOlder20250618CreateMessageResultContent(in mcp20250618.CreateMessageResultContent, at *convPath) (out CreateMessageResultContent, err error) {
+func fromOlder20250618CreateMessageResultContent(in mcp20250618.CreateMessageResultContent, at *protocol.ConvPath) (out CreateMessageResultContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1503,15 +1505,15 @@ func fromOlder20250618CreateMessageResultContent(in mcp20250618.CreateMessageRes
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CreateMessageResultContent")
+	return out, protocol.ConvWrongType(in, "a branch of CreateMessageResultContent")
 }
 
 // toOlder20250618ElicitRequestFormParamsAsElicitRequestParams converts a
 // ElicitRequestFormParams to revision 2025-06-18's ElicitRequestParams.
-func toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *ElicitRequestFormParams, at *convPath) (out mcp20250618.ElicitRequestParams, err error) {
+func toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *ElicitRequestFormParams, at *protocol.ConvPath) (out mcp20250618.ElicitRequestParams, err error) {
 	out.Message = in.Message
 	if in.Mode != nil {
-		b, err := convEncode(in.Mode, at.member("mode"))
+		b, err := protocol.ConvEncode(in.Mode, at.Member("mode"))
 		if err != nil {
 			return out, err
 		}
@@ -1522,7 +1524,7 @@ func toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *ElicitReque
 	}
 	{
 		var x mcp20250618.ElicitRequestParamsRequestedSchema
-		if x, err = toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(&in.RequestedSchema, at.member("requestedSchema")); err != nil {
+		if x, err = toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(&in.RequestedSchema, at.Member("requestedSchema")); err != nil {
 			return out, err
 		}
 		out.RequestedSchema = x
@@ -1539,18 +1541,18 @@ func toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *ElicitReque
 
 // fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams converts a revision
 // 2025-06-18's ElicitRequestParams to ElicitRequestFormParams.
-func fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *mcp20250618.ElicitRequestParams, at *convPath) (out ElicitRequestFormParams, err error) {
+func fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *mcp20250618.ElicitRequestParams, at *protocol.ConvPath) (out ElicitRequestFormParams, err error) {
 	out.Message = in.Message
 	if b, ok := in.Extra.Get("mode"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("mode"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("mode"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Mode = &x
 	}
 	{
 		var x ElicitRequestFormParamsRequestedSchema
-		if x, err = fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(&in.RequestedSchema, at.member("requestedSchema")); err != nil {
+		if x, err = fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(&in.RequestedSchema, at.Member("requestedSchema")); err != nil {
 			return out, err
 		}
 		out.RequestedSchema = x
@@ -1571,9 +1573,9 @@ func fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in *mcp202506
 // toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema
 // converts a ElicitRequestFormParamsRequestedSchema to revision 2025-06-18's
 // ElicitRequestParamsRequestedSchema.
-func toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(in *ElicitRequestFormParamsRequestedSchema, at *convPath) (out mcp20250618.ElicitRequestParamsRequestedSchema, err error) {
+func toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(in *ElicitRequestFormParamsRequestedSchema, at *protocol.ConvPath) (out mcp20250618.ElicitRequestParamsRequestedSchema, err error) {
 	if in.Schema != nil {
-		b, err := convEncode(in.Schema, at.member("$schema"))
+		b, err := protocol.ConvEncode(in.Schema, at.Member("$schema"))
 		if err != nil {
 			return out, err
 		}
@@ -1587,7 +1589,7 @@ func toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsR
 		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
 			v1 := in.Properties[k1]
 			var x1 mcp20250618.PrimitiveSchemaDefinition
-			if x1, err = toOlder20250618PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+			if x1, err = toOlder20250618PrimitiveSchemaDefinition(v1, at.Member("properties").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -1610,10 +1612,10 @@ func toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsR
 // fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema
 // converts a revision 2025-06-18's ElicitRequestParamsRequestedSchema to
 // ElicitRequestFormParamsRequestedSchema.
-func fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(in *mcp20250618.ElicitRequestParamsRequestedSchema, at *convPath) (out ElicitRequestFormParamsRequestedSchema, err error) {
+func fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(in *mcp20250618.ElicitRequestParamsRequestedSchema, at *protocol.ConvPath) (out ElicitRequestFormParamsRequestedSchema, err error) {
 	if b, ok := in.Extra.Get("$schema"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("$schema"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("$schema"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Schema = &x
@@ -1623,7 +1625,7 @@ func fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParam
 		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
 			v1 := in.Properties[k1]
 			var x1 PrimitiveSchemaDefinition
-			if x1, err = fromOlder20250618PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+			if x1, err = fromOlder20250618PrimitiveSchemaDefinition(v1, at.Member("properties").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -1648,7 +1650,7 @@ func fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParam
 
 // toOlder20250618ElicitRequestParams converts a ElicitRequestParams to revision 2025-06-18's
 // ElicitRequestParams.
-func toOlder20250618ElicitRequestParams(in ElicitRequestParams, at *convPath) (out mcp20250618.ElicitRequestParams, err error) {
+func toOlder20250618ElicitRequestParams(in ElicitRequestParams, at *protocol.ConvPath) (out mcp20250618.ElicitRequestParams, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1665,14 +1667,14 @@ func toOlder20250618ElicitRequestParams(in ElicitRequestParams, at *convPath) (o
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no ElicitRequestURLParams (mode \"url\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no ElicitRequestURLParams (mode \"url\")")
 	}
-	return out, convWrongType(in, "a branch of ElicitRequestParams")
+	return out, protocol.ConvWrongType(in, "a branch of ElicitRequestParams")
 }
 
 // fromOlder20250618ElicitRequestParams converts a revision 2025-06-18's ElicitRequestParams
 // to ElicitRequestParams.
-func fromOlder20250618ElicitRequestParams(in *mcp20250618.ElicitRequestParams, at *convPath) (out ElicitRequestParams, err error) {
+func fromOlder20250618ElicitRequestParams(in *mcp20250618.ElicitRequestParams, at *protocol.ConvPath) (out ElicitRequestParams, err error) {
 	var x ElicitRequestFormParams
 	if x, err = fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams(in, at); err != nil {
 		return out, err
@@ -1681,14 +1683,14 @@ func fromOlder20250618ElicitRequestParams(in *mcp20250618.ElicitRequestParams, a
 }
 
 // toOlder20250618ElicitResult converts a ElicitResult to revision 2025-06-18's ElicitResult.
-func toOlder20250618ElicitResult(in *ElicitResult, at *convPath) (out mcp20250618.ElicitResult, err error) {
+func toOlder20250618ElicitResult(in *ElicitResult, at *protocol.ConvPath) (out mcp20250618.ElicitResult, err error) {
 	out.Action = mcp20250618.ElicitResultAction(in.Action)
 	if in.Content != nil {
 		m1 := make(map[string]mcp20250618.ElicitResultContentValue, len(in.Content))
 		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
 			v1 := in.Content[k1]
 			var x1 mcp20250618.ElicitResultContentValue
-			if x1, err = toOlder20250618ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+			if x1, err = toOlder20250618ElicitResultContentValue(v1, at.Member("content").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -1697,7 +1699,7 @@ func toOlder20250618ElicitResult(in *ElicitResult, at *convPath) (out mcp2025061
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
-		if err = convDecode(b, &x, at.member("_meta"), "2025-06-18", "json.RawMessage"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-06-18", "json.RawMessage"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -1717,14 +1719,14 @@ func toOlder20250618ElicitResult(in *ElicitResult, at *convPath) (out mcp2025061
 
 // fromOlder20250618ElicitResult converts a revision 2025-06-18's ElicitResult to
 // ElicitResult.
-func fromOlder20250618ElicitResult(in *mcp20250618.ElicitResult, at *convPath) (out ElicitResult, err error) {
+func fromOlder20250618ElicitResult(in *mcp20250618.ElicitResult, at *protocol.ConvPath) (out ElicitResult, err error) {
 	out.Action = ElicitResultAction(in.Action)
 	if in.Content != nil {
 		m1 := make(map[string]ElicitResultContentValue, len(in.Content))
 		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
 			v1 := in.Content[k1]
 			var x1 ElicitResultContentValue
-			if x1, err = fromOlder20250618ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+			if x1, err = fromOlder20250618ElicitResultContentValue(v1, at.Member("content").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -1732,7 +1734,7 @@ func fromOlder20250618ElicitResult(in *mcp20250618.ElicitResult, at *convPath) (
 		out.Content = m1
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -1753,12 +1755,12 @@ func fromOlder20250618ElicitResult(in *mcp20250618.ElicitResult, at *convPath) (
 
 // toOlder20250618ElicitResultContentValue converts a ElicitResultContentValue to revision
 // 2025-06-18's ElicitResultContentValue.
-func toOlder20250618ElicitResultContentValue(in ElicitResultContentValue, at *convPath) (out mcp20250618.ElicitResultContentValue, err error) {
+func toOlder20250618ElicitResultContentValue(in ElicitResultContentValue, at *protocol.ConvPath) (out mcp20250618.ElicitResultContentValue, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
 	case KindArray:
-		return out, convFail(at, "2025-06-18 has no array here")
+		return out, protocol.ConvFail(at, "2025-06-18 has no array here")
 	case KindString:
 		out.Kind = mcp20250618.KindString
 		out.Str = in.Str
@@ -1772,12 +1774,12 @@ func toOlder20250618ElicitResultContentValue(in ElicitResultContentValue, at *co
 		out.Bool = in.Bool
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-06-18 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-06-18 knows")
 }
 
 // fromOlder20250618ElicitResultContentValue converts a revision 2025-06-18's
 // ElicitResultContentValue to ElicitResultContentValue.
-func fromOlder20250618ElicitResultContentValue(in mcp20250618.ElicitResultContentValue, at *convPath) (out ElicitResultContentValue, err error) {
+func fromOlder20250618ElicitResultContentValue(in mcp20250618.ElicitResultContentValue, at *protocol.ConvPath) (out ElicitResultContentValue, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -1794,7 +1796,7 @@ func fromOlder20250618ElicitResultContentValue(in mcp20250618.ElicitResultConten
 		out.Bool = in.Bool
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20250618EmbeddedResource converts a EmbeddedResource to revision 2025-06-18's
@@ -1802,24 +1804,24 @@ func fromOlder20250618ElicitResultContentValue(in mcp20250618.ElicitResultConten
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618EmbeddedResource(in *EmbeddedResource, at *convPath) (out mcp20250618.EmbeddedResource, err error) {
+func toOlder20250618EmbeddedResource(in *EmbeddedResource, at *protocol.ConvPath) (out mcp20250618.EmbeddedResource, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	{
 		var x mcp20250618.EmbeddedResourceResource
-		if x, err = toOlder20250618EmbeddedResourceResource(in.Resource, at.member("resource")); err != nil {
+		if x, err = toOlder20250618EmbeddedResourceResource(in.Resource, at.Member("resource")); err != nil {
 			return out, err
 		}
 		out.Resource = x
@@ -1836,20 +1838,20 @@ func toOlder20250618EmbeddedResource(in *EmbeddedResource, at *convPath) (out mc
 
 // fromOlder20250618EmbeddedResource converts a revision 2025-06-18's EmbeddedResource to
 // EmbeddedResource.
-func fromOlder20250618EmbeddedResource(in *mcp20250618.EmbeddedResource, at *convPath) (out EmbeddedResource, err error) {
+func fromOlder20250618EmbeddedResource(in *mcp20250618.EmbeddedResource, at *protocol.ConvPath) (out EmbeddedResource, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	{
 		var x EmbeddedResourceResource
-		if x, err = fromOlder20250618EmbeddedResourceResource(in.Resource, at.member("resource")); err != nil {
+		if x, err = fromOlder20250618EmbeddedResourceResource(in.Resource, at.Member("resource")); err != nil {
 			return out, err
 		}
 		out.Resource = x
@@ -1866,7 +1868,7 @@ func fromOlder20250618EmbeddedResource(in *mcp20250618.EmbeddedResource, at *con
 
 // toOlder20250618EmbeddedResourceResource converts a EmbeddedResourceResource to revision
 // 2025-06-18's EmbeddedResourceResource.
-func toOlder20250618EmbeddedResourceResource(in EmbeddedResourceResource, at *convPath) (out mcp20250618.EmbeddedResourceResource, err error) {
+func toOlder20250618EmbeddedResourceResource(in EmbeddedResourceResource, at *protocol.ConvPath) (out mcp20250618.EmbeddedResourceResource, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1889,12 +1891,12 @@ func toOlder20250618EmbeddedResourceResource(in EmbeddedResourceResource, at *co
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of EmbeddedResourceResource")
+	return out, protocol.ConvWrongType(in, "a branch of EmbeddedResourceResource")
 }
 
 // fromOlder20250618EmbeddedResourceResource converts a revision 2025-06-18's
 // EmbeddedResourceResource to EmbeddedResourceResource.
-func fromOlder20250618EmbeddedResourceResource(in mcp20250618.EmbeddedResourceResource, at *convPath) (out EmbeddedResourceResource, err error) {
+func fromOlder20250618EmbeddedResourceResource(in mcp20250618.EmbeddedResourceResource, at *protocol.ConvPath) (out EmbeddedResourceResource, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1917,7 +1919,7 @@ func fromOlder20250618EmbeddedResourceResource(in mcp20250618.EmbeddedResourceRe
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of EmbeddedResourceResource")
+	return out, protocol.ConvWrongType(in, "a branch of EmbeddedResourceResource")
 }
 
 // toOlder20250618GetPromptRequestParams converts a GetPromptRequestParams to revision
@@ -1926,14 +1928,14 @@ func fromOlder20250618EmbeddedResourceResource(in mcp20250618.EmbeddedResourceRe
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618GetPromptRequestParams(in *GetPromptRequestParams, at *convPath) (out mcp20250618.GetPromptRequestParams, err error) {
+func toOlder20250618GetPromptRequestParams(in *GetPromptRequestParams, at *protocol.ConvPath) (out mcp20250618.GetPromptRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -1944,7 +1946,7 @@ func toOlder20250618GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 		out.Arguments = in.Arguments
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -1955,7 +1957,7 @@ func toOlder20250618GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 	}
 	out.Name = in.Name
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -1982,11 +1984,11 @@ func toOlder20250618GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618GetPromptRequestParams(in *mcp20250618.GetPromptRequestParams, at *convPath) (out GetPromptRequestParams, err error) {
+func fromOlder20250618GetPromptRequestParams(in *mcp20250618.GetPromptRequestParams, at *protocol.ConvPath) (out GetPromptRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -1996,7 +1998,7 @@ func fromOlder20250618GetPromptRequestParams(in *mcp20250618.GetPromptRequestPar
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
@@ -2004,7 +2006,7 @@ func fromOlder20250618GetPromptRequestParams(in *mcp20250618.GetPromptRequestPar
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -2030,26 +2032,26 @@ func fromOlder20250618GetPromptRequestParams(in *mcp20250618.GetPromptRequestPar
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20250618GetPromptResult(in *GetPromptResult, at *convPath) (out mcp20250618.GetPromptResult, err error) {
+func toOlder20250618GetPromptResult(in *GetPromptResult, at *protocol.ConvPath) (out mcp20250618.GetPromptResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Messages != nil {
 		s1 := make([]mcp20250618.PromptMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = toOlder20250618PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618PromptMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2071,22 +2073,22 @@ func toOlder20250618GetPromptResult(in *GetPromptResult, at *convPath) (out mcp2
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20250618GetPromptResult(in *mcp20250618.GetPromptResult, at *convPath) (out GetPromptResult, err error) {
+func fromOlder20250618GetPromptResult(in *mcp20250618.GetPromptResult, at *protocol.ConvPath) (out GetPromptResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Messages != nil {
 		s1 := make([]PromptMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = fromOlder20250618PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618PromptMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2094,7 +2096,7 @@ func fromOlder20250618GetPromptResult(in *mcp20250618.GetPromptResult, at *convP
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2118,17 +2120,17 @@ func fromOlder20250618GetPromptResult(in *mcp20250618.GetPromptResult, at *convP
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618ImageContent(in *ImageContent, at *convPath) (out mcp20250618.ImageContent, err error) {
+func toOlder20250618ImageContent(in *ImageContent, at *protocol.ConvPath) (out mcp20250618.ImageContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -2147,13 +2149,13 @@ func toOlder20250618ImageContent(in *ImageContent, at *convPath) (out mcp2025061
 
 // fromOlder20250618ImageContent converts a revision 2025-06-18's ImageContent to
 // ImageContent.
-func fromOlder20250618ImageContent(in *mcp20250618.ImageContent, at *convPath) (out ImageContent, err error) {
+func fromOlder20250618ImageContent(in *mcp20250618.ImageContent, at *protocol.ConvPath) (out ImageContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -2172,9 +2174,9 @@ func fromOlder20250618ImageContent(in *mcp20250618.ImageContent, at *convPath) (
 
 // toOlder20250618Implementation converts a Implementation to revision 2025-06-18's
 // Implementation.
-func toOlder20250618Implementation(in *Implementation, at *convPath) (out mcp20250618.Implementation, err error) {
+func toOlder20250618Implementation(in *Implementation, at *protocol.ConvPath) (out mcp20250618.Implementation, err error) {
 	if in.Description != nil {
-		b, err := convEncode(in.Description, at.member("description"))
+		b, err := protocol.ConvEncode(in.Description, at.Member("description"))
 		if err != nil {
 			return out, err
 		}
@@ -2184,7 +2186,7 @@ func toOlder20250618Implementation(in *Implementation, at *convPath) (out mcp202
 		})
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -2195,11 +2197,11 @@ func toOlder20250618Implementation(in *Implementation, at *convPath) (out mcp202
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Version = in.Version
 	if in.WebsiteURL != nil {
-		b, err := convEncode(in.WebsiteURL, at.member("websiteUrl"))
+		b, err := protocol.ConvEncode(in.WebsiteURL, at.Member("websiteUrl"))
 		if err != nil {
 			return out, err
 		}
@@ -2220,10 +2222,10 @@ func toOlder20250618Implementation(in *Implementation, at *convPath) (out mcp202
 
 // fromOlder20250618Implementation converts a revision 2025-06-18's Implementation to
 // Implementation.
-func fromOlder20250618Implementation(in *mcp20250618.Implementation, at *convPath) (out Implementation, err error) {
+func fromOlder20250618Implementation(in *mcp20250618.Implementation, at *protocol.ConvPath) (out Implementation, err error) {
 	if b, ok := in.Extra.Get("description"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("description"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("description"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Description = &x
@@ -2231,12 +2233,12 @@ func fromOlder20250618Implementation(in *mcp20250618.Implementation, at *convPat
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -2245,12 +2247,12 @@ func fromOlder20250618Implementation(in *mcp20250618.Implementation, at *convPat
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Version = in.Version
 	if b, ok := in.Extra.Get("websiteUrl"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("websiteUrl"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("websiteUrl"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.WebsiteURL = &x
@@ -2270,9 +2272,9 @@ func fromOlder20250618Implementation(in *mcp20250618.Implementation, at *convPat
 
 // toOlder20250618LegacyTitledEnumSchemaAsEnumSchema converts a LegacyTitledEnumSchema to
 // revision 2025-06-18's EnumSchema.
-func toOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *LegacyTitledEnumSchema, at *convPath) (out mcp20250618.EnumSchema, err error) {
+func toOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *LegacyTitledEnumSchema, at *protocol.ConvPath) (out mcp20250618.EnumSchema, err error) {
 	if in.Default != nil {
-		b, err := convEncode(in.Default, at.member("default"))
+		b, err := protocol.ConvEncode(in.Default, at.Member("default"))
 		if err != nil {
 			return out, err
 		}
@@ -2282,14 +2284,14 @@ func toOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *LegacyTitledEnumSchem
 		})
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.EnumNames != nil {
 		out.EnumNames = in.EnumNames
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2303,23 +2305,23 @@ func toOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *LegacyTitledEnumSchem
 
 // fromOlder20250618LegacyTitledEnumSchemaAsEnumSchema converts a revision 2025-06-18's
 // EnumSchema to LegacyTitledEnumSchema.
-func fromOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *mcp20250618.EnumSchema, at *convPath) (out LegacyTitledEnumSchema, err error) {
+func fromOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *mcp20250618.EnumSchema, at *protocol.ConvPath) (out LegacyTitledEnumSchema, err error) {
 	if b, ok := in.Extra.Get("default"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("default"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("default"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Default = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.EnumNames != nil {
 		out.EnumNames = in.EnumNames
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2348,26 +2350,26 @@ func fromOlder20250618LegacyTitledEnumSchemaAsEnumSchema(in *mcp20250618.EnumSch
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250618ListPromptsResult(in *ListPromptsResult, at *convPath) (out mcp20250618.ListPromptsResult, err error) {
+func toOlder20250618ListPromptsResult(in *ListPromptsResult, at *protocol.ConvPath) (out mcp20250618.ListPromptsResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Prompts != nil {
 		s1 := make([]mcp20250618.Prompt, len(in.Prompts))
 		for i1 := range in.Prompts {
-			if s1[i1], err = toOlder20250618Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618Prompt(&in.Prompts[i1], at.Member("prompts").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2395,18 +2397,18 @@ func toOlder20250618ListPromptsResult(in *ListPromptsResult, at *convPath) (out 
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *convPath) (out ListPromptsResult, err error) {
+func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *protocol.ConvPath) (out ListPromptsResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2414,12 +2416,12 @@ func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *c
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Prompts != nil {
 		s1 := make([]Prompt, len(in.Prompts))
 		for i1 := range in.Prompts {
-			if s1[i1], err = fromOlder20250618Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618Prompt(&in.Prompts[i1], at.Member("prompts").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2427,7 +2429,7 @@ func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *c
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2436,7 +2438,7 @@ func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *c
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2468,26 +2470,26 @@ func fromOlder20250618ListPromptsResult(in *mcp20250618.ListPromptsResult, at *c
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250618ListResourceTemplatesResult(in *ListResourceTemplatesResult, at *convPath) (out mcp20250618.ListResourceTemplatesResult, err error) {
+func toOlder20250618ListResourceTemplatesResult(in *ListResourceTemplatesResult, at *protocol.ConvPath) (out mcp20250618.ListResourceTemplatesResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.ResourceTemplates != nil {
 		s1 := make([]mcp20250618.ResourceTemplate, len(in.ResourceTemplates))
 		for i1 := range in.ResourceTemplates {
-			if s1[i1], err = toOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.Member("resourceTemplates").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2515,18 +2517,18 @@ func toOlder20250618ListResourceTemplatesResult(in *ListResourceTemplatesResult,
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTemplatesResult, at *convPath) (out ListResourceTemplatesResult, err error) {
+func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTemplatesResult, at *protocol.ConvPath) (out ListResourceTemplatesResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2534,12 +2536,12 @@ func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTe
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.ResourceTemplates != nil {
 		s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
 		for i1 := range in.ResourceTemplates {
-			if s1[i1], err = fromOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618ResourceTemplate(&in.ResourceTemplates[i1], at.Member("resourceTemplates").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2547,7 +2549,7 @@ func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTe
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2556,7 +2558,7 @@ func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTe
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2588,26 +2590,26 @@ func fromOlder20250618ListResourceTemplatesResult(in *mcp20250618.ListResourceTe
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250618ListResourcesResult(in *ListResourcesResult, at *convPath) (out mcp20250618.ListResourcesResult, err error) {
+func toOlder20250618ListResourcesResult(in *ListResourcesResult, at *protocol.ConvPath) (out mcp20250618.ListResourcesResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Resources != nil {
 		s1 := make([]mcp20250618.Resource, len(in.Resources))
 		for i1 := range in.Resources {
-			if s1[i1], err = toOlder20250618Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618Resource(&in.Resources[i1], at.Member("resources").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2635,18 +2637,18 @@ func toOlder20250618ListResourcesResult(in *ListResourcesResult, at *convPath) (
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, at *convPath) (out ListResourcesResult, err error) {
+func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, at *protocol.ConvPath) (out ListResourcesResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2654,12 +2656,12 @@ func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, a
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Resources != nil {
 		s1 := make([]Resource, len(in.Resources))
 		for i1 := range in.Resources {
-			if s1[i1], err = fromOlder20250618Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618Resource(&in.Resources[i1], at.Member("resources").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2667,7 +2669,7 @@ func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, a
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2676,7 +2678,7 @@ func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, a
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2699,14 +2701,14 @@ func fromOlder20250618ListResourcesResult(in *mcp20250618.ListResourcesResult, a
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618ListRootsRequestParams(in *ListRootsRequestParams, at *convPath) (out mcp20250618.ListRootsRequestParams, err error) {
+func toOlder20250618ListRootsRequestParams(in *ListRootsRequestParams, at *protocol.ConvPath) (out mcp20250618.ListRootsRequestParams, err error) {
 	if in.Meta != nil {
 		var x mcp20250618.ListRootsRequestParamsMeta
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2025-06-18", "ListRootsRequestParamsMeta"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2025-06-18", "ListRootsRequestParamsMeta"); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
@@ -2722,11 +2724,11 @@ func toOlder20250618ListRootsRequestParams(in *ListRootsRequestParams, at *convP
 
 // fromOlder20250618ListRootsRequestParams converts a revision 2025-06-18's
 // ListRootsRequestParams to ListRootsRequestParams.
-func fromOlder20250618ListRootsRequestParams(in *mcp20250618.ListRootsRequestParams, at *convPath) (out ListRootsRequestParams, err error) {
+func fromOlder20250618ListRootsRequestParams(in *mcp20250618.ListRootsRequestParams, at *protocol.ConvPath) (out ListRootsRequestParams, err error) {
 	if in.Meta != nil {
 		var x MetaObject
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		x = MetaObject(b1)
@@ -2744,11 +2746,11 @@ func fromOlder20250618ListRootsRequestParams(in *mcp20250618.ListRootsRequestPar
 
 // toOlder20250618ListRootsResult converts a ListRootsResult to revision 2025-06-18's
 // ListRootsResult.
-func toOlder20250618ListRootsResult(in *ListRootsResult, at *convPath) (out mcp20250618.ListRootsResult, err error) {
+func toOlder20250618ListRootsResult(in *ListRootsResult, at *protocol.ConvPath) (out mcp20250618.ListRootsResult, err error) {
 	if in.Roots != nil {
 		s1 := make([]mcp20250618.Root, len(in.Roots))
 		for i1 := range in.Roots {
-			if s1[i1], err = toOlder20250618Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618Root(&in.Roots[i1], at.Member("roots").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2756,7 +2758,7 @@ func toOlder20250618ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
-		if err = convDecode(b, &x, at.member("_meta"), "2025-06-18", "json.RawMessage"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-06-18", "json.RawMessage"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -2776,18 +2778,18 @@ func toOlder20250618ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 
 // fromOlder20250618ListRootsResult converts a revision 2025-06-18's ListRootsResult to
 // ListRootsResult.
-func fromOlder20250618ListRootsResult(in *mcp20250618.ListRootsResult, at *convPath) (out ListRootsResult, err error) {
+func fromOlder20250618ListRootsResult(in *mcp20250618.ListRootsResult, at *protocol.ConvPath) (out ListRootsResult, err error) {
 	if in.Roots != nil {
 		s1 := make([]Root, len(in.Roots))
 		for i1 := range in.Roots {
-			if s1[i1], err = fromOlder20250618Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618Root(&in.Roots[i1], at.Member("roots").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Roots = s1
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -2820,26 +2822,26 @@ func fromOlder20250618ListRootsResult(in *mcp20250618.ListRootsResult, at *convP
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250618ListToolsResult(in *ListToolsResult, at *convPath) (out mcp20250618.ListToolsResult, err error) {
+func toOlder20250618ListToolsResult(in *ListToolsResult, at *protocol.ConvPath) (out mcp20250618.ListToolsResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Tools != nil {
 		s1 := make([]mcp20250618.Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = toOlder20250618Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2867,18 +2869,18 @@ func toOlder20250618ListToolsResult(in *ListToolsResult, at *convPath) (out mcp2
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *convPath) (out ListToolsResult, err error) {
+func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *protocol.ConvPath) (out ListToolsResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2886,11 +2888,11 @@ func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *convP
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2900,7 +2902,7 @@ func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *convP
 	if in.Tools != nil {
 		s1 := make([]Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = fromOlder20250618Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2908,7 +2910,7 @@ func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *convP
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2932,14 +2934,14 @@ func fromOlder20250618ListToolsResult(in *mcp20250618.ListToolsResult, at *convP
 //
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250618LoggingMessageNotificationParams(in *LoggingMessageNotificationParams, at *convPath) (out mcp20250618.LoggingMessageNotificationParams, err error) {
+func toOlder20250618LoggingMessageNotificationParams(in *LoggingMessageNotificationParams, at *protocol.ConvPath) (out mcp20250618.LoggingMessageNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -2949,7 +2951,7 @@ func toOlder20250618LoggingMessageNotificationParams(in *LoggingMessageNotificat
 	out.Data = in.Data
 	out.Level = mcp20250618.LoggingLevel(in.Level)
 	if in.Logger != nil {
-		out.Logger = convPtr(*in.Logger)
+		out.Logger = protocol.ConvPtr(*in.Logger)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2963,10 +2965,10 @@ func toOlder20250618LoggingMessageNotificationParams(in *LoggingMessageNotificat
 
 // fromOlder20250618LoggingMessageNotificationParams converts a revision 2025-06-18's
 // LoggingMessageNotificationParams to LoggingMessageNotificationParams.
-func fromOlder20250618LoggingMessageNotificationParams(in *mcp20250618.LoggingMessageNotificationParams, at *convPath) (out LoggingMessageNotificationParams, err error) {
+func fromOlder20250618LoggingMessageNotificationParams(in *mcp20250618.LoggingMessageNotificationParams, at *protocol.ConvPath) (out LoggingMessageNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -2974,7 +2976,7 @@ func fromOlder20250618LoggingMessageNotificationParams(in *mcp20250618.LoggingMe
 	out.Data = in.Data
 	out.Level = LoggingLevel(in.Level)
 	if in.Logger != nil {
-		out.Logger = convPtr(*in.Logger)
+		out.Logger = protocol.ConvPtr(*in.Logger)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2990,9 +2992,9 @@ func fromOlder20250618LoggingMessageNotificationParams(in *mcp20250618.LoggingMe
 }
 
 // toOlder20250618ModelHint converts a ModelHint to revision 2025-06-18's ModelHint.
-func toOlder20250618ModelHint(in *ModelHint, at *convPath) (out mcp20250618.ModelHint, err error) {
+func toOlder20250618ModelHint(in *ModelHint, at *protocol.ConvPath) (out mcp20250618.ModelHint, err error) {
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3005,9 +3007,9 @@ func toOlder20250618ModelHint(in *ModelHint, at *convPath) (out mcp20250618.Mode
 }
 
 // fromOlder20250618ModelHint converts a revision 2025-06-18's ModelHint to ModelHint.
-func fromOlder20250618ModelHint(in *mcp20250618.ModelHint, at *convPath) (out ModelHint, err error) {
+func fromOlder20250618ModelHint(in *mcp20250618.ModelHint, at *protocol.ConvPath) (out ModelHint, err error) {
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3021,24 +3023,24 @@ func fromOlder20250618ModelHint(in *mcp20250618.ModelHint, at *convPath) (out Mo
 
 // toOlder20250618ModelPreferences converts a ModelPreferences to revision 2025-06-18's
 // ModelPreferences.
-func toOlder20250618ModelPreferences(in *ModelPreferences, at *convPath) (out mcp20250618.ModelPreferences, err error) {
+func toOlder20250618ModelPreferences(in *ModelPreferences, at *protocol.ConvPath) (out mcp20250618.ModelPreferences, err error) {
 	if in.CostPriority != nil {
-		out.CostPriority = convPtr(*in.CostPriority)
+		out.CostPriority = protocol.ConvPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
 		s1 := make([]mcp20250618.ModelHint, len(in.Hints))
 		for i1 := range in.Hints {
-			if s1[i1], err = toOlder20250618ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618ModelHint(&in.Hints[i1], at.Member("hints").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
-		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
+		out.IntelligencePriority = protocol.ConvPtr(*in.IntelligencePriority)
 	}
 	if in.SpeedPriority != nil {
-		out.SpeedPriority = convPtr(*in.SpeedPriority)
+		out.SpeedPriority = protocol.ConvPtr(*in.SpeedPriority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3052,24 +3054,24 @@ func toOlder20250618ModelPreferences(in *ModelPreferences, at *convPath) (out mc
 
 // fromOlder20250618ModelPreferences converts a revision 2025-06-18's ModelPreferences to
 // ModelPreferences.
-func fromOlder20250618ModelPreferences(in *mcp20250618.ModelPreferences, at *convPath) (out ModelPreferences, err error) {
+func fromOlder20250618ModelPreferences(in *mcp20250618.ModelPreferences, at *protocol.ConvPath) (out ModelPreferences, err error) {
 	if in.CostPriority != nil {
-		out.CostPriority = convPtr(*in.CostPriority)
+		out.CostPriority = protocol.ConvPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
 		s1 := make([]ModelHint, len(in.Hints))
 		for i1 := range in.Hints {
-			if s1[i1], err = fromOlder20250618ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618ModelHint(&in.Hints[i1], at.Member("hints").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
-		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
+		out.IntelligencePriority = protocol.ConvPtr(*in.IntelligencePriority)
 	}
 	if in.SpeedPriority != nil {
-		out.SpeedPriority = convPtr(*in.SpeedPriority)
+		out.SpeedPriority = protocol.ConvPtr(*in.SpeedPriority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3086,16 +3088,16 @@ func fromOlder20250618ModelPreferences(in *mcp20250618.ModelPreferences, at *con
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618NotificationParamsAsPromptListChangedNotificationParams(in *NotificationParams, at *convPath) (out mcp20250618.PromptListChangedNotificationParams, err error) {
+func toOlder20250618NotificationParamsAsPromptListChangedNotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20250618.PromptListChangedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -3111,11 +3113,11 @@ func toOlder20250618NotificationParamsAsPromptListChangedNotificationParams(in *
 
 // fromOlder20250618NotificationParamsAsPromptListChangedNotificationParams converts a
 // revision 2025-06-18's PromptListChangedNotificationParams to NotificationParams.
-func fromOlder20250618NotificationParamsAsPromptListChangedNotificationParams(in *mcp20250618.PromptListChangedNotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20250618NotificationParamsAsPromptListChangedNotificationParams(in *mcp20250618.PromptListChangedNotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -3135,16 +3137,16 @@ func fromOlder20250618NotificationParamsAsPromptListChangedNotificationParams(in
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618NotificationParamsAsResourceListChangedNotificationParams(in *NotificationParams, at *convPath) (out mcp20250618.ResourceListChangedNotificationParams, err error) {
+func toOlder20250618NotificationParamsAsResourceListChangedNotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20250618.ResourceListChangedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -3160,11 +3162,11 @@ func toOlder20250618NotificationParamsAsResourceListChangedNotificationParams(in
 
 // fromOlder20250618NotificationParamsAsResourceListChangedNotificationParams converts a
 // revision 2025-06-18's ResourceListChangedNotificationParams to NotificationParams.
-func fromOlder20250618NotificationParamsAsResourceListChangedNotificationParams(in *mcp20250618.ResourceListChangedNotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20250618NotificationParamsAsResourceListChangedNotificationParams(in *mcp20250618.ResourceListChangedNotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -3184,16 +3186,16 @@ func fromOlder20250618NotificationParamsAsResourceListChangedNotificationParams(
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618NotificationParamsAsToolListChangedNotificationParams(in *NotificationParams, at *convPath) (out mcp20250618.ToolListChangedNotificationParams, err error) {
+func toOlder20250618NotificationParamsAsToolListChangedNotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20250618.ToolListChangedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -3209,11 +3211,11 @@ func toOlder20250618NotificationParamsAsToolListChangedNotificationParams(in *No
 
 // fromOlder20250618NotificationParamsAsToolListChangedNotificationParams converts a revision
 // 2025-06-18's ToolListChangedNotificationParams to NotificationParams.
-func fromOlder20250618NotificationParamsAsToolListChangedNotificationParams(in *mcp20250618.ToolListChangedNotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20250618NotificationParamsAsToolListChangedNotificationParams(in *mcp20250618.ToolListChangedNotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -3229,9 +3231,9 @@ func fromOlder20250618NotificationParamsAsToolListChangedNotificationParams(in *
 }
 
 // toOlder20250618NumberSchema converts a NumberSchema to revision 2025-06-18's NumberSchema.
-func toOlder20250618NumberSchema(in *NumberSchema, at *convPath) (out mcp20250618.NumberSchema, err error) {
+func toOlder20250618NumberSchema(in *NumberSchema, at *protocol.ConvPath) (out mcp20250618.NumberSchema, err error) {
 	if in.Default != nil {
-		b, err := convEncode(in.Default, at.member("default"))
+		b, err := protocol.ConvEncode(in.Default, at.Member("default"))
 		if err != nil {
 			return out, err
 		}
@@ -3241,16 +3243,16 @@ func toOlder20250618NumberSchema(in *NumberSchema, at *convPath) (out mcp2025061
 		})
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Maximum != nil {
-		out.Maximum = convPtr(*in.Maximum)
+		out.Maximum = protocol.ConvPtr(*in.Maximum)
 	}
 	if in.Minimum != nil {
-		out.Minimum = convPtr(*in.Minimum)
+		out.Minimum = protocol.ConvPtr(*in.Minimum)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Type = mcp20250618.NumberSchemaType(in.Type)
 	for _, m := range in.Extra {
@@ -3265,25 +3267,25 @@ func toOlder20250618NumberSchema(in *NumberSchema, at *convPath) (out mcp2025061
 
 // fromOlder20250618NumberSchema converts a revision 2025-06-18's NumberSchema to
 // NumberSchema.
-func fromOlder20250618NumberSchema(in *mcp20250618.NumberSchema, at *convPath) (out NumberSchema, err error) {
+func fromOlder20250618NumberSchema(in *mcp20250618.NumberSchema, at *protocol.ConvPath) (out NumberSchema, err error) {
 	if b, ok := in.Extra.Get("default"); ok {
 		var x float64
-		if err = convDecode(b, &x, at.member("default"), "2026-07-28", "float64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("default"), "2026-07-28", "float64"); err != nil {
 			return out, err
 		}
 		out.Default = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Maximum != nil {
-		out.Maximum = convPtr(*in.Maximum)
+		out.Maximum = protocol.ConvPtr(*in.Maximum)
 	}
 	if in.Minimum != nil {
-		out.Minimum = convPtr(*in.Minimum)
+		out.Minimum = protocol.ConvPtr(*in.Minimum)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Type = NumberSchemaType(in.Type)
 	for _, m := range in.Extra {
@@ -3305,14 +3307,14 @@ func fromOlder20250618NumberSchema(in *mcp20250618.NumberSchema, at *convPath) (
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250618.ListPromptsRequestParams, err error) {
+func toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250618.ListPromptsRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3320,7 +3322,7 @@ func toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *Paginat
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3340,17 +3342,17 @@ func toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *Paginat
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20250618.ListPromptsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20250618.ListPromptsRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3371,14 +3373,14 @@ func fromOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(in *mcp20
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250618.ListResourceTemplatesRequestParams, err error) {
+func toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250618.ListResourceTemplatesRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3386,7 +3388,7 @@ func toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(i
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3406,17 +3408,17 @@ func toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(i
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *mcp20250618.ListResourceTemplatesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(in *mcp20250618.ListResourceTemplatesRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3437,14 +3439,14 @@ func fromOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250618.ListResourcesRequestParams, err error) {
+func toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250618.ListResourcesRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3452,7 +3454,7 @@ func toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *Pagin
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3472,17 +3474,17 @@ func toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *Pagin
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *mcp20250618.ListResourcesRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *mcp20250618.ListResourcesRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3503,14 +3505,14 @@ func fromOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(in *mcp
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20250618.ListToolsRequestParams, err error) {
+func toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20250618.ListToolsRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3518,7 +3520,7 @@ func toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *Paginated
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3538,17 +3540,17 @@ func toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *Paginated
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *mcp20250618.ListToolsRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *mcp20250618.ListToolsRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3565,7 +3567,7 @@ func fromOlder20250618PaginatedRequestParamsAsListToolsRequestParams(in *mcp2025
 
 // toOlder20250618PrimitiveSchemaDefinition converts a PrimitiveSchemaDefinition to revision
 // 2025-06-18's PrimitiveSchemaDefinition.
-func toOlder20250618PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *convPath) (out mcp20250618.PrimitiveSchemaDefinition, err error) {
+func toOlder20250618PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *protocol.ConvPath) (out mcp20250618.PrimitiveSchemaDefinition, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -3609,17 +3611,17 @@ func toOlder20250618PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no TitledSingleSelectEnumSchema (type \"string\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no TitledSingleSelectEnumSchema (type \"string\")")
 	case *UntitledMultiSelectEnumSchema:
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no UntitledMultiSelectEnumSchema (type \"array\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no UntitledMultiSelectEnumSchema (type \"array\")")
 	case *TitledMultiSelectEnumSchema:
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no TitledMultiSelectEnumSchema (type \"array\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no TitledMultiSelectEnumSchema (type \"array\")")
 	case *LegacyTitledEnumSchema:
 		if v == nil {
 			return out, nil
@@ -3630,12 +3632,12 @@ func toOlder20250618PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of PrimitiveSchemaDefinition")
+	return out, protocol.ConvWrongType(in, "a branch of PrimitiveSchemaDefinition")
 }
 
 // fromOlder20250618PrimitiveSchemaDefinition converts a revision 2025-06-18's
 // PrimitiveSchemaDefinition to PrimitiveSchemaDefinition.
-func fromOlder20250618PrimitiveSchemaDefinition(in mcp20250618.PrimitiveSchemaDefinition, at *convPath) (out PrimitiveSchemaDefinition, err error) {
+func fromOlder20250618PrimitiveSchemaDefinition(in mcp20250618.PrimitiveSchemaDefinition, at *protocol.ConvPath) (out PrimitiveSchemaDefinition, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -3676,7 +3678,7 @@ func fromOlder20250618PrimitiveSchemaDefinition(in mcp20250618.PrimitiveSchemaDe
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of PrimitiveSchemaDefinition")
+	return out, protocol.ConvWrongType(in, "a branch of PrimitiveSchemaDefinition")
 }
 
 // toOlder20250618ProgressNotificationParams converts a ProgressNotificationParams to
@@ -3684,14 +3686,14 @@ func fromOlder20250618PrimitiveSchemaDefinition(in mcp20250618.PrimitiveSchemaDe
 //
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250618ProgressNotificationParams(in *ProgressNotificationParams, at *convPath) (out mcp20250618.ProgressNotificationParams, err error) {
+func toOlder20250618ProgressNotificationParams(in *ProgressNotificationParams, at *protocol.ConvPath) (out mcp20250618.ProgressNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -3699,18 +3701,18 @@ func toOlder20250618ProgressNotificationParams(in *ProgressNotificationParams, a
 		}
 	}
 	if in.Message != nil {
-		out.Message = convPtr(*in.Message)
+		out.Message = protocol.ConvPtr(*in.Message)
 	}
 	out.Progress = in.Progress
 	{
 		var x mcp20250618.ProgressToken
-		if x, err = toOlder20250618ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20250618ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3724,27 +3726,27 @@ func toOlder20250618ProgressNotificationParams(in *ProgressNotificationParams, a
 
 // fromOlder20250618ProgressNotificationParams converts a revision 2025-06-18's
 // ProgressNotificationParams to ProgressNotificationParams.
-func fromOlder20250618ProgressNotificationParams(in *mcp20250618.ProgressNotificationParams, at *convPath) (out ProgressNotificationParams, err error) {
+func fromOlder20250618ProgressNotificationParams(in *mcp20250618.ProgressNotificationParams, at *protocol.ConvPath) (out ProgressNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Message != nil {
-		out.Message = convPtr(*in.Message)
+		out.Message = protocol.ConvPtr(*in.Message)
 	}
 	out.Progress = in.Progress
 	{
 		var x ProgressToken
-		if x, err = fromOlder20250618ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20250618ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3761,7 +3763,7 @@ func fromOlder20250618ProgressNotificationParams(in *mcp20250618.ProgressNotific
 
 // toOlder20250618ProgressToken converts a ProgressToken to revision 2025-06-18's
 // ProgressToken.
-func toOlder20250618ProgressToken(in ProgressToken, at *convPath) (out mcp20250618.ProgressToken, err error) {
+func toOlder20250618ProgressToken(in ProgressToken, at *protocol.ConvPath) (out mcp20250618.ProgressToken, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3774,12 +3776,12 @@ func toOlder20250618ProgressToken(in ProgressToken, at *convPath) (out mcp202506
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-06-18 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-06-18 knows")
 }
 
 // fromOlder20250618ProgressToken converts a revision 2025-06-18's ProgressToken to
 // ProgressToken.
-func fromOlder20250618ProgressToken(in mcp20250618.ProgressToken, at *convPath) (out ProgressToken, err error) {
+func fromOlder20250618ProgressToken(in mcp20250618.ProgressToken, at *protocol.ConvPath) (out ProgressToken, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3792,35 +3794,35 @@ func fromOlder20250618ProgressToken(in mcp20250618.ProgressToken, at *convPath) 
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20250618Prompt converts a Prompt to revision 2025-06-18's Prompt.
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618Prompt(in *Prompt, at *convPath) (out mcp20250618.Prompt, err error) {
+func toOlder20250618Prompt(in *Prompt, at *protocol.ConvPath) (out mcp20250618.Prompt, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Arguments != nil {
 		s1 := make([]mcp20250618.PromptArgument, len(in.Arguments))
 		for i1 := range in.Arguments {
-			if s1[i1], err = toOlder20250618PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618PromptArgument(&in.Arguments[i1], at.Member("arguments").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Arguments = s1
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -3831,7 +3833,7 @@ func toOlder20250618Prompt(in *Prompt, at *convPath) (out mcp20250618.Prompt, er
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3844,31 +3846,31 @@ func toOlder20250618Prompt(in *Prompt, at *convPath) (out mcp20250618.Prompt, er
 }
 
 // fromOlder20250618Prompt converts a revision 2025-06-18's Prompt to Prompt.
-func fromOlder20250618Prompt(in *mcp20250618.Prompt, at *convPath) (out Prompt, err error) {
+func fromOlder20250618Prompt(in *mcp20250618.Prompt, at *protocol.ConvPath) (out Prompt, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Arguments != nil {
 		s1 := make([]PromptArgument, len(in.Arguments))
 		for i1 := range in.Arguments {
-			if s1[i1], err = fromOlder20250618PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618PromptArgument(&in.Arguments[i1], at.Member("arguments").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Arguments = s1
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -3877,7 +3879,7 @@ func fromOlder20250618Prompt(in *mcp20250618.Prompt, at *convPath) (out Prompt, 
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3894,16 +3896,16 @@ func fromOlder20250618Prompt(in *mcp20250618.Prompt, at *convPath) (out Prompt, 
 
 // toOlder20250618PromptArgument converts a PromptArgument to revision 2025-06-18's
 // PromptArgument.
-func toOlder20250618PromptArgument(in *PromptArgument, at *convPath) (out mcp20250618.PromptArgument, err error) {
+func toOlder20250618PromptArgument(in *PromptArgument, at *protocol.ConvPath) (out mcp20250618.PromptArgument, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Name = in.Name
 	if in.Required != nil {
-		out.Required = convPtr(*in.Required)
+		out.Required = protocol.ConvPtr(*in.Required)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3917,16 +3919,16 @@ func toOlder20250618PromptArgument(in *PromptArgument, at *convPath) (out mcp202
 
 // fromOlder20250618PromptArgument converts a revision 2025-06-18's PromptArgument to
 // PromptArgument.
-func fromOlder20250618PromptArgument(in *mcp20250618.PromptArgument, at *convPath) (out PromptArgument, err error) {
+func fromOlder20250618PromptArgument(in *mcp20250618.PromptArgument, at *protocol.ConvPath) (out PromptArgument, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Name = in.Name
 	if in.Required != nil {
-		out.Required = convPtr(*in.Required)
+		out.Required = protocol.ConvPtr(*in.Required)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3940,10 +3942,10 @@ func fromOlder20250618PromptArgument(in *mcp20250618.PromptArgument, at *convPat
 
 // toOlder20250618PromptMessage converts a PromptMessage to revision 2025-06-18's
 // PromptMessage.
-func toOlder20250618PromptMessage(in *PromptMessage, at *convPath) (out mcp20250618.PromptMessage, err error) {
+func toOlder20250618PromptMessage(in *PromptMessage, at *protocol.ConvPath) (out mcp20250618.PromptMessage, err error) {
 	{
 		var x mcp20250618.ContentBlock
-		if x, err = toOlder20250618ContentBlock(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20250618ContentBlock(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -3961,10 +3963,10 @@ func toOlder20250618PromptMessage(in *PromptMessage, at *convPath) (out mcp20250
 
 // fromOlder20250618PromptMessage converts a revision 2025-06-18's PromptMessage to
 // PromptMessage.
-func fromOlder20250618PromptMessage(in *mcp20250618.PromptMessage, at *convPath) (out PromptMessage, err error) {
+func fromOlder20250618PromptMessage(in *mcp20250618.PromptMessage, at *protocol.ConvPath) (out PromptMessage, err error) {
 	{
 		var x ContentBlock
-		if x, err = fromOlder20250618ContentBlock(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20250618ContentBlock(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -3982,10 +3984,10 @@ func fromOlder20250618PromptMessage(in *mcp20250618.PromptMessage, at *convPath)
 
 // toOlder20250618PromptReference converts a PromptReference to revision 2025-06-18's
 // PromptReference.
-func toOlder20250618PromptReference(in *PromptReference, at *convPath) (out mcp20250618.PromptReference, err error) {
+func toOlder20250618PromptReference(in *PromptReference, at *protocol.ConvPath) (out mcp20250618.PromptReference, err error) {
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3999,10 +4001,10 @@ func toOlder20250618PromptReference(in *PromptReference, at *convPath) (out mcp2
 
 // fromOlder20250618PromptReference converts a revision 2025-06-18's PromptReference to
 // PromptReference.
-func fromOlder20250618PromptReference(in *mcp20250618.PromptReference, at *convPath) (out PromptReference, err error) {
+func fromOlder20250618PromptReference(in *mcp20250618.PromptReference, at *protocol.ConvPath) (out PromptReference, err error) {
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4020,14 +4022,14 @@ func fromOlder20250618PromptReference(in *mcp20250618.PromptReference, at *convP
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
 // "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion".
-func toOlder20250618ReadResourceRequestParams(in *ReadResourceRequestParams, at *convPath) (out mcp20250618.ReadResourceRequestParams, err error) {
+func toOlder20250618ReadResourceRequestParams(in *ReadResourceRequestParams, at *protocol.ConvPath) (out mcp20250618.ReadResourceRequestParams, err error) {
 	{
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "io.modelcontextprotocol/protocolVersion")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4035,7 +4037,7 @@ func toOlder20250618ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 		}
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -4045,7 +4047,7 @@ func toOlder20250618ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 		})
 	}
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -4073,25 +4075,25 @@ func toOlder20250618ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 //
 // A _meta taken from the unknown members gets the zero values of the members the runtime
 // fills.
-func fromOlder20250618ReadResourceRequestParams(in *mcp20250618.ReadResourceRequestParams, at *convPath) (out ReadResourceRequestParams, err error) {
+func fromOlder20250618ReadResourceRequestParams(in *mcp20250618.ReadResourceRequestParams, at *protocol.ConvPath) (out ReadResourceRequestParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
-		b := convAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
+		b := protocol.ConvAddMembers(b, "io.modelcontextprotocol/clientCapabilities", "{}", "io.modelcontextprotocol/protocolVersion", "\"\"")
 		var x RequestMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "RequestMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
 	}
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -4124,23 +4126,23 @@ func fromOlder20250618ReadResourceRequestParams(in *mcp20250618.ReadResourceRequ
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20250618ReadResourceResult(in *ReadResourceResult, at *convPath) (out mcp20250618.ReadResourceResult, err error) {
+func toOlder20250618ReadResourceResult(in *ReadResourceResult, at *protocol.ConvPath) (out mcp20250618.ReadResourceResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Contents != nil {
 		s1 := make([]mcp20250618.ReadResourceResultContentsItem, len(in.Contents))
 		for i1 := range in.Contents {
-			if s1[i1], err = toOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.Member("contents").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -4168,18 +4170,18 @@ func toOlder20250618ReadResourceResult(in *ReadResourceResult, at *convPath) (ou
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at *convPath) (out ReadResourceResult, err error) {
+func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at *protocol.ConvPath) (out ReadResourceResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -4189,7 +4191,7 @@ func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at 
 	if in.Contents != nil {
 		s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
 		for i1 := range in.Contents {
-			if s1[i1], err = fromOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20250618ReadResourceResultContentsItem(in.Contents[i1], at.Member("contents").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -4197,7 +4199,7 @@ func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at 
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -4206,7 +4208,7 @@ func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at 
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -4226,7 +4228,7 @@ func fromOlder20250618ReadResourceResult(in *mcp20250618.ReadResourceResult, at 
 
 // toOlder20250618ReadResourceResultContentsItem converts a ReadResourceResultContentsItem to
 // revision 2025-06-18's ReadResourceResultContentsItem.
-func toOlder20250618ReadResourceResultContentsItem(in ReadResourceResultContentsItem, at *convPath) (out mcp20250618.ReadResourceResultContentsItem, err error) {
+func toOlder20250618ReadResourceResultContentsItem(in ReadResourceResultContentsItem, at *protocol.ConvPath) (out mcp20250618.ReadResourceResultContentsItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4249,12 +4251,12 @@ func toOlder20250618ReadResourceResultContentsItem(in ReadResourceResultContents
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ReadResourceResultContentsItem")
+	return out, protocol.ConvWrongType(in, "a branch of ReadResourceResultContentsItem")
 }
 
 // fromOlder20250618ReadResourceResultContentsItem converts a revision 2025-06-18's
 // ReadResourceResultContentsItem to ReadResourceResultContentsItem.
-func fromOlder20250618ReadResourceResultContentsItem(in mcp20250618.ReadResourceResultContentsItem, at *convPath) (out ReadResourceResultContentsItem, err error) {
+func fromOlder20250618ReadResourceResultContentsItem(in mcp20250618.ReadResourceResultContentsItem, at *protocol.ConvPath) (out ReadResourceResultContentsItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4277,11 +4279,11 @@ func fromOlder20250618ReadResourceResultContentsItem(in mcp20250618.ReadResource
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ReadResourceResultContentsItem")
+	return out, protocol.ConvWrongType(in, "a branch of ReadResourceResultContentsItem")
 }
 
 // toOlder20250618RequestId converts a RequestId to revision 2025-06-18's RequestId.
-func toOlder20250618RequestId(in RequestId, at *convPath) (out mcp20250618.RequestId, err error) {
+func toOlder20250618RequestId(in RequestId, at *protocol.ConvPath) (out mcp20250618.RequestId, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -4294,11 +4296,11 @@ func toOlder20250618RequestId(in RequestId, at *convPath) (out mcp20250618.Reque
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-06-18 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-06-18 knows")
 }
 
 // fromOlder20250618RequestId converts a revision 2025-06-18's RequestId to RequestId.
-func fromOlder20250618RequestId(in mcp20250618.RequestId, at *convPath) (out RequestId, err error) {
+func fromOlder20250618RequestId(in mcp20250618.RequestId, at *protocol.ConvPath) (out RequestId, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -4311,33 +4313,33 @@ func fromOlder20250618RequestId(in mcp20250618.RequestId, at *convPath) (out Req
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20250618Resource converts a Resource to revision 2025-06-18's Resource.
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618Resource(in *Resource, at *convPath) (out mcp20250618.Resource, err error) {
+func toOlder20250618Resource(in *Resource, at *protocol.ConvPath) (out mcp20250618.Resource, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -4347,14 +4349,14 @@ func toOlder20250618Resource(in *Resource, at *convPath) (out mcp20250618.Resour
 		})
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4368,29 +4370,29 @@ func toOlder20250618Resource(in *Resource, at *convPath) (out mcp20250618.Resour
 }
 
 // fromOlder20250618Resource converts a revision 2025-06-18's Resource to Resource.
-func fromOlder20250618Resource(in *mcp20250618.Resource, at *convPath) (out Resource, err error) {
+func fromOlder20250618Resource(in *mcp20250618.Resource, at *protocol.ConvPath) (out Resource, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -4398,14 +4400,14 @@ func fromOlder20250618Resource(in *mcp20250618.Resource, at *convPath) (out Reso
 		out.Icons = x
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4425,26 +4427,26 @@ func fromOlder20250618Resource(in *mcp20250618.Resource, at *convPath) (out Reso
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618ResourceLink(in *ResourceLink, at *convPath) (out mcp20250618.ResourceLink, err error) {
+func toOlder20250618ResourceLink(in *ResourceLink, at *protocol.ConvPath) (out mcp20250618.ResourceLink, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -4454,14 +4456,14 @@ func toOlder20250618ResourceLink(in *ResourceLink, at *convPath) (out mcp2025061
 		})
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4476,29 +4478,29 @@ func toOlder20250618ResourceLink(in *ResourceLink, at *convPath) (out mcp2025061
 
 // fromOlder20250618ResourceLink converts a revision 2025-06-18's ResourceLink to
 // ResourceLink.
-func fromOlder20250618ResourceLink(in *mcp20250618.ResourceLink, at *convPath) (out ResourceLink, err error) {
+func fromOlder20250618ResourceLink(in *mcp20250618.ResourceLink, at *protocol.ConvPath) (out ResourceLink, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -4506,14 +4508,14 @@ func fromOlder20250618ResourceLink(in *mcp20250618.ResourceLink, at *convPath) (
 		out.Icons = x
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4534,26 +4536,26 @@ func fromOlder20250618ResourceLink(in *mcp20250618.ResourceLink, at *convPath) (
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618ResourceTemplate(in *ResourceTemplate, at *convPath) (out mcp20250618.ResourceTemplate, err error) {
+func toOlder20250618ResourceTemplate(in *ResourceTemplate, at *protocol.ConvPath) (out mcp20250618.ResourceTemplate, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -4563,11 +4565,11 @@ func toOlder20250618ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 		})
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URITemplate = in.URITemplate
 	for _, m := range in.Extra {
@@ -4582,29 +4584,29 @@ func toOlder20250618ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 
 // fromOlder20250618ResourceTemplate converts a revision 2025-06-18's ResourceTemplate to
 // ResourceTemplate.
-func fromOlder20250618ResourceTemplate(in *mcp20250618.ResourceTemplate, at *convPath) (out ResourceTemplate, err error) {
+func fromOlder20250618ResourceTemplate(in *mcp20250618.ResourceTemplate, at *protocol.ConvPath) (out ResourceTemplate, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -4612,11 +4614,11 @@ func fromOlder20250618ResourceTemplate(in *mcp20250618.ResourceTemplate, at *con
 		out.Icons = x
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URITemplate = in.URITemplate
 	for _, m := range in.Extra {
@@ -4634,7 +4636,7 @@ func fromOlder20250618ResourceTemplate(in *mcp20250618.ResourceTemplate, at *con
 
 // toOlder20250618ResourceTemplateReference converts a ResourceTemplateReference to revision
 // 2025-06-18's ResourceTemplateReference.
-func toOlder20250618ResourceTemplateReference(in *ResourceTemplateReference, at *convPath) (out mcp20250618.ResourceTemplateReference, err error) {
+func toOlder20250618ResourceTemplateReference(in *ResourceTemplateReference, at *protocol.ConvPath) (out mcp20250618.ResourceTemplateReference, err error) {
 	out.URI = in.URI
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4648,7 +4650,7 @@ func toOlder20250618ResourceTemplateReference(in *ResourceTemplateReference, at 
 
 // fromOlder20250618ResourceTemplateReference converts a revision 2025-06-18's
 // ResourceTemplateReference to ResourceTemplateReference.
-func fromOlder20250618ResourceTemplateReference(in *mcp20250618.ResourceTemplateReference, at *convPath) (out ResourceTemplateReference, err error) {
+func fromOlder20250618ResourceTemplateReference(in *mcp20250618.ResourceTemplateReference, at *protocol.ConvPath) (out ResourceTemplateReference, err error) {
 	out.URI = in.URI
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4666,14 +4668,14 @@ func fromOlder20250618ResourceTemplateReference(in *mcp20250618.ResourceTemplate
 //
 // 2025-06-18 keeps _meta among its unknown members, without
 // "io.modelcontextprotocol/subscriptionId".
-func toOlder20250618ResourceUpdatedNotificationParams(in *ResourceUpdatedNotificationParams, at *convPath) (out mcp20250618.ResourceUpdatedNotificationParams, err error) {
+func toOlder20250618ResourceUpdatedNotificationParams(in *ResourceUpdatedNotificationParams, at *protocol.ConvPath) (out mcp20250618.ResourceUpdatedNotificationParams, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		b = convDropMembers(b, "io.modelcontextprotocol/subscriptionId")
-		if !convEmptyObject(b) {
+		b = protocol.ConvDropMembers(b, "io.modelcontextprotocol/subscriptionId")
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4693,10 +4695,10 @@ func toOlder20250618ResourceUpdatedNotificationParams(in *ResourceUpdatedNotific
 
 // fromOlder20250618ResourceUpdatedNotificationParams converts a revision 2025-06-18's
 // ResourceUpdatedNotificationParams to ResourceUpdatedNotificationParams.
-func fromOlder20250618ResourceUpdatedNotificationParams(in *mcp20250618.ResourceUpdatedNotificationParams, at *convPath) (out ResourceUpdatedNotificationParams, err error) {
+func fromOlder20250618ResourceUpdatedNotificationParams(in *mcp20250618.ResourceUpdatedNotificationParams, at *protocol.ConvPath) (out ResourceUpdatedNotificationParams, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x NotificationMetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -4719,16 +4721,16 @@ func fromOlder20250618ResourceUpdatedNotificationParams(in *mcp20250618.Resource
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618Root(in *Root, at *convPath) (out mcp20250618.Root, err error) {
+func toOlder20250618Root(in *Root, at *protocol.ConvPath) (out mcp20250618.Root, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4742,12 +4744,12 @@ func toOlder20250618Root(in *Root, at *convPath) (out mcp20250618.Root, err erro
 }
 
 // fromOlder20250618Root converts a revision 2025-06-18's Root to Root.
-func fromOlder20250618Root(in *mcp20250618.Root, at *convPath) (out Root, err error) {
+func fromOlder20250618Root(in *mcp20250618.Root, at *protocol.ConvPath) (out Root, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4762,13 +4764,13 @@ func fromOlder20250618Root(in *mcp20250618.Root, at *convPath) (out Root, err er
 
 // toOlder20250618SamplingMessage converts a SamplingMessage to revision 2025-06-18's
 // SamplingMessage.
-func toOlder20250618SamplingMessage(in *SamplingMessage, at *convPath) (out mcp20250618.SamplingMessage, err error) {
+func toOlder20250618SamplingMessage(in *SamplingMessage, at *protocol.ConvPath) (out mcp20250618.SamplingMessage, err error) {
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
-		if !convEmptyObject(b) {
+		if !protocol.ConvEmptyObject(b) {
 			out.Extra = append(out.Extra, mcp20250618.Member{
 				Name:  "_meta",
 				Value: b,
@@ -4777,7 +4779,7 @@ func toOlder20250618SamplingMessage(in *SamplingMessage, at *convPath) (out mcp2
 	}
 	{
 		var x mcp20250618.SamplingMessageContent
-		if x, err = toOlder20250618SamplingMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20250618SamplingMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -4795,17 +4797,17 @@ func toOlder20250618SamplingMessage(in *SamplingMessage, at *convPath) (out mcp2
 
 // fromOlder20250618SamplingMessage converts a revision 2025-06-18's SamplingMessage to
 // SamplingMessage.
-func fromOlder20250618SamplingMessage(in *mcp20250618.SamplingMessage, at *convPath) (out SamplingMessage, err error) {
+func fromOlder20250618SamplingMessage(in *mcp20250618.SamplingMessage, at *protocol.ConvPath) (out SamplingMessage, err error) {
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x MetaObject
-		if err = convDecode(b, &x, at.member("_meta"), "2026-07-28", "MetaObject"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2026-07-28", "MetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	{
 		var x SamplingMessageContent
-		if x, err = fromOlder20250618SamplingMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20250618SamplingMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -4826,7 +4828,7 @@ func fromOlder20250618SamplingMessage(in *mcp20250618.SamplingMessage, at *convP
 
 // toOlder20250618SamplingMessageContent converts a SamplingMessageContent to revision
 // 2025-06-18's SamplingMessageContent.
-func toOlder20250618SamplingMessageContent(in SamplingMessageContent, at *convPath) (out mcp20250618.SamplingMessageContent, err error) {
+func toOlder20250618SamplingMessageContent(in SamplingMessageContent, at *protocol.ConvPath) (out mcp20250618.SamplingMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4861,21 +4863,21 @@ func toOlder20250618SamplingMessageContent(in SamplingMessageContent, at *convPa
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no ToolUseContent (type \"tool_use\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no ToolUseContent (type \"tool_use\")")
 	case *ToolResultContent:
 		if v == nil {
 			return out, nil
 		}
-		return out, convFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
+		return out, protocol.ConvFail(at, "2025-06-18 has no ToolResultContent (type \"tool_result\")")
 	case SamplingMessageContentArray:
-		return out, convFail(at, "2025-06-18 has no SamplingMessageContentArray (an array)")
+		return out, protocol.ConvFail(at, "2025-06-18 has no SamplingMessageContentArray (an array)")
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContent")
 }
 
 // fromOlder20250618SamplingMessageContent converts a revision 2025-06-18's
 // SamplingMessageContent to SamplingMessageContent.
-func fromOlder20250618SamplingMessageContent(in mcp20250618.SamplingMessageContent, at *convPath) (out SamplingMessageContent, err error) {
+func fromOlder20250618SamplingMessageContent(in mcp20250618.SamplingMessageContent, at *protocol.ConvPath) (out SamplingMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4907,15 +4909,15 @@ func fromOlder20250618SamplingMessageContent(in mcp20250618.SamplingMessageConte
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContent")
 }
 
 // toOlder20250618ServerCapabilities converts a ServerCapabilities to revision 2025-06-18's
 // ServerCapabilities.
-func toOlder20250618ServerCapabilities(in *ServerCapabilities, at *convPath) (out mcp20250618.ServerCapabilities, err error) {
+func toOlder20250618ServerCapabilities(in *ServerCapabilities, at *protocol.ConvPath) (out mcp20250618.ServerCapabilities, err error) {
 	if in.Completions != nil {
 		var x mcp20250618.ServerCapabilitiesCompletions
-		if x, err = toOlder20250618ServerCapabilitiesCompletions(in.Completions, at.member("completions")); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesCompletions(in.Completions, at.Member("completions")); err != nil {
 			return out, err
 		}
 		out.Completions = &x
@@ -4931,7 +4933,7 @@ func toOlder20250618ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 		out.Experimental = m1
 	}
 	if in.Extensions != nil {
-		b, err := convEncode(in.Extensions, at.member("extensions"))
+		b, err := protocol.ConvEncode(in.Extensions, at.Member("extensions"))
 		if err != nil {
 			return out, err
 		}
@@ -4942,28 +4944,28 @@ func toOlder20250618ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 	}
 	if in.Logging != nil {
 		var x mcp20250618.ServerCapabilitiesLogging
-		if x, err = toOlder20250618ServerCapabilitiesLogging(in.Logging, at.member("logging")); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesLogging(in.Logging, at.Member("logging")); err != nil {
 			return out, err
 		}
 		out.Logging = &x
 	}
 	if in.Prompts != nil {
 		var x mcp20250618.ServerCapabilitiesPrompts
-		if x, err = toOlder20250618ServerCapabilitiesPrompts(in.Prompts, at.member("prompts")); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesPrompts(in.Prompts, at.Member("prompts")); err != nil {
 			return out, err
 		}
 		out.Prompts = &x
 	}
 	if in.Resources != nil {
 		var x mcp20250618.ServerCapabilitiesResources
-		if x, err = toOlder20250618ServerCapabilitiesResources(in.Resources, at.member("resources")); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesResources(in.Resources, at.Member("resources")); err != nil {
 			return out, err
 		}
 		out.Resources = &x
 	}
 	if in.Tools != nil {
 		var x mcp20250618.ServerCapabilitiesTools
-		if x, err = toOlder20250618ServerCapabilitiesTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -4980,10 +4982,10 @@ func toOlder20250618ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 
 // fromOlder20250618ServerCapabilities converts a revision 2025-06-18's ServerCapabilities to
 // ServerCapabilities.
-func fromOlder20250618ServerCapabilities(in *mcp20250618.ServerCapabilities, at *convPath) (out ServerCapabilities, err error) {
+func fromOlder20250618ServerCapabilities(in *mcp20250618.ServerCapabilities, at *protocol.ConvPath) (out ServerCapabilities, err error) {
 	if in.Completions != nil {
 		var x ServerCapabilitiesCompletions
-		if x, err = fromOlder20250618ServerCapabilitiesCompletions(in.Completions, at.member("completions")); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesCompletions(in.Completions, at.Member("completions")); err != nil {
 			return out, err
 		}
 		out.Completions = &x
@@ -5001,13 +5003,13 @@ func fromOlder20250618ServerCapabilities(in *mcp20250618.ServerCapabilities, at 
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("extensions")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("extensions")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]JSONObject, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 JSONObject
-			if err = convDecode(p1[k1], &x1, at.member("extensions").member(k1), "2026-07-28", "JSONObject"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("extensions").Member(k1), "2026-07-28", "JSONObject"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -5017,28 +5019,28 @@ func fromOlder20250618ServerCapabilities(in *mcp20250618.ServerCapabilities, at 
 	}
 	if in.Logging != nil {
 		var x ServerCapabilitiesLogging
-		if x, err = fromOlder20250618ServerCapabilitiesLogging(in.Logging, at.member("logging")); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesLogging(in.Logging, at.Member("logging")); err != nil {
 			return out, err
 		}
 		out.Logging = &x
 	}
 	if in.Prompts != nil {
 		var x ServerCapabilitiesPrompts
-		if x, err = fromOlder20250618ServerCapabilitiesPrompts(in.Prompts, at.member("prompts")); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesPrompts(in.Prompts, at.Member("prompts")); err != nil {
 			return out, err
 		}
 		out.Prompts = &x
 	}
 	if in.Resources != nil {
 		var x ServerCapabilitiesResources
-		if x, err = fromOlder20250618ServerCapabilitiesResources(in.Resources, at.member("resources")); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesResources(in.Resources, at.Member("resources")); err != nil {
 			return out, err
 		}
 		out.Resources = &x
 	}
 	if in.Tools != nil {
 		var x ServerCapabilitiesTools
-		if x, err = fromOlder20250618ServerCapabilitiesTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -5058,9 +5060,9 @@ func fromOlder20250618ServerCapabilities(in *mcp20250618.ServerCapabilities, at 
 
 // toOlder20250618ServerCapabilitiesCompletions converts a ServerCapabilitiesCompletions to
 // revision 2025-06-18's ServerCapabilitiesCompletions.
-func toOlder20250618ServerCapabilitiesCompletions(in *ServerCapabilitiesCompletions, at *convPath) (out mcp20250618.ServerCapabilitiesCompletions, err error) {
+func toOlder20250618ServerCapabilitiesCompletions(in *ServerCapabilitiesCompletions, at *protocol.ConvPath) (out mcp20250618.ServerCapabilitiesCompletions, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -5074,14 +5076,14 @@ func toOlder20250618ServerCapabilitiesCompletions(in *ServerCapabilitiesCompleti
 
 // fromOlder20250618ServerCapabilitiesCompletions converts a revision 2025-06-18's
 // ServerCapabilitiesCompletions to ServerCapabilitiesCompletions.
-func fromOlder20250618ServerCapabilitiesCompletions(in *mcp20250618.ServerCapabilitiesCompletions, at *convPath) (out ServerCapabilitiesCompletions, err error) {
+func fromOlder20250618ServerCapabilitiesCompletions(in *mcp20250618.ServerCapabilitiesCompletions, at *protocol.ConvPath) (out ServerCapabilitiesCompletions, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -5091,9 +5093,9 @@ func fromOlder20250618ServerCapabilitiesCompletions(in *mcp20250618.ServerCapabi
 
 // toOlder20250618ServerCapabilitiesLogging converts a ServerCapabilitiesLogging to revision
 // 2025-06-18's ServerCapabilitiesLogging.
-func toOlder20250618ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at *convPath) (out mcp20250618.ServerCapabilitiesLogging, err error) {
+func toOlder20250618ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at *protocol.ConvPath) (out mcp20250618.ServerCapabilitiesLogging, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -5107,14 +5109,14 @@ func toOlder20250618ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at 
 
 // fromOlder20250618ServerCapabilitiesLogging converts a revision 2025-06-18's
 // ServerCapabilitiesLogging to ServerCapabilitiesLogging.
-func fromOlder20250618ServerCapabilitiesLogging(in *mcp20250618.ServerCapabilitiesLogging, at *convPath) (out ServerCapabilitiesLogging, err error) {
+func fromOlder20250618ServerCapabilitiesLogging(in *mcp20250618.ServerCapabilitiesLogging, at *protocol.ConvPath) (out ServerCapabilitiesLogging, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -5124,9 +5126,9 @@ func fromOlder20250618ServerCapabilitiesLogging(in *mcp20250618.ServerCapabiliti
 
 // toOlder20250618ServerCapabilitiesPrompts converts a ServerCapabilitiesPrompts to revision
 // 2025-06-18's ServerCapabilitiesPrompts.
-func toOlder20250618ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at *convPath) (out mcp20250618.ServerCapabilitiesPrompts, err error) {
+func toOlder20250618ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at *protocol.ConvPath) (out mcp20250618.ServerCapabilitiesPrompts, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5140,9 +5142,9 @@ func toOlder20250618ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at 
 
 // fromOlder20250618ServerCapabilitiesPrompts converts a revision 2025-06-18's
 // ServerCapabilitiesPrompts to ServerCapabilitiesPrompts.
-func fromOlder20250618ServerCapabilitiesPrompts(in *mcp20250618.ServerCapabilitiesPrompts, at *convPath) (out ServerCapabilitiesPrompts, err error) {
+func fromOlder20250618ServerCapabilitiesPrompts(in *mcp20250618.ServerCapabilitiesPrompts, at *protocol.ConvPath) (out ServerCapabilitiesPrompts, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5156,12 +5158,12 @@ func fromOlder20250618ServerCapabilitiesPrompts(in *mcp20250618.ServerCapabiliti
 
 // toOlder20250618ServerCapabilitiesResources converts a ServerCapabilitiesResources to
 // revision 2025-06-18's ServerCapabilitiesResources.
-func toOlder20250618ServerCapabilitiesResources(in *ServerCapabilitiesResources, at *convPath) (out mcp20250618.ServerCapabilitiesResources, err error) {
+func toOlder20250618ServerCapabilitiesResources(in *ServerCapabilitiesResources, at *protocol.ConvPath) (out mcp20250618.ServerCapabilitiesResources, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	if in.Subscribe != nil {
-		out.Subscribe = convPtr(*in.Subscribe)
+		out.Subscribe = protocol.ConvPtr(*in.Subscribe)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5175,12 +5177,12 @@ func toOlder20250618ServerCapabilitiesResources(in *ServerCapabilitiesResources,
 
 // fromOlder20250618ServerCapabilitiesResources converts a revision 2025-06-18's
 // ServerCapabilitiesResources to ServerCapabilitiesResources.
-func fromOlder20250618ServerCapabilitiesResources(in *mcp20250618.ServerCapabilitiesResources, at *convPath) (out ServerCapabilitiesResources, err error) {
+func fromOlder20250618ServerCapabilitiesResources(in *mcp20250618.ServerCapabilitiesResources, at *protocol.ConvPath) (out ServerCapabilitiesResources, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	if in.Subscribe != nil {
-		out.Subscribe = convPtr(*in.Subscribe)
+		out.Subscribe = protocol.ConvPtr(*in.Subscribe)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5194,9 +5196,9 @@ func fromOlder20250618ServerCapabilitiesResources(in *mcp20250618.ServerCapabili
 
 // toOlder20250618ServerCapabilitiesTools converts a ServerCapabilitiesTools to revision
 // 2025-06-18's ServerCapabilitiesTools.
-func toOlder20250618ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *convPath) (out mcp20250618.ServerCapabilitiesTools, err error) {
+func toOlder20250618ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *protocol.ConvPath) (out mcp20250618.ServerCapabilitiesTools, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5210,9 +5212,9 @@ func toOlder20250618ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *con
 
 // fromOlder20250618ServerCapabilitiesTools converts a revision 2025-06-18's
 // ServerCapabilitiesTools to ServerCapabilitiesTools.
-func fromOlder20250618ServerCapabilitiesTools(in *mcp20250618.ServerCapabilitiesTools, at *convPath) (out ServerCapabilitiesTools, err error) {
+func fromOlder20250618ServerCapabilitiesTools(in *mcp20250618.ServerCapabilitiesTools, at *protocol.ConvPath) (out ServerCapabilitiesTools, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5225,9 +5227,9 @@ func fromOlder20250618ServerCapabilitiesTools(in *mcp20250618.ServerCapabilities
 }
 
 // toOlder20250618StringSchema converts a StringSchema to revision 2025-06-18's StringSchema.
-func toOlder20250618StringSchema(in *StringSchema, at *convPath) (out mcp20250618.StringSchema, err error) {
+func toOlder20250618StringSchema(in *StringSchema, at *protocol.ConvPath) (out mcp20250618.StringSchema, err error) {
 	if in.Default != nil {
-		b, err := convEncode(in.Default, at.member("default"))
+		b, err := protocol.ConvEncode(in.Default, at.Member("default"))
 		if err != nil {
 			return out, err
 		}
@@ -5237,19 +5239,19 @@ func toOlder20250618StringSchema(in *StringSchema, at *convPath) (out mcp2025061
 		})
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Format != nil {
-		out.Format = convPtr(mcp20250618.StringSchemaFormat(*in.Format))
+		out.Format = protocol.ConvPtr(mcp20250618.StringSchemaFormat(*in.Format))
 	}
 	if in.MaxLength != nil {
-		out.MaxLength = convPtr(*in.MaxLength)
+		out.MaxLength = protocol.ConvPtr(*in.MaxLength)
 	}
 	if in.MinLength != nil {
-		out.MinLength = convPtr(*in.MinLength)
+		out.MinLength = protocol.ConvPtr(*in.MinLength)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5263,28 +5265,28 @@ func toOlder20250618StringSchema(in *StringSchema, at *convPath) (out mcp2025061
 
 // fromOlder20250618StringSchema converts a revision 2025-06-18's StringSchema to
 // StringSchema.
-func fromOlder20250618StringSchema(in *mcp20250618.StringSchema, at *convPath) (out StringSchema, err error) {
+func fromOlder20250618StringSchema(in *mcp20250618.StringSchema, at *protocol.ConvPath) (out StringSchema, err error) {
 	if b, ok := in.Extra.Get("default"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("default"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("default"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Default = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Format != nil {
-		out.Format = convPtr(StringSchemaFormat(*in.Format))
+		out.Format = protocol.ConvPtr(StringSchemaFormat(*in.Format))
 	}
 	if in.MaxLength != nil {
-		out.MaxLength = convPtr(*in.MaxLength)
+		out.MaxLength = protocol.ConvPtr(*in.MaxLength)
 	}
 	if in.MinLength != nil {
-		out.MinLength = convPtr(*in.MinLength)
+		out.MinLength = protocol.ConvPtr(*in.MinLength)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5303,17 +5305,17 @@ func fromOlder20250618StringSchema(in *mcp20250618.StringSchema, at *convPath) (
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618TextContent(in *TextContent, at *convPath) (out mcp20250618.TextContent, err error) {
+func toOlder20250618TextContent(in *TextContent, at *protocol.ConvPath) (out mcp20250618.TextContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -5330,13 +5332,13 @@ func toOlder20250618TextContent(in *TextContent, at *convPath) (out mcp20250618.
 }
 
 // fromOlder20250618TextContent converts a revision 2025-06-18's TextContent to TextContent.
-func fromOlder20250618TextContent(in *mcp20250618.TextContent, at *convPath) (out TextContent, err error) {
+func fromOlder20250618TextContent(in *mcp20250618.TextContent, at *protocol.ConvPath) (out TextContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -5357,16 +5359,16 @@ func fromOlder20250618TextContent(in *mcp20250618.TextContent, at *convPath) (ou
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618TextResourceContents(in *TextResourceContents, at *convPath) (out mcp20250618.TextResourceContents, err error) {
+func toOlder20250618TextResourceContents(in *TextResourceContents, at *protocol.ConvPath) (out mcp20250618.TextResourceContents, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Text = in.Text
 	out.URI = in.URI
@@ -5382,12 +5384,12 @@ func toOlder20250618TextResourceContents(in *TextResourceContents, at *convPath)
 
 // fromOlder20250618TextResourceContents converts a revision 2025-06-18's
 // TextResourceContents to TextResourceContents.
-func fromOlder20250618TextResourceContents(in *mcp20250618.TextResourceContents, at *convPath) (out TextResourceContents, err error) {
+func fromOlder20250618TextResourceContents(in *mcp20250618.TextResourceContents, at *protocol.ConvPath) (out TextResourceContents, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Text = in.Text
 	out.URI = in.URI
@@ -5405,26 +5407,26 @@ func fromOlder20250618TextResourceContents(in *mcp20250618.TextResourceContents,
 //
 // An empty _meta is left out: 2025-06-18 does not require it, and {} and no _meta say the
 // same.
-func toOlder20250618Tool(in *Tool, at *convPath) (out mcp20250618.Tool, err error) {
+func toOlder20250618Tool(in *Tool, at *protocol.ConvPath) (out mcp20250618.Tool, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20250618.ToolAnnotations
-		if x, err = toOlder20250618ToolAnnotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20250618ToolAnnotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
-		b, err := convEncode(in.Icons, at.member("icons"))
+		b, err := protocol.ConvEncode(in.Icons, at.Member("icons"))
 		if err != nil {
 			return out, err
 		}
@@ -5435,7 +5437,7 @@ func toOlder20250618Tool(in *Tool, at *convPath) (out mcp20250618.Tool, err erro
 	}
 	{
 		var x mcp20250618.ToolInputSchema
-		if x, err = toOlder20250618ToolInputSchema(&in.InputSchema, at.member("inputSchema")); err != nil {
+		if x, err = toOlder20250618ToolInputSchema(&in.InputSchema, at.Member("inputSchema")); err != nil {
 			return out, err
 		}
 		out.InputSchema = x
@@ -5443,13 +5445,13 @@ func toOlder20250618Tool(in *Tool, at *convPath) (out mcp20250618.Tool, err erro
 	out.Name = in.Name
 	if in.OutputSchema != nil {
 		var x mcp20250618.ToolOutputSchema
-		if x, err = toOlder20250618ToolOutputSchema(in.OutputSchema, at.member("outputSchema")); err != nil {
+		if x, err = toOlder20250618ToolOutputSchema(in.OutputSchema, at.Member("outputSchema")); err != nil {
 			return out, err
 		}
 		out.OutputSchema = &x
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5462,29 +5464,29 @@ func toOlder20250618Tool(in *Tool, at *convPath) (out mcp20250618.Tool, err erro
 }
 
 // fromOlder20250618Tool converts a revision 2025-06-18's Tool to Tool.
-func fromOlder20250618Tool(in *mcp20250618.Tool, at *convPath) (out Tool, err error) {
+func fromOlder20250618Tool(in *mcp20250618.Tool, at *protocol.ConvPath) (out Tool, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x ToolAnnotations
-		if x, err = fromOlder20250618ToolAnnotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20250618ToolAnnotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if b, ok := in.Extra.Get("icons"); ok {
 		var x []Icon
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("icons")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("icons")); err != nil {
 			return out, err
 		}
 		s1 := make([]Icon, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("icons").elem(i1), "2026-07-28", "Icon"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("icons").Elem(i1), "2026-07-28", "Icon"); err != nil {
 				return out, err
 			}
 		}
@@ -5493,7 +5495,7 @@ func fromOlder20250618Tool(in *mcp20250618.Tool, at *convPath) (out Tool, err er
 	}
 	{
 		var x ToolInputSchema
-		if x, err = fromOlder20250618ToolInputSchema(&in.InputSchema, at.member("inputSchema")); err != nil {
+		if x, err = fromOlder20250618ToolInputSchema(&in.InputSchema, at.Member("inputSchema")); err != nil {
 			return out, err
 		}
 		out.InputSchema = x
@@ -5501,13 +5503,13 @@ func fromOlder20250618Tool(in *mcp20250618.Tool, at *convPath) (out Tool, err er
 	out.Name = in.Name
 	if in.OutputSchema != nil {
 		var x ToolOutputSchema
-		if x, err = fromOlder20250618ToolOutputSchema(in.OutputSchema, at.member("outputSchema")); err != nil {
+		if x, err = fromOlder20250618ToolOutputSchema(in.OutputSchema, at.Member("outputSchema")); err != nil {
 			return out, err
 		}
 		out.OutputSchema = &x
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5524,21 +5526,21 @@ func fromOlder20250618Tool(in *mcp20250618.Tool, at *convPath) (out Tool, err er
 
 // toOlder20250618ToolAnnotations converts a ToolAnnotations to revision 2025-06-18's
 // ToolAnnotations.
-func toOlder20250618ToolAnnotations(in *ToolAnnotations, at *convPath) (out mcp20250618.ToolAnnotations, err error) {
+func toOlder20250618ToolAnnotations(in *ToolAnnotations, at *protocol.ConvPath) (out mcp20250618.ToolAnnotations, err error) {
 	if in.DestructiveHint != nil {
-		out.DestructiveHint = convPtr(*in.DestructiveHint)
+		out.DestructiveHint = protocol.ConvPtr(*in.DestructiveHint)
 	}
 	if in.IdempotentHint != nil {
-		out.IdempotentHint = convPtr(*in.IdempotentHint)
+		out.IdempotentHint = protocol.ConvPtr(*in.IdempotentHint)
 	}
 	if in.OpenWorldHint != nil {
-		out.OpenWorldHint = convPtr(*in.OpenWorldHint)
+		out.OpenWorldHint = protocol.ConvPtr(*in.OpenWorldHint)
 	}
 	if in.ReadOnlyHint != nil {
-		out.ReadOnlyHint = convPtr(*in.ReadOnlyHint)
+		out.ReadOnlyHint = protocol.ConvPtr(*in.ReadOnlyHint)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5552,21 +5554,21 @@ func toOlder20250618ToolAnnotations(in *ToolAnnotations, at *convPath) (out mcp2
 
 // fromOlder20250618ToolAnnotations converts a revision 2025-06-18's ToolAnnotations to
 // ToolAnnotations.
-func fromOlder20250618ToolAnnotations(in *mcp20250618.ToolAnnotations, at *convPath) (out ToolAnnotations, err error) {
+func fromOlder20250618ToolAnnotations(in *mcp20250618.ToolAnnotations, at *protocol.ConvPath) (out ToolAnnotations, err error) {
 	if in.DestructiveHint != nil {
-		out.DestructiveHint = convPtr(*in.DestructiveHint)
+		out.DestructiveHint = protocol.ConvPtr(*in.DestructiveHint)
 	}
 	if in.IdempotentHint != nil {
-		out.IdempotentHint = convPtr(*in.IdempotentHint)
+		out.IdempotentHint = protocol.ConvPtr(*in.IdempotentHint)
 	}
 	if in.OpenWorldHint != nil {
-		out.OpenWorldHint = convPtr(*in.OpenWorldHint)
+		out.OpenWorldHint = protocol.ConvPtr(*in.OpenWorldHint)
 	}
 	if in.ReadOnlyHint != nil {
-		out.ReadOnlyHint = convPtr(*in.ReadOnlyHint)
+		out.ReadOnlyHint = protocol.ConvPtr(*in.ReadOnlyHint)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5580,9 +5582,9 @@ func fromOlder20250618ToolAnnotations(in *mcp20250618.ToolAnnotations, at *convP
 
 // toOlder20250618ToolInputSchema converts a ToolInputSchema to revision 2025-06-18's
 // ToolInputSchema.
-func toOlder20250618ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp20250618.ToolInputSchema, err error) {
+func toOlder20250618ToolInputSchema(in *ToolInputSchema, at *protocol.ConvPath) (out mcp20250618.ToolInputSchema, err error) {
 	if in.Schema != nil {
-		b, err := convEncode(in.Schema, at.member("$schema"))
+		b, err := protocol.ConvEncode(in.Schema, at.Member("$schema"))
 		if err != nil {
 			return out, err
 		}
@@ -5594,13 +5596,13 @@ func toOlder20250618ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 	if b, ok := in.Extra.Get("properties"); ok {
 		var x map[string]json.RawMessage
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("properties")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("properties")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]json.RawMessage, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 json.RawMessage
-			if err = convDecode(p1[k1], &x1, at.member("properties").member(k1), "2025-06-18", "json.RawMessage"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("properties").Member(k1), "2025-06-18", "json.RawMessage"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -5611,12 +5613,12 @@ func toOlder20250618ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 	if b, ok := in.Extra.Get("required"); ok {
 		var x []string
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("required")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("required")); err != nil {
 			return out, err
 		}
 		s1 := make([]string, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("required").elem(i1), "2025-06-18", "string"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("required").Elem(i1), "2025-06-18", "string"); err != nil {
 				return out, err
 			}
 		}
@@ -5638,16 +5640,16 @@ func toOlder20250618ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 
 // fromOlder20250618ToolInputSchema converts a revision 2025-06-18's ToolInputSchema to
 // ToolInputSchema.
-func fromOlder20250618ToolInputSchema(in *mcp20250618.ToolInputSchema, at *convPath) (out ToolInputSchema, err error) {
+func fromOlder20250618ToolInputSchema(in *mcp20250618.ToolInputSchema, at *protocol.ConvPath) (out ToolInputSchema, err error) {
 	if b, ok := in.Extra.Get("$schema"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("$schema"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("$schema"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Schema = &x
 	}
 	if in.Properties != nil {
-		b, err := convEncode(in.Properties, at.member("properties"))
+		b, err := protocol.ConvEncode(in.Properties, at.Member("properties"))
 		if err != nil {
 			return out, err
 		}
@@ -5657,7 +5659,7 @@ func fromOlder20250618ToolInputSchema(in *mcp20250618.ToolInputSchema, at *convP
 		})
 	}
 	if in.Required != nil {
-		b, err := convEncode(in.Required, at.member("required"))
+		b, err := protocol.ConvEncode(in.Required, at.Member("required"))
 		if err != nil {
 			return out, err
 		}
@@ -5681,9 +5683,9 @@ func fromOlder20250618ToolInputSchema(in *mcp20250618.ToolInputSchema, at *convP
 
 // toOlder20250618ToolOutputSchema converts a ToolOutputSchema to revision 2025-06-18's
 // ToolOutputSchema.
-func toOlder20250618ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mcp20250618.ToolOutputSchema, err error) {
+func toOlder20250618ToolOutputSchema(in *ToolOutputSchema, at *protocol.ConvPath) (out mcp20250618.ToolOutputSchema, err error) {
 	if in.Schema != nil {
-		b, err := convEncode(in.Schema, at.member("$schema"))
+		b, err := protocol.ConvEncode(in.Schema, at.Member("$schema"))
 		if err != nil {
 			return out, err
 		}
@@ -5695,13 +5697,13 @@ func toOlder20250618ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 	if b, ok := in.Extra.Get("properties"); ok {
 		var x map[string]json.RawMessage
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("properties")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("properties")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]json.RawMessage, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 json.RawMessage
-			if err = convDecode(p1[k1], &x1, at.member("properties").member(k1), "2025-06-18", "json.RawMessage"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("properties").Member(k1), "2025-06-18", "json.RawMessage"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -5712,12 +5714,12 @@ func toOlder20250618ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 	if b, ok := in.Extra.Get("required"); ok {
 		var x []string
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("required")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("required")); err != nil {
 			return out, err
 		}
 		s1 := make([]string, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("required").elem(i1), "2025-06-18", "string"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("required").Elem(i1), "2025-06-18", "string"); err != nil {
 				return out, err
 			}
 		}
@@ -5725,8 +5727,8 @@ func toOlder20250618ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 		out.Required = x
 	}
 	if b, ok := in.Extra.Get("type"); ok {
-		if !rtJSONEqual(b, []byte("\"object\"")) {
-			return out, convFail(at.member("type"), "2025-06-18 requires \"object\" here")
+		if !codec.JSONEqual(b, []byte("\"object\"")) {
+			return out, protocol.ConvFail(at.Member("type"), "2025-06-18 requires \"object\" here")
 		}
 	}
 	for _, m := range in.Extra {
@@ -5744,16 +5746,16 @@ func toOlder20250618ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 
 // fromOlder20250618ToolOutputSchema converts a revision 2025-06-18's ToolOutputSchema to
 // ToolOutputSchema.
-func fromOlder20250618ToolOutputSchema(in *mcp20250618.ToolOutputSchema, at *convPath) (out ToolOutputSchema, err error) {
+func fromOlder20250618ToolOutputSchema(in *mcp20250618.ToolOutputSchema, at *protocol.ConvPath) (out ToolOutputSchema, err error) {
 	if b, ok := in.Extra.Get("$schema"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("$schema"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("$schema"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Schema = &x
 	}
 	if in.Properties != nil {
-		b, err := convEncode(in.Properties, at.member("properties"))
+		b, err := protocol.ConvEncode(in.Properties, at.Member("properties"))
 		if err != nil {
 			return out, err
 		}
@@ -5763,7 +5765,7 @@ func fromOlder20250618ToolOutputSchema(in *mcp20250618.ToolOutputSchema, at *con
 		})
 	}
 	if in.Required != nil {
-		b, err := convEncode(in.Required, at.member("required"))
+		b, err := protocol.ConvEncode(in.Required, at.Member("required"))
 		if err != nil {
 			return out, err
 		}
@@ -5794,9 +5796,9 @@ func fromOlder20250618ToolOutputSchema(in *mcp20250618.ToolOutputSchema, at *con
 
 // toOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema converts a
 // UntitledSingleSelectEnumSchema to revision 2025-06-18's EnumSchema.
-func toOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *UntitledSingleSelectEnumSchema, at *convPath) (out mcp20250618.EnumSchema, err error) {
+func toOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *UntitledSingleSelectEnumSchema, at *protocol.ConvPath) (out mcp20250618.EnumSchema, err error) {
 	if in.Default != nil {
-		b, err := convEncode(in.Default, at.member("default"))
+		b, err := protocol.ConvEncode(in.Default, at.Member("default"))
 		if err != nil {
 			return out, err
 		}
@@ -5806,21 +5808,21 @@ func toOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *UntitledSingl
 		})
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	if b, ok := in.Extra.Get("enumNames"); ok {
 		var x []string
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("enumNames")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("enumNames")); err != nil {
 			return out, err
 		}
 		s1 := make([]string, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("enumNames").elem(i1), "2025-06-18", "string"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("enumNames").Elem(i1), "2025-06-18", "string"); err != nil {
 				return out, err
 			}
 		}
@@ -5842,23 +5844,23 @@ func toOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *UntitledSingl
 
 // fromOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema converts a revision
 // 2025-06-18's EnumSchema to UntitledSingleSelectEnumSchema.
-func fromOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *mcp20250618.EnumSchema, at *convPath) (out UntitledSingleSelectEnumSchema, err error) {
+func fromOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *mcp20250618.EnumSchema, at *protocol.ConvPath) (out UntitledSingleSelectEnumSchema, err error) {
 	if b, ok := in.Extra.Get("default"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("default"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("default"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.Default = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	if in.EnumNames != nil {
-		b, err := convEncode(in.EnumNames, at.member("enumNames"))
+		b, err := protocol.ConvEncode(in.EnumNames, at.Member("enumNames"))
 		if err != nil {
 			return out, err
 		}
@@ -5884,18 +5886,18 @@ func fromOlder20250618UntitledSingleSelectEnumSchemaAsEnumSchema(in *mcp20250618
 // 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618Complete(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CompleteRequestParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CompleteRequestParams
-	if x, err = fromOlder20250618CompleteRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CompleteRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5904,17 +5906,17 @@ func paramsFromOlder20250618Complete(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618Complete(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of completion/complete")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of completion/complete")
 	}
 	if p, ok := v.(*CompleteRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CompleteRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CompleteRequestParams")
 	}
 	var x mcp20250618.CompleteRequestParams
-	if x, err = toOlder20250618CompleteRequestParams(v.(*CompleteRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618CompleteRequestParams(v.(*CompleteRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5923,18 +5925,18 @@ func paramsToOlder20250618Complete(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func resultFromOlder20250618Complete(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CompleteResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CompleteResult
-	if x, err = fromOlder20250618CompleteResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CompleteResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -5943,17 +5945,17 @@ func resultFromOlder20250618Complete(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func resultToOlder20250618Complete(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of completion/complete")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of completion/complete")
 	}
 	if p, ok := v.(*CompleteResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CompleteResult")
+		return nil, protocol.ConvWrongType(v, "*CompleteResult")
 	}
 	var x mcp20250618.CompleteResult
-	if x, err = toOlder20250618CompleteResult(v.(*CompleteResult), convRoot); err != nil {
+	if x, err = toOlder20250618CompleteResult(v.(*CompleteResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -5962,18 +5964,18 @@ func resultToOlder20250618Complete(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618Elicit(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ElicitRequestParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ElicitRequestParams
-	if x, err = fromOlder20250618ElicitRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ElicitRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := (&ElicitRequestParamsHolder{Value: x}).Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return x, nil
 }
@@ -5982,17 +5984,17 @@ func paramsFromOlder20250618Elicit(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618Elicit(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of elicitation/create")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of elicitation/create")
 	}
 	if _, ok := v.(ElicitRequestParams); !ok {
-		return nil, convWrongType(v, "ElicitRequestParams")
+		return nil, protocol.ConvWrongType(v, "ElicitRequestParams")
 	}
 	var x mcp20250618.ElicitRequestParams
-	if x, err = toOlder20250618ElicitRequestParams(v.(ElicitRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618ElicitRequestParams(v.(ElicitRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6001,18 +6003,18 @@ func paramsToOlder20250618Elicit(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func resultFromOlder20250618Elicit(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ElicitResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ElicitResult
-	if x, err = fromOlder20250618ElicitResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ElicitResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6021,17 +6023,17 @@ func resultFromOlder20250618Elicit(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func resultToOlder20250618Elicit(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of elicitation/create")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of elicitation/create")
 	}
 	if p, ok := v.(*ElicitResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ElicitResult")
+		return nil, protocol.ConvWrongType(v, "*ElicitResult")
 	}
 	var x mcp20250618.ElicitResult
-	if x, err = toOlder20250618ElicitResult(v.(*ElicitResult), convRoot); err != nil {
+	if x, err = toOlder20250618ElicitResult(v.(*ElicitResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6040,18 +6042,18 @@ func resultToOlder20250618Elicit(v any) (_ []byte, err error) {
 // as revision 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618CancelledNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CancelledNotificationParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CancelledNotificationParams
-	if x, err = fromOlder20250618CancelledNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CancelledNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6060,17 +6062,17 @@ func paramsFromOlder20250618CancelledNotification(data []byte) (_ any, err error
 // to revision 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618CancelledNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of notifications/cancelled")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of notifications/cancelled")
 	}
 	if p, ok := v.(*CancelledNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CancelledNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*CancelledNotificationParams")
 	}
 	var x mcp20250618.CancelledNotificationParams
-	if x, err = toOlder20250618CancelledNotificationParams(v.(*CancelledNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618CancelledNotificationParams(v.(*CancelledNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6079,18 +6081,18 @@ func paramsToOlder20250618CancelledNotification(v any) (_ []byte, err error) {
 // notifications/message as revision 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618LoggingMessageNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.LoggingMessageNotificationParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x LoggingMessageNotificationParams
-	if x, err = fromOlder20250618LoggingMessageNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618LoggingMessageNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6099,17 +6101,17 @@ func paramsFromOlder20250618LoggingMessageNotification(data []byte) (_ any, err 
 // notifications/message to revision 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618LoggingMessageNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of notifications/message")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of notifications/message")
 	}
 	if p, ok := v.(*LoggingMessageNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*LoggingMessageNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*LoggingMessageNotificationParams")
 	}
 	var x mcp20250618.LoggingMessageNotificationParams
-	if x, err = toOlder20250618LoggingMessageNotificationParams(v.(*LoggingMessageNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618LoggingMessageNotificationParams(v.(*LoggingMessageNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6118,18 +6120,18 @@ func paramsToOlder20250618LoggingMessageNotification(v any) (_ []byte, err error
 // as revision 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618ProgressNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ProgressNotificationParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ProgressNotificationParams
-	if x, err = fromOlder20250618ProgressNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ProgressNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6138,17 +6140,17 @@ func paramsFromOlder20250618ProgressNotification(data []byte) (_ any, err error)
 // revision 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618ProgressNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of notifications/progress")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of notifications/progress")
 	}
 	if p, ok := v.(*ProgressNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ProgressNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*ProgressNotificationParams")
 	}
 	var x mcp20250618.ProgressNotificationParams
-	if x, err = toOlder20250618ProgressNotificationParams(v.(*ProgressNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618ProgressNotificationParams(v.(*ProgressNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6165,11 +6167,11 @@ func paramsFromOlder20250618PromptListChangedNotification(data []byte) (_ any, e
 		return nil, fromOlder20250618Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20250618NotificationParamsAsPromptListChangedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618NotificationParamsAsPromptListChangedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6182,14 +6184,14 @@ func paramsToOlder20250618PromptListChangedNotification(v any) (_ []byte, err er
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20250618.PromptListChangedNotificationParams
-	if x, err = toOlder20250618NotificationParamsAsPromptListChangedNotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618NotificationParamsAsPromptListChangedNotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6206,11 +6208,11 @@ func paramsFromOlder20250618ResourceListChangedNotification(data []byte) (_ any,
 		return nil, fromOlder20250618Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20250618NotificationParamsAsResourceListChangedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618NotificationParamsAsResourceListChangedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6223,14 +6225,14 @@ func paramsToOlder20250618ResourceListChangedNotification(v any) (_ []byte, err 
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20250618.ResourceListChangedNotificationParams
-	if x, err = toOlder20250618NotificationParamsAsResourceListChangedNotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618NotificationParamsAsResourceListChangedNotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6240,18 +6242,18 @@ func paramsToOlder20250618ResourceListChangedNotification(v any) (_ []byte, err 
 // converts them.
 func paramsFromOlder20250618ResourceUpdatedNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ResourceUpdatedNotificationParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ResourceUpdatedNotificationParams
-	if x, err = fromOlder20250618ResourceUpdatedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ResourceUpdatedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6260,17 +6262,17 @@ func paramsFromOlder20250618ResourceUpdatedNotification(data []byte) (_ any, err
 // notifications/resources/updated to revision 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618ResourceUpdatedNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of notifications/resources/updated")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of notifications/resources/updated")
 	}
 	if p, ok := v.(*ResourceUpdatedNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ResourceUpdatedNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*ResourceUpdatedNotificationParams")
 	}
 	var x mcp20250618.ResourceUpdatedNotificationParams
-	if x, err = toOlder20250618ResourceUpdatedNotificationParams(v.(*ResourceUpdatedNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618ResourceUpdatedNotificationParams(v.(*ResourceUpdatedNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6287,11 +6289,11 @@ func paramsFromOlder20250618ToolListChangedNotification(data []byte) (_ any, err
 		return nil, fromOlder20250618Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20250618NotificationParamsAsToolListChangedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618NotificationParamsAsToolListChangedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6303,14 +6305,14 @@ func paramsToOlder20250618ToolListChangedNotification(v any) (_ []byte, err erro
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20250618.ToolListChangedNotificationParams
-	if x, err = toOlder20250618NotificationParamsAsToolListChangedNotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20250618NotificationParamsAsToolListChangedNotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6319,18 +6321,18 @@ func paramsToOlder20250618ToolListChangedNotification(v any) (_ []byte, err erro
 // sends them, validates them and converts them.
 func paramsFromOlder20250618GetPrompt(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.GetPromptRequestParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x GetPromptRequestParams
-	if x, err = fromOlder20250618GetPromptRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618GetPromptRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6339,17 +6341,17 @@ func paramsFromOlder20250618GetPrompt(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func paramsToOlder20250618GetPrompt(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of prompts/get")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of prompts/get")
 	}
 	if p, ok := v.(*GetPromptRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*GetPromptRequestParams")
+		return nil, protocol.ConvWrongType(v, "*GetPromptRequestParams")
 	}
 	var x mcp20250618.GetPromptRequestParams
-	if x, err = toOlder20250618GetPromptRequestParams(v.(*GetPromptRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618GetPromptRequestParams(v.(*GetPromptRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6358,18 +6360,18 @@ func paramsToOlder20250618GetPrompt(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250618GetPrompt(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.GetPromptResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x GetPromptResult
-	if x, err = fromOlder20250618GetPromptResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618GetPromptResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6378,17 +6380,17 @@ func resultFromOlder20250618GetPrompt(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250618GetPrompt(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of prompts/get")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of prompts/get")
 	}
 	if p, ok := v.(*GetPromptResult); !ok || p == nil {
-		return nil, convWrongType(v, "*GetPromptResult")
+		return nil, protocol.ConvWrongType(v, "*GetPromptResult")
 	}
 	var x mcp20250618.GetPromptResult
-	if x, err = toOlder20250618GetPromptResult(v.(*GetPromptResult), convRoot); err != nil {
+	if x, err = toOlder20250618GetPromptResult(v.(*GetPromptResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6404,11 +6406,11 @@ func paramsFromOlder20250618ListPrompts(data []byte) (_ any, err error) {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6420,14 +6422,14 @@ func paramsToOlder20250618ListPrompts(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250618.ListPromptsRequestParams
-	if x, err = toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618PaginatedRequestParamsAsListPromptsRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6436,18 +6438,18 @@ func paramsToOlder20250618ListPrompts(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func resultFromOlder20250618ListPrompts(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ListPromptsResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ListPromptsResult
-	if x, err = fromOlder20250618ListPromptsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ListPromptsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6456,17 +6458,17 @@ func resultFromOlder20250618ListPrompts(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func resultToOlder20250618ListPrompts(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of prompts/list")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of prompts/list")
 	}
 	if p, ok := v.(*ListPromptsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListPromptsResult")
+		return nil, protocol.ConvWrongType(v, "*ListPromptsResult")
 	}
 	var x mcp20250618.ListPromptsResult
-	if x, err = toOlder20250618ListPromptsResult(v.(*ListPromptsResult), convRoot); err != nil {
+	if x, err = toOlder20250618ListPromptsResult(v.(*ListPromptsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6482,11 +6484,11 @@ func paramsFromOlder20250618ListResources(data []byte) (_ any, err error) {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6498,14 +6500,14 @@ func paramsToOlder20250618ListResources(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250618.ListResourcesRequestParams
-	if x, err = toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618PaginatedRequestParamsAsListResourcesRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6514,18 +6516,18 @@ func paramsToOlder20250618ListResources(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func resultFromOlder20250618ListResources(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ListResourcesResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ListResourcesResult
-	if x, err = fromOlder20250618ListResourcesResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ListResourcesResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6534,17 +6536,17 @@ func resultFromOlder20250618ListResources(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func resultToOlder20250618ListResources(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of resources/list")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of resources/list")
 	}
 	if p, ok := v.(*ListResourcesResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListResourcesResult")
+		return nil, protocol.ConvWrongType(v, "*ListResourcesResult")
 	}
 	var x mcp20250618.ListResourcesResult
-	if x, err = toOlder20250618ListResourcesResult(v.(*ListResourcesResult), convRoot); err != nil {
+	if x, err = toOlder20250618ListResourcesResult(v.(*ListResourcesResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6553,18 +6555,18 @@ func resultToOlder20250618ListResources(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618ReadResource(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ReadResourceRequestParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ReadResourceRequestParams
-	if x, err = fromOlder20250618ReadResourceRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ReadResourceRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6573,17 +6575,17 @@ func paramsFromOlder20250618ReadResource(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618ReadResource(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of resources/read")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of resources/read")
 	}
 	if p, ok := v.(*ReadResourceRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ReadResourceRequestParams")
+		return nil, protocol.ConvWrongType(v, "*ReadResourceRequestParams")
 	}
 	var x mcp20250618.ReadResourceRequestParams
-	if x, err = toOlder20250618ReadResourceRequestParams(v.(*ReadResourceRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618ReadResourceRequestParams(v.(*ReadResourceRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6592,18 +6594,18 @@ func paramsToOlder20250618ReadResource(v any) (_ []byte, err error) {
 // 2025-06-18 sends them, validates them and converts them.
 func resultFromOlder20250618ReadResource(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ReadResourceResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ReadResourceResult
-	if x, err = fromOlder20250618ReadResourceResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ReadResourceResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6612,17 +6614,17 @@ func resultFromOlder20250618ReadResource(data []byte) (_ any, err error) {
 // 2025-06-18, validates them and encodes them.
 func resultToOlder20250618ReadResource(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of resources/read")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of resources/read")
 	}
 	if p, ok := v.(*ReadResourceResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ReadResourceResult")
+		return nil, protocol.ConvWrongType(v, "*ReadResourceResult")
 	}
 	var x mcp20250618.ReadResourceResult
-	if x, err = toOlder20250618ReadResourceResult(v.(*ReadResourceResult), convRoot); err != nil {
+	if x, err = toOlder20250618ReadResourceResult(v.(*ReadResourceResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6639,11 +6641,11 @@ func paramsFromOlder20250618ListResourceTemplates(data []byte) (_ any, err error
 		return nil, fromOlder20250618Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6655,14 +6657,14 @@ func paramsToOlder20250618ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250618.ListResourceTemplatesRequestParams
-	if x, err = toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618PaginatedRequestParamsAsListResourceTemplatesRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6672,18 +6674,18 @@ func paramsToOlder20250618ListResourceTemplates(v any) (_ []byte, err error) {
 // them.
 func resultFromOlder20250618ListResourceTemplates(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ListResourceTemplatesResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ListResourceTemplatesResult
-	if x, err = fromOlder20250618ListResourceTemplatesResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ListResourceTemplatesResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6692,17 +6694,17 @@ func resultFromOlder20250618ListResourceTemplates(data []byte) (_ any, err error
 // to revision 2025-06-18, validates them and encodes them.
 func resultToOlder20250618ListResourceTemplates(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of resources/templates/list")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of resources/templates/list")
 	}
 	if p, ok := v.(*ListResourceTemplatesResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListResourceTemplatesResult")
+		return nil, protocol.ConvWrongType(v, "*ListResourceTemplatesResult")
 	}
 	var x mcp20250618.ListResourceTemplatesResult
-	if x, err = toOlder20250618ListResourceTemplatesResult(v.(*ListResourceTemplatesResult), convRoot); err != nil {
+	if x, err = toOlder20250618ListResourceTemplatesResult(v.(*ListResourceTemplatesResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6718,11 +6720,11 @@ func paramsFromOlder20250618ListRoots(data []byte) (_ any, err error) {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ListRootsRequestParams
-	if x, err = fromOlder20250618ListRootsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ListRootsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6734,14 +6736,14 @@ func paramsToOlder20250618ListRoots(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*ListRootsRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ListRootsRequestParams")
+		return nil, protocol.ConvWrongType(v, "*ListRootsRequestParams")
 	}
 	var x mcp20250618.ListRootsRequestParams
-	if x, err = toOlder20250618ListRootsRequestParams(v.(*ListRootsRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618ListRootsRequestParams(v.(*ListRootsRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6750,18 +6752,18 @@ func paramsToOlder20250618ListRoots(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250618ListRoots(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ListRootsResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ListRootsResult
-	if x, err = fromOlder20250618ListRootsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ListRootsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6770,17 +6772,17 @@ func resultFromOlder20250618ListRoots(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250618ListRoots(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of roots/list")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of roots/list")
 	}
 	if p, ok := v.(*ListRootsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListRootsResult")
+		return nil, protocol.ConvWrongType(v, "*ListRootsResult")
 	}
 	var x mcp20250618.ListRootsResult
-	if x, err = toOlder20250618ListRootsResult(v.(*ListRootsResult), convRoot); err != nil {
+	if x, err = toOlder20250618ListRootsResult(v.(*ListRootsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6789,18 +6791,18 @@ func resultToOlder20250618ListRoots(v any) (_ []byte, err error) {
 // revision 2025-06-18 sends them, validates them and converts them.
 func paramsFromOlder20250618CreateMessage(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CreateMessageRequestParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CreateMessageRequestParams
-	if x, err = fromOlder20250618CreateMessageRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CreateMessageRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6809,17 +6811,17 @@ func paramsFromOlder20250618CreateMessage(data []byte) (_ any, err error) {
 // revision 2025-06-18, validates them and encodes them.
 func paramsToOlder20250618CreateMessage(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of sampling/createMessage")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of sampling/createMessage")
 	}
 	if p, ok := v.(*CreateMessageRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CreateMessageRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CreateMessageRequestParams")
 	}
 	var x mcp20250618.CreateMessageRequestParams
-	if x, err = toOlder20250618CreateMessageRequestParams(v.(*CreateMessageRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618CreateMessageRequestParams(v.(*CreateMessageRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6828,18 +6830,18 @@ func paramsToOlder20250618CreateMessage(v any) (_ []byte, err error) {
 // revision 2025-06-18 sends them, validates them and converts them.
 func resultFromOlder20250618CreateMessage(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CreateMessageResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CreateMessageResult
-	if x, err = fromOlder20250618CreateMessageResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CreateMessageResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6848,17 +6850,17 @@ func resultFromOlder20250618CreateMessage(data []byte) (_ any, err error) {
 // revision 2025-06-18, validates them and encodes them.
 func resultToOlder20250618CreateMessage(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of sampling/createMessage")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of sampling/createMessage")
 	}
 	if p, ok := v.(*CreateMessageResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CreateMessageResult")
+		return nil, protocol.ConvWrongType(v, "*CreateMessageResult")
 	}
 	var x mcp20250618.CreateMessageResult
-	if x, err = toOlder20250618CreateMessageResult(v.(*CreateMessageResult), convRoot); err != nil {
+	if x, err = toOlder20250618CreateMessageResult(v.(*CreateMessageResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6867,18 +6869,18 @@ func resultToOlder20250618CreateMessage(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func paramsFromOlder20250618CallTool(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CallToolRequestParams
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CallToolRequestParams
-	if x, err = fromOlder20250618CallToolRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CallToolRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6887,17 +6889,17 @@ func paramsFromOlder20250618CallTool(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func paramsToOlder20250618CallTool(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the params of tools/call")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the params of tools/call")
 	}
 	if p, ok := v.(*CallToolRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CallToolRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CallToolRequestParams")
 	}
 	var x mcp20250618.CallToolRequestParams
-	if x, err = toOlder20250618CallToolRequestParams(v.(*CallToolRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618CallToolRequestParams(v.(*CallToolRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6906,18 +6908,18 @@ func paramsToOlder20250618CallTool(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250618CallTool(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.CallToolResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x CallToolResult
-	if x, err = fromOlder20250618CallToolResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618CallToolResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6926,17 +6928,17 @@ func resultFromOlder20250618CallTool(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250618CallTool(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of tools/call")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of tools/call")
 	}
 	if p, ok := v.(*CallToolResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CallToolResult")
+		return nil, protocol.ConvWrongType(v, "*CallToolResult")
 	}
 	var x mcp20250618.CallToolResult
-	if x, err = toOlder20250618CallToolResult(v.(*CallToolResult), convRoot); err != nil {
+	if x, err = toOlder20250618CallToolResult(v.(*CallToolResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6952,11 +6954,11 @@ func paramsFromOlder20250618ListTools(data []byte) (_ any, err error) {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20250618PaginatedRequestParamsAsListToolsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618PaginatedRequestParamsAsListToolsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6968,14 +6970,14 @@ func paramsToOlder20250618ListTools(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20250618.ListToolsRequestParams
-	if x, err = toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20250618PaginatedRequestParamsAsListToolsRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6984,18 +6986,18 @@ func paramsToOlder20250618ListTools(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20250618ListTools(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20250618.ListToolsResult
 	if err := mcp20250618.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20250618Error(err)
 	}
 	var x ListToolsResult
-	if x, err = fromOlder20250618ListToolsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20250618ListToolsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7004,17 +7006,17 @@ func resultFromOlder20250618ListTools(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20250618ListTools(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-06-18 requires the result of tools/list")
+		return nil, protocol.ConvFail(nil, "2025-06-18 requires the result of tools/list")
 	}
 	if p, ok := v.(*ListToolsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListToolsResult")
+		return nil, protocol.ConvWrongType(v, "*ListToolsResult")
 	}
 	var x mcp20250618.ListToolsResult
-	if x, err = toOlder20250618ListToolsResult(v.(*ListToolsResult), convRoot); err != nil {
+	if x, err = toOlder20250618ListToolsResult(v.(*ListToolsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-06-18", fromOlder20250618Error(err))
+		return nil, protocol.ConvInvalid("2025-06-18", fromOlder20250618Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7027,7 +7029,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.Annotations)(nil), nil
 		}
 		var x mcp20250618.Annotations
-		if x, err = toOlder20250618Annotations(v, convRoot); err != nil {
+		if x, err = toOlder20250618Annotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7036,7 +7038,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.AudioContent)(nil), nil
 		}
 		var x mcp20250618.AudioContent
-		if x, err = toOlder20250618AudioContent(v, convRoot); err != nil {
+		if x, err = toOlder20250618AudioContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7045,7 +7047,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.BlobResourceContents)(nil), nil
 		}
 		var x mcp20250618.BlobResourceContents
-		if x, err = toOlder20250618BlobResourceContents(v, convRoot); err != nil {
+		if x, err = toOlder20250618BlobResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7054,7 +7056,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.BooleanSchema)(nil), nil
 		}
 		var x mcp20250618.BooleanSchema
-		if x, err = toOlder20250618BooleanSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250618BooleanSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7063,7 +7065,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CallToolRequestParams)(nil), nil
 		}
 		var x mcp20250618.CallToolRequestParams
-		if x, err = toOlder20250618CallToolRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618CallToolRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7072,7 +7074,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CallToolResult)(nil), nil
 		}
 		var x mcp20250618.CallToolResult
-		if x, err = toOlder20250618CallToolResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618CallToolResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7081,7 +7083,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CancelledNotificationParams)(nil), nil
 		}
 		var x mcp20250618.CancelledNotificationParams
-		if x, err = toOlder20250618CancelledNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618CancelledNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7090,7 +7092,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ClientCapabilities)(nil), nil
 		}
 		var x mcp20250618.ClientCapabilities
-		if x, err = toOlder20250618ClientCapabilities(v, convRoot); err != nil {
+		if x, err = toOlder20250618ClientCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7099,7 +7101,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ClientCapabilitiesElicitation)(nil), nil
 		}
 		var x mcp20250618.ClientCapabilitiesElicitation
-		if x, err = toOlder20250618ClientCapabilitiesElicitation(v, convRoot); err != nil {
+		if x, err = toOlder20250618ClientCapabilitiesElicitation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7108,7 +7110,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ClientCapabilitiesRoots)(nil), nil
 		}
 		var x mcp20250618.ClientCapabilitiesRoots
-		if x, err = toOlder20250618ClientCapabilitiesRoots(v, convRoot); err != nil {
+		if x, err = toOlder20250618ClientCapabilitiesRoots(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7117,7 +7119,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ClientCapabilitiesSampling)(nil), nil
 		}
 		var x mcp20250618.ClientCapabilitiesSampling
-		if x, err = toOlder20250618ClientCapabilitiesSampling(v, convRoot); err != nil {
+		if x, err = toOlder20250618ClientCapabilitiesSampling(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7126,7 +7128,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CompleteRequestParams)(nil), nil
 		}
 		var x mcp20250618.CompleteRequestParams
-		if x, err = toOlder20250618CompleteRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618CompleteRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7135,7 +7137,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CompleteRequestParamsArgument)(nil), nil
 		}
 		var x mcp20250618.CompleteRequestParamsArgument
-		if x, err = toOlder20250618CompleteRequestParamsArgument(v, convRoot); err != nil {
+		if x, err = toOlder20250618CompleteRequestParamsArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7144,7 +7146,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CompleteRequestParamsContext)(nil), nil
 		}
 		var x mcp20250618.CompleteRequestParamsContext
-		if x, err = toOlder20250618CompleteRequestParamsContext(v, convRoot); err != nil {
+		if x, err = toOlder20250618CompleteRequestParamsContext(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7153,7 +7155,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CompleteResult)(nil), nil
 		}
 		var x mcp20250618.CompleteResult
-		if x, err = toOlder20250618CompleteResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618CompleteResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7162,7 +7164,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CompleteResultCompletion)(nil), nil
 		}
 		var x mcp20250618.CompleteResultCompletion
-		if x, err = toOlder20250618CompleteResultCompletion(v, convRoot); err != nil {
+		if x, err = toOlder20250618CompleteResultCompletion(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7171,7 +7173,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CreateMessageRequestParams)(nil), nil
 		}
 		var x mcp20250618.CreateMessageRequestParams
-		if x, err = toOlder20250618CreateMessageRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618CreateMessageRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7184,7 +7186,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.CreateMessageResult)(nil), nil
 		}
 		var x mcp20250618.CreateMessageResult
-		if x, err = toOlder20250618CreateMessageResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618CreateMessageResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7193,7 +7195,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ElicitRequestParams)(nil), nil
 		}
 		var x mcp20250618.ElicitRequestParams
-		if x, err = toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618ElicitRequestFormParamsAsElicitRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7202,7 +7204,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ElicitRequestParamsRequestedSchema)(nil), nil
 		}
 		var x mcp20250618.ElicitRequestParamsRequestedSchema
-		if x, err = toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7211,7 +7213,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ElicitResult)(nil), nil
 		}
 		var x mcp20250618.ElicitResult
-		if x, err = toOlder20250618ElicitResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ElicitResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7221,7 +7223,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 		return x, nil
 	case ElicitResultContentValue:
 		var x mcp20250618.ElicitResultContentValue
-		if x, err = toOlder20250618ElicitResultContentValue(v, convRoot); err != nil {
+		if x, err = toOlder20250618ElicitResultContentValue(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -7230,7 +7232,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.EmbeddedResource)(nil), nil
 		}
 		var x mcp20250618.EmbeddedResource
-		if x, err = toOlder20250618EmbeddedResource(v, convRoot); err != nil {
+		if x, err = toOlder20250618EmbeddedResource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7239,7 +7241,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.GetPromptRequestParams)(nil), nil
 		}
 		var x mcp20250618.GetPromptRequestParams
-		if x, err = toOlder20250618GetPromptRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618GetPromptRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7248,7 +7250,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.GetPromptResult)(nil), nil
 		}
 		var x mcp20250618.GetPromptResult
-		if x, err = toOlder20250618GetPromptResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618GetPromptResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7257,7 +7259,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ImageContent)(nil), nil
 		}
 		var x mcp20250618.ImageContent
-		if x, err = toOlder20250618ImageContent(v, convRoot); err != nil {
+		if x, err = toOlder20250618ImageContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7266,7 +7268,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.Implementation)(nil), nil
 		}
 		var x mcp20250618.Implementation
-		if x, err = toOlder20250618Implementation(v, convRoot); err != nil {
+		if x, err = toOlder20250618Implementation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7275,7 +7277,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ListPromptsResult)(nil), nil
 		}
 		var x mcp20250618.ListPromptsResult
-		if x, err = toOlder20250618ListPromptsResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ListPromptsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7284,7 +7286,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ListResourceTemplatesResult)(nil), nil
 		}
 		var x mcp20250618.ListResourceTemplatesResult
-		if x, err = toOlder20250618ListResourceTemplatesResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ListResourceTemplatesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7293,7 +7295,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ListResourcesResult)(nil), nil
 		}
 		var x mcp20250618.ListResourcesResult
-		if x, err = toOlder20250618ListResourcesResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ListResourcesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7302,7 +7304,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ListRootsRequestParams)(nil), nil
 		}
 		var x mcp20250618.ListRootsRequestParams
-		if x, err = toOlder20250618ListRootsRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618ListRootsRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7311,7 +7313,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ListRootsResult)(nil), nil
 		}
 		var x mcp20250618.ListRootsResult
-		if x, err = toOlder20250618ListRootsResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ListRootsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7320,7 +7322,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ListToolsResult)(nil), nil
 		}
 		var x mcp20250618.ListToolsResult
-		if x, err = toOlder20250618ListToolsResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ListToolsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7333,7 +7335,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.LoggingMessageNotificationParams)(nil), nil
 		}
 		var x mcp20250618.LoggingMessageNotificationParams
-		if x, err = toOlder20250618LoggingMessageNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618LoggingMessageNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7342,7 +7344,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ModelHint)(nil), nil
 		}
 		var x mcp20250618.ModelHint
-		if x, err = toOlder20250618ModelHint(v, convRoot); err != nil {
+		if x, err = toOlder20250618ModelHint(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7351,7 +7353,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ModelPreferences)(nil), nil
 		}
 		var x mcp20250618.ModelPreferences
-		if x, err = toOlder20250618ModelPreferences(v, convRoot); err != nil {
+		if x, err = toOlder20250618ModelPreferences(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7360,7 +7362,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.NumberSchema)(nil), nil
 		}
 		var x mcp20250618.NumberSchema
-		if x, err = toOlder20250618NumberSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250618NumberSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7373,13 +7375,13 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ProgressNotificationParams)(nil), nil
 		}
 		var x mcp20250618.ProgressNotificationParams
-		if x, err = toOlder20250618ProgressNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618ProgressNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case ProgressToken:
 		var x mcp20250618.ProgressToken
-		if x, err = toOlder20250618ProgressToken(v, convRoot); err != nil {
+		if x, err = toOlder20250618ProgressToken(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -7388,7 +7390,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.Prompt)(nil), nil
 		}
 		var x mcp20250618.Prompt
-		if x, err = toOlder20250618Prompt(v, convRoot); err != nil {
+		if x, err = toOlder20250618Prompt(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7397,7 +7399,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.PromptArgument)(nil), nil
 		}
 		var x mcp20250618.PromptArgument
-		if x, err = toOlder20250618PromptArgument(v, convRoot); err != nil {
+		if x, err = toOlder20250618PromptArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7406,7 +7408,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.PromptMessage)(nil), nil
 		}
 		var x mcp20250618.PromptMessage
-		if x, err = toOlder20250618PromptMessage(v, convRoot); err != nil {
+		if x, err = toOlder20250618PromptMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7415,7 +7417,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.PromptReference)(nil), nil
 		}
 		var x mcp20250618.PromptReference
-		if x, err = toOlder20250618PromptReference(v, convRoot); err != nil {
+		if x, err = toOlder20250618PromptReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7424,7 +7426,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ReadResourceRequestParams)(nil), nil
 		}
 		var x mcp20250618.ReadResourceRequestParams
-		if x, err = toOlder20250618ReadResourceRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618ReadResourceRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7433,13 +7435,13 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ReadResourceResult)(nil), nil
 		}
 		var x mcp20250618.ReadResourceResult
-		if x, err = toOlder20250618ReadResourceResult(v, convRoot); err != nil {
+		if x, err = toOlder20250618ReadResourceResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case RequestId:
 		var x mcp20250618.RequestId
-		if x, err = toOlder20250618RequestId(v, convRoot); err != nil {
+		if x, err = toOlder20250618RequestId(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -7448,7 +7450,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.Resource)(nil), nil
 		}
 		var x mcp20250618.Resource
-		if x, err = toOlder20250618Resource(v, convRoot); err != nil {
+		if x, err = toOlder20250618Resource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7457,7 +7459,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ResourceLink)(nil), nil
 		}
 		var x mcp20250618.ResourceLink
-		if x, err = toOlder20250618ResourceLink(v, convRoot); err != nil {
+		if x, err = toOlder20250618ResourceLink(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7466,7 +7468,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ResourceTemplate)(nil), nil
 		}
 		var x mcp20250618.ResourceTemplate
-		if x, err = toOlder20250618ResourceTemplate(v, convRoot); err != nil {
+		if x, err = toOlder20250618ResourceTemplate(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7475,7 +7477,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ResourceTemplateReference)(nil), nil
 		}
 		var x mcp20250618.ResourceTemplateReference
-		if x, err = toOlder20250618ResourceTemplateReference(v, convRoot); err != nil {
+		if x, err = toOlder20250618ResourceTemplateReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7484,7 +7486,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ResourceUpdatedNotificationParams)(nil), nil
 		}
 		var x mcp20250618.ResourceUpdatedNotificationParams
-		if x, err = toOlder20250618ResourceUpdatedNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20250618ResourceUpdatedNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7497,7 +7499,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.Root)(nil), nil
 		}
 		var x mcp20250618.Root
-		if x, err = toOlder20250618Root(v, convRoot); err != nil {
+		if x, err = toOlder20250618Root(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7506,7 +7508,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.SamplingMessage)(nil), nil
 		}
 		var x mcp20250618.SamplingMessage
-		if x, err = toOlder20250618SamplingMessage(v, convRoot); err != nil {
+		if x, err = toOlder20250618SamplingMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7515,7 +7517,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ServerCapabilities)(nil), nil
 		}
 		var x mcp20250618.ServerCapabilities
-		if x, err = toOlder20250618ServerCapabilities(v, convRoot); err != nil {
+		if x, err = toOlder20250618ServerCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7524,7 +7526,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ServerCapabilitiesCompletions)(nil), nil
 		}
 		var x mcp20250618.ServerCapabilitiesCompletions
-		if x, err = toOlder20250618ServerCapabilitiesCompletions(v, convRoot); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesCompletions(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7533,7 +7535,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ServerCapabilitiesLogging)(nil), nil
 		}
 		var x mcp20250618.ServerCapabilitiesLogging
-		if x, err = toOlder20250618ServerCapabilitiesLogging(v, convRoot); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesLogging(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7542,7 +7544,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ServerCapabilitiesPrompts)(nil), nil
 		}
 		var x mcp20250618.ServerCapabilitiesPrompts
-		if x, err = toOlder20250618ServerCapabilitiesPrompts(v, convRoot); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesPrompts(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7551,7 +7553,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ServerCapabilitiesResources)(nil), nil
 		}
 		var x mcp20250618.ServerCapabilitiesResources
-		if x, err = toOlder20250618ServerCapabilitiesResources(v, convRoot); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesResources(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7560,7 +7562,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ServerCapabilitiesTools)(nil), nil
 		}
 		var x mcp20250618.ServerCapabilitiesTools
-		if x, err = toOlder20250618ServerCapabilitiesTools(v, convRoot); err != nil {
+		if x, err = toOlder20250618ServerCapabilitiesTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7569,7 +7571,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.StringSchema)(nil), nil
 		}
 		var x mcp20250618.StringSchema
-		if x, err = toOlder20250618StringSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250618StringSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7582,7 +7584,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.TextContent)(nil), nil
 		}
 		var x mcp20250618.TextContent
-		if x, err = toOlder20250618TextContent(v, convRoot); err != nil {
+		if x, err = toOlder20250618TextContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7591,7 +7593,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.TextResourceContents)(nil), nil
 		}
 		var x mcp20250618.TextResourceContents
-		if x, err = toOlder20250618TextResourceContents(v, convRoot); err != nil {
+		if x, err = toOlder20250618TextResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7600,7 +7602,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.Tool)(nil), nil
 		}
 		var x mcp20250618.Tool
-		if x, err = toOlder20250618Tool(v, convRoot); err != nil {
+		if x, err = toOlder20250618Tool(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7609,7 +7611,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ToolAnnotations)(nil), nil
 		}
 		var x mcp20250618.ToolAnnotations
-		if x, err = toOlder20250618ToolAnnotations(v, convRoot); err != nil {
+		if x, err = toOlder20250618ToolAnnotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7618,7 +7620,7 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ToolInputSchema)(nil), nil
 		}
 		var x mcp20250618.ToolInputSchema
-		if x, err = toOlder20250618ToolInputSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250618ToolInputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7627,12 +7629,12 @@ func toOlder20250618Value(v any) (_ any, err error) {
 			return (*mcp20250618.ToolOutputSchema)(nil), nil
 		}
 		var x mcp20250618.ToolOutputSchema
-		if x, err = toOlder20250618ToolOutputSchema(v, convRoot); err != nil {
+		if x, err = toOlder20250618ToolOutputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	}
-	return nil, convWrongType(v, "a value of a type both revisions declare")
+	return nil, protocol.ConvWrongType(v, "a value of a type both revisions declare")
 }
 
 // fromOlder20250618Value is Older.FromOlder of revision 2025-06-18.
@@ -7643,7 +7645,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*Annotations)(nil), nil
 		}
 		var x Annotations
-		if x, err = fromOlder20250618Annotations(v, convRoot); err != nil {
+		if x, err = fromOlder20250618Annotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7652,7 +7654,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*AudioContent)(nil), nil
 		}
 		var x AudioContent
-		if x, err = fromOlder20250618AudioContent(v, convRoot); err != nil {
+		if x, err = fromOlder20250618AudioContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7661,7 +7663,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*BlobResourceContents)(nil), nil
 		}
 		var x BlobResourceContents
-		if x, err = fromOlder20250618BlobResourceContents(v, convRoot); err != nil {
+		if x, err = fromOlder20250618BlobResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7670,7 +7672,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*BooleanSchema)(nil), nil
 		}
 		var x BooleanSchema
-		if x, err = fromOlder20250618BooleanSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250618BooleanSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7679,7 +7681,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CallToolRequestParams)(nil), nil
 		}
 		var x CallToolRequestParams
-		if x, err = fromOlder20250618CallToolRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CallToolRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7688,7 +7690,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CallToolResult)(nil), nil
 		}
 		var x CallToolResult
-		if x, err = fromOlder20250618CallToolResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CallToolResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7697,7 +7699,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CancelledNotificationParams)(nil), nil
 		}
 		var x CancelledNotificationParams
-		if x, err = fromOlder20250618CancelledNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CancelledNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7706,7 +7708,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ClientCapabilities)(nil), nil
 		}
 		var x ClientCapabilities
-		if x, err = fromOlder20250618ClientCapabilities(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ClientCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7715,7 +7717,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesElicitation)(nil), nil
 		}
 		var x ClientCapabilitiesElicitation
-		if x, err = fromOlder20250618ClientCapabilitiesElicitation(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ClientCapabilitiesElicitation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7724,7 +7726,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesRoots)(nil), nil
 		}
 		var x ClientCapabilitiesRoots
-		if x, err = fromOlder20250618ClientCapabilitiesRoots(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ClientCapabilitiesRoots(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7733,7 +7735,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesSampling)(nil), nil
 		}
 		var x ClientCapabilitiesSampling
-		if x, err = fromOlder20250618ClientCapabilitiesSampling(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ClientCapabilitiesSampling(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7742,7 +7744,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CompleteRequestParams)(nil), nil
 		}
 		var x CompleteRequestParams
-		if x, err = fromOlder20250618CompleteRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CompleteRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7751,7 +7753,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CompleteRequestParamsArgument)(nil), nil
 		}
 		var x CompleteRequestParamsArgument
-		if x, err = fromOlder20250618CompleteRequestParamsArgument(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CompleteRequestParamsArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7760,7 +7762,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CompleteRequestParamsContext)(nil), nil
 		}
 		var x CompleteRequestParamsContext
-		if x, err = fromOlder20250618CompleteRequestParamsContext(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CompleteRequestParamsContext(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7769,7 +7771,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CompleteResult)(nil), nil
 		}
 		var x CompleteResult
-		if x, err = fromOlder20250618CompleteResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CompleteResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7778,7 +7780,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CompleteResultCompletion)(nil), nil
 		}
 		var x CompleteResultCompletion
-		if x, err = fromOlder20250618CompleteResultCompletion(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CompleteResultCompletion(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7787,7 +7789,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CreateMessageRequestParams)(nil), nil
 		}
 		var x CreateMessageRequestParams
-		if x, err = fromOlder20250618CreateMessageRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CreateMessageRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7800,7 +7802,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*CreateMessageResult)(nil), nil
 		}
 		var x CreateMessageResult
-		if x, err = fromOlder20250618CreateMessageResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618CreateMessageResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7809,7 +7811,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ElicitRequestFormParams)(nil), nil
 		}
 		var x ElicitRequestFormParams
-		if x, err = fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ElicitRequestFormParamsAsElicitRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7818,7 +7820,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ElicitRequestFormParamsRequestedSchema)(nil), nil
 		}
 		var x ElicitRequestFormParamsRequestedSchema
-		if x, err = fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ElicitRequestFormParamsRequestedSchemaAsElicitRequestParamsRequestedSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7827,7 +7829,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ElicitResult)(nil), nil
 		}
 		var x ElicitResult
-		if x, err = fromOlder20250618ElicitResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ElicitResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7837,7 +7839,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 		return x, nil
 	case mcp20250618.ElicitResultContentValue:
 		var x ElicitResultContentValue
-		if x, err = fromOlder20250618ElicitResultContentValue(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ElicitResultContentValue(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -7846,7 +7848,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*EmbeddedResource)(nil), nil
 		}
 		var x EmbeddedResource
-		if x, err = fromOlder20250618EmbeddedResource(v, convRoot); err != nil {
+		if x, err = fromOlder20250618EmbeddedResource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7855,7 +7857,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*GetPromptRequestParams)(nil), nil
 		}
 		var x GetPromptRequestParams
-		if x, err = fromOlder20250618GetPromptRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618GetPromptRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7864,7 +7866,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*GetPromptResult)(nil), nil
 		}
 		var x GetPromptResult
-		if x, err = fromOlder20250618GetPromptResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618GetPromptResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7873,7 +7875,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ImageContent)(nil), nil
 		}
 		var x ImageContent
-		if x, err = fromOlder20250618ImageContent(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ImageContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7882,7 +7884,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*Implementation)(nil), nil
 		}
 		var x Implementation
-		if x, err = fromOlder20250618Implementation(v, convRoot); err != nil {
+		if x, err = fromOlder20250618Implementation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7891,7 +7893,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ListPromptsResult)(nil), nil
 		}
 		var x ListPromptsResult
-		if x, err = fromOlder20250618ListPromptsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ListPromptsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7900,7 +7902,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ListResourceTemplatesResult)(nil), nil
 		}
 		var x ListResourceTemplatesResult
-		if x, err = fromOlder20250618ListResourceTemplatesResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ListResourceTemplatesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7909,7 +7911,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ListResourcesResult)(nil), nil
 		}
 		var x ListResourcesResult
-		if x, err = fromOlder20250618ListResourcesResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ListResourcesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7918,7 +7920,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ListRootsRequestParams)(nil), nil
 		}
 		var x ListRootsRequestParams
-		if x, err = fromOlder20250618ListRootsRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ListRootsRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7927,7 +7929,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ListRootsResult)(nil), nil
 		}
 		var x ListRootsResult
-		if x, err = fromOlder20250618ListRootsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ListRootsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7936,7 +7938,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ListToolsResult)(nil), nil
 		}
 		var x ListToolsResult
-		if x, err = fromOlder20250618ListToolsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ListToolsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7949,7 +7951,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*LoggingMessageNotificationParams)(nil), nil
 		}
 		var x LoggingMessageNotificationParams
-		if x, err = fromOlder20250618LoggingMessageNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618LoggingMessageNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7958,7 +7960,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ModelHint)(nil), nil
 		}
 		var x ModelHint
-		if x, err = fromOlder20250618ModelHint(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ModelHint(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7967,7 +7969,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ModelPreferences)(nil), nil
 		}
 		var x ModelPreferences
-		if x, err = fromOlder20250618ModelPreferences(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ModelPreferences(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7976,7 +7978,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*NumberSchema)(nil), nil
 		}
 		var x NumberSchema
-		if x, err = fromOlder20250618NumberSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250618NumberSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -7989,13 +7991,13 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ProgressNotificationParams)(nil), nil
 		}
 		var x ProgressNotificationParams
-		if x, err = fromOlder20250618ProgressNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ProgressNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case mcp20250618.ProgressToken:
 		var x ProgressToken
-		if x, err = fromOlder20250618ProgressToken(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ProgressToken(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -8004,7 +8006,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*Prompt)(nil), nil
 		}
 		var x Prompt
-		if x, err = fromOlder20250618Prompt(v, convRoot); err != nil {
+		if x, err = fromOlder20250618Prompt(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8013,7 +8015,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*PromptArgument)(nil), nil
 		}
 		var x PromptArgument
-		if x, err = fromOlder20250618PromptArgument(v, convRoot); err != nil {
+		if x, err = fromOlder20250618PromptArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8022,7 +8024,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*PromptMessage)(nil), nil
 		}
 		var x PromptMessage
-		if x, err = fromOlder20250618PromptMessage(v, convRoot); err != nil {
+		if x, err = fromOlder20250618PromptMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8031,7 +8033,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*PromptReference)(nil), nil
 		}
 		var x PromptReference
-		if x, err = fromOlder20250618PromptReference(v, convRoot); err != nil {
+		if x, err = fromOlder20250618PromptReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8040,7 +8042,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ReadResourceRequestParams)(nil), nil
 		}
 		var x ReadResourceRequestParams
-		if x, err = fromOlder20250618ReadResourceRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ReadResourceRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8049,13 +8051,13 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ReadResourceResult)(nil), nil
 		}
 		var x ReadResourceResult
-		if x, err = fromOlder20250618ReadResourceResult(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ReadResourceResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case mcp20250618.RequestId:
 		var x RequestId
-		if x, err = fromOlder20250618RequestId(v, convRoot); err != nil {
+		if x, err = fromOlder20250618RequestId(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -8064,7 +8066,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*Resource)(nil), nil
 		}
 		var x Resource
-		if x, err = fromOlder20250618Resource(v, convRoot); err != nil {
+		if x, err = fromOlder20250618Resource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8073,7 +8075,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ResourceLink)(nil), nil
 		}
 		var x ResourceLink
-		if x, err = fromOlder20250618ResourceLink(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ResourceLink(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8082,7 +8084,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ResourceTemplate)(nil), nil
 		}
 		var x ResourceTemplate
-		if x, err = fromOlder20250618ResourceTemplate(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ResourceTemplate(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8091,7 +8093,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ResourceTemplateReference)(nil), nil
 		}
 		var x ResourceTemplateReference
-		if x, err = fromOlder20250618ResourceTemplateReference(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ResourceTemplateReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8100,7 +8102,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ResourceUpdatedNotificationParams)(nil), nil
 		}
 		var x ResourceUpdatedNotificationParams
-		if x, err = fromOlder20250618ResourceUpdatedNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ResourceUpdatedNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8113,7 +8115,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*Root)(nil), nil
 		}
 		var x Root
-		if x, err = fromOlder20250618Root(v, convRoot); err != nil {
+		if x, err = fromOlder20250618Root(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8122,7 +8124,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*SamplingMessage)(nil), nil
 		}
 		var x SamplingMessage
-		if x, err = fromOlder20250618SamplingMessage(v, convRoot); err != nil {
+		if x, err = fromOlder20250618SamplingMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8131,7 +8133,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ServerCapabilities)(nil), nil
 		}
 		var x ServerCapabilities
-		if x, err = fromOlder20250618ServerCapabilities(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ServerCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8140,7 +8142,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesCompletions)(nil), nil
 		}
 		var x ServerCapabilitiesCompletions
-		if x, err = fromOlder20250618ServerCapabilitiesCompletions(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesCompletions(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8149,7 +8151,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesLogging)(nil), nil
 		}
 		var x ServerCapabilitiesLogging
-		if x, err = fromOlder20250618ServerCapabilitiesLogging(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesLogging(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8158,7 +8160,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesPrompts)(nil), nil
 		}
 		var x ServerCapabilitiesPrompts
-		if x, err = fromOlder20250618ServerCapabilitiesPrompts(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesPrompts(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8167,7 +8169,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesResources)(nil), nil
 		}
 		var x ServerCapabilitiesResources
-		if x, err = fromOlder20250618ServerCapabilitiesResources(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesResources(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8176,7 +8178,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesTools)(nil), nil
 		}
 		var x ServerCapabilitiesTools
-		if x, err = fromOlder20250618ServerCapabilitiesTools(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ServerCapabilitiesTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8185,7 +8187,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*StringSchema)(nil), nil
 		}
 		var x StringSchema
-		if x, err = fromOlder20250618StringSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250618StringSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8198,7 +8200,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*TextContent)(nil), nil
 		}
 		var x TextContent
-		if x, err = fromOlder20250618TextContent(v, convRoot); err != nil {
+		if x, err = fromOlder20250618TextContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8207,7 +8209,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*TextResourceContents)(nil), nil
 		}
 		var x TextResourceContents
-		if x, err = fromOlder20250618TextResourceContents(v, convRoot); err != nil {
+		if x, err = fromOlder20250618TextResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8216,7 +8218,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*Tool)(nil), nil
 		}
 		var x Tool
-		if x, err = fromOlder20250618Tool(v, convRoot); err != nil {
+		if x, err = fromOlder20250618Tool(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8225,7 +8227,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ToolAnnotations)(nil), nil
 		}
 		var x ToolAnnotations
-		if x, err = fromOlder20250618ToolAnnotations(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ToolAnnotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8234,7 +8236,7 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ToolInputSchema)(nil), nil
 		}
 		var x ToolInputSchema
-		if x, err = fromOlder20250618ToolInputSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ToolInputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8243,12 +8245,12 @@ func fromOlder20250618Value(v any) (_ any, err error) {
 			return (*ToolOutputSchema)(nil), nil
 		}
 		var x ToolOutputSchema
-		if x, err = fromOlder20250618ToolOutputSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20250618ToolOutputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	}
-	return nil, convWrongType(v, "a value of a type both revisions declare")
+	return nil, protocol.ConvWrongType(v, "a value of a type both revisions declare")
 }
 
 // fromOlder20250618Error turns the validation and syntax errors of revision 2025-06-18's
@@ -8291,87 +8293,87 @@ func fromOlder20250618Error(err error) error {
 // io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/logLevel,
 // io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/serverInfo,
 // io.modelcontextprotocol/subscriptionId, resultType, ttlMs.
-var Older20250618 = newOlder("2025-06-18", map[string]olderMethod{"completion/complete": {
-	paramsDown: paramsToOlder20250618Complete,
-	paramsUp:   paramsFromOlder20250618Complete,
-	resultDown: resultToOlder20250618Complete,
-	resultUp:   resultFromOlder20250618Complete,
+var Older20250618 = protocol.NewOlder("2025-06-18", map[string]protocol.OlderMethod{"completion/complete": {
+	ParamsDown: paramsToOlder20250618Complete,
+	ParamsUp:   paramsFromOlder20250618Complete,
+	ResultDown: resultToOlder20250618Complete,
+	ResultUp:   resultFromOlder20250618Complete,
 }, "elicitation/create": {
-	paramsDown: paramsToOlder20250618Elicit,
-	paramsUp:   paramsFromOlder20250618Elicit,
-	resultDown: resultToOlder20250618Elicit,
-	resultUp:   resultFromOlder20250618Elicit,
+	ParamsDown: paramsToOlder20250618Elicit,
+	ParamsUp:   paramsFromOlder20250618Elicit,
+	ResultDown: resultToOlder20250618Elicit,
+	ResultUp:   resultFromOlder20250618Elicit,
 }, "notifications/cancelled": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618CancelledNotification,
-	paramsUp:     paramsFromOlder20250618CancelledNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618CancelledNotification,
+	ParamsUp:     paramsFromOlder20250618CancelledNotification,
 }, "notifications/message": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618LoggingMessageNotification,
-	paramsUp:     paramsFromOlder20250618LoggingMessageNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618LoggingMessageNotification,
+	ParamsUp:     paramsFromOlder20250618LoggingMessageNotification,
 }, "notifications/progress": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618ProgressNotification,
-	paramsUp:     paramsFromOlder20250618ProgressNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618ProgressNotification,
+	ParamsUp:     paramsFromOlder20250618ProgressNotification,
 }, "notifications/prompts/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618PromptListChangedNotification,
-	paramsUp:     paramsFromOlder20250618PromptListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618PromptListChangedNotification,
+	ParamsUp:     paramsFromOlder20250618PromptListChangedNotification,
 }, "notifications/resources/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618ResourceListChangedNotification,
-	paramsUp:     paramsFromOlder20250618ResourceListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618ResourceListChangedNotification,
+	ParamsUp:     paramsFromOlder20250618ResourceListChangedNotification,
 }, "notifications/resources/updated": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618ResourceUpdatedNotification,
-	paramsUp:     paramsFromOlder20250618ResourceUpdatedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618ResourceUpdatedNotification,
+	ParamsUp:     paramsFromOlder20250618ResourceUpdatedNotification,
 }, "notifications/tools/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20250618ToolListChangedNotification,
-	paramsUp:     paramsFromOlder20250618ToolListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20250618ToolListChangedNotification,
+	ParamsUp:     paramsFromOlder20250618ToolListChangedNotification,
 }, "prompts/get": {
-	paramsDown: paramsToOlder20250618GetPrompt,
-	paramsUp:   paramsFromOlder20250618GetPrompt,
-	resultDown: resultToOlder20250618GetPrompt,
-	resultUp:   resultFromOlder20250618GetPrompt,
+	ParamsDown: paramsToOlder20250618GetPrompt,
+	ParamsUp:   paramsFromOlder20250618GetPrompt,
+	ResultDown: resultToOlder20250618GetPrompt,
+	ResultUp:   resultFromOlder20250618GetPrompt,
 }, "prompts/list": {
-	paramsDown: paramsToOlder20250618ListPrompts,
-	paramsUp:   paramsFromOlder20250618ListPrompts,
-	resultDown: resultToOlder20250618ListPrompts,
-	resultUp:   resultFromOlder20250618ListPrompts,
+	ParamsDown: paramsToOlder20250618ListPrompts,
+	ParamsUp:   paramsFromOlder20250618ListPrompts,
+	ResultDown: resultToOlder20250618ListPrompts,
+	ResultUp:   resultFromOlder20250618ListPrompts,
 }, "resources/list": {
-	paramsDown: paramsToOlder20250618ListResources,
-	paramsUp:   paramsFromOlder20250618ListResources,
-	resultDown: resultToOlder20250618ListResources,
-	resultUp:   resultFromOlder20250618ListResources,
+	ParamsDown: paramsToOlder20250618ListResources,
+	ParamsUp:   paramsFromOlder20250618ListResources,
+	ResultDown: resultToOlder20250618ListResources,
+	ResultUp:   resultFromOlder20250618ListResources,
 }, "resources/read": {
-	paramsDown: paramsToOlder20250618ReadResource,
-	paramsUp:   paramsFromOlder20250618ReadResource,
-	resultDown: resultToOlder20250618ReadResource,
-	resultUp:   resultFromOlder20250618ReadResource,
+	ParamsDown: paramsToOlder20250618ReadResource,
+	ParamsUp:   paramsFromOlder20250618ReadResource,
+	ResultDown: resultToOlder20250618ReadResource,
+	ResultUp:   resultFromOlder20250618ReadResource,
 }, "resources/templates/list": {
-	paramsDown: paramsToOlder20250618ListResourceTemplates,
-	paramsUp:   paramsFromOlder20250618ListResourceTemplates,
-	resultDown: resultToOlder20250618ListResourceTemplates,
-	resultUp:   resultFromOlder20250618ListResourceTemplates,
+	ParamsDown: paramsToOlder20250618ListResourceTemplates,
+	ParamsUp:   paramsFromOlder20250618ListResourceTemplates,
+	ResultDown: resultToOlder20250618ListResourceTemplates,
+	ResultUp:   resultFromOlder20250618ListResourceTemplates,
 }, "roots/list": {
-	paramsDown: paramsToOlder20250618ListRoots,
-	paramsUp:   paramsFromOlder20250618ListRoots,
-	resultDown: resultToOlder20250618ListRoots,
-	resultUp:   resultFromOlder20250618ListRoots,
+	ParamsDown: paramsToOlder20250618ListRoots,
+	ParamsUp:   paramsFromOlder20250618ListRoots,
+	ResultDown: resultToOlder20250618ListRoots,
+	ResultUp:   resultFromOlder20250618ListRoots,
 }, "sampling/createMessage": {
-	paramsDown: paramsToOlder20250618CreateMessage,
-	paramsUp:   paramsFromOlder20250618CreateMessage,
-	resultDown: resultToOlder20250618CreateMessage,
-	resultUp:   resultFromOlder20250618CreateMessage,
+	ParamsDown: paramsToOlder20250618CreateMessage,
+	ParamsUp:   paramsFromOlder20250618CreateMessage,
+	ResultDown: resultToOlder20250618CreateMessage,
+	ResultUp:   resultFromOlder20250618CreateMessage,
 }, "tools/call": {
-	paramsDown: paramsToOlder20250618CallTool,
-	paramsUp:   paramsFromOlder20250618CallTool,
-	resultDown: resultToOlder20250618CallTool,
-	resultUp:   resultFromOlder20250618CallTool,
+	ParamsDown: paramsToOlder20250618CallTool,
+	ParamsUp:   paramsFromOlder20250618CallTool,
+	ResultDown: resultToOlder20250618CallTool,
+	ResultUp:   resultFromOlder20250618CallTool,
 }, "tools/list": {
-	paramsDown: paramsToOlder20250618ListTools,
-	paramsUp:   paramsFromOlder20250618ListTools,
-	resultDown: resultToOlder20250618ListTools,
-	resultUp:   resultFromOlder20250618ListTools,
+	ParamsDown: paramsToOlder20250618ListTools,
+	ParamsUp:   paramsFromOlder20250618ListTools,
+	ResultDown: resultToOlder20250618ListTools,
+	ResultUp:   resultFromOlder20250618ListTools,
 }}, toOlder20250618Value, fromOlder20250618Value)

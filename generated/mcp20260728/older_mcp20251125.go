@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"maps"
 	"slices"
 )
 
 // toOlder20251125Annotations converts a Annotations to revision 2025-11-25's Annotations.
-func toOlder20251125Annotations(in *Annotations, at *convPath) (out mcp20251125.Annotations, err error) {
+func toOlder20251125Annotations(in *Annotations, at *protocol.ConvPath) (out mcp20251125.Annotations, err error) {
 	if in.Audience != nil {
 		s1 := make([]mcp20251125.Role, len(in.Audience))
 		for i1 := range in.Audience {
@@ -20,10 +22,10 @@ func toOlder20251125Annotations(in *Annotations, at *convPath) (out mcp20251125.
 		out.Audience = s1
 	}
 	if in.LastModified != nil {
-		out.LastModified = convPtr(*in.LastModified)
+		out.LastModified = protocol.ConvPtr(*in.LastModified)
 	}
 	if in.Priority != nil {
-		out.Priority = convPtr(*in.Priority)
+		out.Priority = protocol.ConvPtr(*in.Priority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -36,7 +38,7 @@ func toOlder20251125Annotations(in *Annotations, at *convPath) (out mcp20251125.
 }
 
 // fromOlder20251125Annotations converts a revision 2025-11-25's Annotations to Annotations.
-func fromOlder20251125Annotations(in *mcp20251125.Annotations, at *convPath) (out Annotations, err error) {
+func fromOlder20251125Annotations(in *mcp20251125.Annotations, at *protocol.ConvPath) (out Annotations, err error) {
 	if in.Audience != nil {
 		s1 := make([]Role, len(in.Audience))
 		for i1 := range in.Audience {
@@ -45,10 +47,10 @@ func fromOlder20251125Annotations(in *mcp20251125.Annotations, at *convPath) (ou
 		out.Audience = s1
 	}
 	if in.LastModified != nil {
-		out.LastModified = convPtr(*in.LastModified)
+		out.LastModified = protocol.ConvPtr(*in.LastModified)
 	}
 	if in.Priority != nil {
-		out.Priority = convPtr(*in.Priority)
+		out.Priority = protocol.ConvPtr(*in.Priority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -64,17 +66,17 @@ func fromOlder20251125Annotations(in *mcp20251125.Annotations, at *convPath) (ou
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125AudioContent(in *AudioContent, at *convPath) (out mcp20251125.AudioContent, err error) {
+func toOlder20251125AudioContent(in *AudioContent, at *protocol.ConvPath) (out mcp20251125.AudioContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -93,13 +95,13 @@ func toOlder20251125AudioContent(in *AudioContent, at *convPath) (out mcp2025112
 
 // fromOlder20251125AudioContent converts a revision 2025-11-25's AudioContent to
 // AudioContent.
-func fromOlder20251125AudioContent(in *mcp20251125.AudioContent, at *convPath) (out AudioContent, err error) {
+func fromOlder20251125AudioContent(in *mcp20251125.AudioContent, at *protocol.ConvPath) (out AudioContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -121,17 +123,17 @@ func fromOlder20251125AudioContent(in *mcp20251125.AudioContent, at *convPath) (
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125BlobResourceContents(in *BlobResourceContents, at *convPath) (out mcp20251125.BlobResourceContents, err error) {
+func toOlder20251125BlobResourceContents(in *BlobResourceContents, at *protocol.ConvPath) (out mcp20251125.BlobResourceContents, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	out.Blob = in.Blob
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -146,13 +148,13 @@ func toOlder20251125BlobResourceContents(in *BlobResourceContents, at *convPath)
 
 // fromOlder20251125BlobResourceContents converts a revision 2025-11-25's
 // BlobResourceContents to BlobResourceContents.
-func fromOlder20251125BlobResourceContents(in *mcp20251125.BlobResourceContents, at *convPath) (out BlobResourceContents, err error) {
+func fromOlder20251125BlobResourceContents(in *mcp20251125.BlobResourceContents, at *protocol.ConvPath) (out BlobResourceContents, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	out.Blob = in.Blob
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -167,15 +169,15 @@ func fromOlder20251125BlobResourceContents(in *mcp20251125.BlobResourceContents,
 
 // toOlder20251125BooleanSchema converts a BooleanSchema to revision 2025-11-25's
 // BooleanSchema.
-func toOlder20251125BooleanSchema(in *BooleanSchema, at *convPath) (out mcp20251125.BooleanSchema, err error) {
+func toOlder20251125BooleanSchema(in *BooleanSchema, at *protocol.ConvPath) (out mcp20251125.BooleanSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -189,15 +191,15 @@ func toOlder20251125BooleanSchema(in *BooleanSchema, at *convPath) (out mcp20251
 
 // fromOlder20251125BooleanSchema converts a revision 2025-11-25's BooleanSchema to
 // BooleanSchema.
-func fromOlder20251125BooleanSchema(in *mcp20251125.BooleanSchema, at *convPath) (out BooleanSchema, err error) {
+func fromOlder20251125BooleanSchema(in *mcp20251125.BooleanSchema, at *protocol.ConvPath) (out BooleanSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -214,13 +216,13 @@ func fromOlder20251125BooleanSchema(in *mcp20251125.BooleanSchema, at *convPath)
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125CallToolRequestParams(in *CallToolRequestParams, at *convPath) (out mcp20251125.CallToolRequestParams, err error) {
+func toOlder20251125CallToolRequestParams(in *CallToolRequestParams, at *protocol.ConvPath) (out mcp20251125.CallToolRequestParams, err error) {
 	{
 		var x mcp20251125.CallToolRequestParamsMeta
-		if x, err = toOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(&in.Meta, at.member("_meta")); err != nil {
+		if x, err = toOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(&in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
@@ -228,7 +230,7 @@ func toOlder20251125CallToolRequestParams(in *CallToolRequestParams, at *convPat
 		out.Arguments = in.Arguments
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -239,7 +241,7 @@ func toOlder20251125CallToolRequestParams(in *CallToolRequestParams, at *convPat
 	}
 	out.Name = in.Name
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -250,7 +252,7 @@ func toOlder20251125CallToolRequestParams(in *CallToolRequestParams, at *convPat
 	}
 	if b, ok := in.Extra.Get("task"); ok {
 		var x mcp20251125.TaskMetadata
-		if err = convDecode(b, &x, at.member("task"), "2025-11-25", "TaskMetadata"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("task"), "2025-11-25", "TaskMetadata"); err != nil {
 			return out, err
 		}
 		out.Task = &x
@@ -273,10 +275,10 @@ func toOlder20251125CallToolRequestParams(in *CallToolRequestParams, at *convPat
 //
 // A _meta the value lacks is an empty one: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
-func fromOlder20251125CallToolRequestParams(in *mcp20251125.CallToolRequestParams, at *convPath) (out CallToolRequestParams, err error) {
+func fromOlder20251125CallToolRequestParams(in *mcp20251125.CallToolRequestParams, at *protocol.ConvPath) (out CallToolRequestParams, err error) {
 	if in.Meta != nil {
 		var x RequestMetaObject
-		if x, err = fromOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in.Meta, at.member("_meta")); err != nil {
+		if x, err = fromOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -286,7 +288,7 @@ func fromOlder20251125CallToolRequestParams(in *mcp20251125.CallToolRequestParam
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
@@ -294,13 +296,13 @@ func fromOlder20251125CallToolRequestParams(in *mcp20251125.CallToolRequestParam
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
 	}
 	if in.Task != nil {
-		b, err := convEncode(in.Task, at.member("task"))
+		b, err := protocol.ConvEncode(in.Task, at.Member("task"))
 		if err != nil {
 			return out, err
 		}
@@ -330,30 +332,30 @@ func fromOlder20251125CallToolRequestParams(in *mcp20251125.CallToolRequestParam
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20251125CallToolResult(in *CallToolResult, at *convPath) (out mcp20251125.CallToolResult, err error) {
+func toOlder20251125CallToolResult(in *CallToolResult, at *protocol.ConvPath) (out mcp20251125.CallToolResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Content != nil {
 		s1 := make([]mcp20251125.ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if in.StructuredContent != nil {
 		out.StructuredContent = in.StructuredContent
@@ -374,11 +376,11 @@ func toOlder20251125CallToolResult(in *CallToolResult, at *convPath) (out mcp202
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20251125CallToolResult(in *mcp20251125.CallToolResult, at *convPath) (out CallToolResult, err error) {
+func fromOlder20251125CallToolResult(in *mcp20251125.CallToolResult, at *protocol.ConvPath) (out CallToolResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -386,18 +388,18 @@ func fromOlder20251125CallToolResult(in *mcp20251125.CallToolResult, at *convPat
 	if in.Content != nil {
 		s1 := make([]ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -425,25 +427,25 @@ func fromOlder20251125CallToolResult(in *mcp20251125.CallToolResult, at *convPat
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125CancelledNotificationParams(in *CancelledNotificationParams, at *convPath) (out mcp20251125.CancelledNotificationParams, err error) {
+func toOlder20251125CancelledNotificationParams(in *CancelledNotificationParams, at *protocol.ConvPath) (out mcp20251125.CancelledNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Reason != nil {
-		out.Reason = convPtr(*in.Reason)
+		out.Reason = protocol.ConvPtr(*in.Reason)
 	}
 	{
 		var x mcp20251125.RequestId
-		if x, err = toOlder20251125RequestId(in.RequestID, at.member("requestId")); err != nil {
+		if x, err = toOlder20251125RequestId(in.RequestID, at.Member("requestId")); err != nil {
 			return out, err
 		}
 		out.RequestID = x
@@ -460,26 +462,26 @@ func toOlder20251125CancelledNotificationParams(in *CancelledNotificationParams,
 
 // fromOlder20251125CancelledNotificationParams converts a revision 2025-11-25's
 // CancelledNotificationParams to CancelledNotificationParams.
-func fromOlder20251125CancelledNotificationParams(in *mcp20251125.CancelledNotificationParams, at *convPath) (out CancelledNotificationParams, err error) {
+func fromOlder20251125CancelledNotificationParams(in *mcp20251125.CancelledNotificationParams, at *protocol.ConvPath) (out CancelledNotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Reason != nil {
-		out.Reason = convPtr(*in.Reason)
+		out.Reason = protocol.ConvPtr(*in.Reason)
 	}
 	if in.RequestID.Kind != 0 {
 		var x RequestId
-		if x, err = fromOlder20251125RequestId(in.RequestID, at.member("requestId")); err != nil {
+		if x, err = fromOlder20251125RequestId(in.RequestID, at.Member("requestId")); err != nil {
 			return out, err
 		}
 		out.RequestID = x
 	} else {
-		return out, convMissing(at.member("requestId"), "2026-07-28", "requestId")
+		return out, protocol.ConvMissing(at.Member("requestId"), "2026-07-28", "requestId")
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -493,10 +495,10 @@ func fromOlder20251125CancelledNotificationParams(in *mcp20251125.CancelledNotif
 
 // toOlder20251125ClientCapabilities converts a ClientCapabilities to revision 2025-11-25's
 // ClientCapabilities.
-func toOlder20251125ClientCapabilities(in *ClientCapabilities, at *convPath) (out mcp20251125.ClientCapabilities, err error) {
+func toOlder20251125ClientCapabilities(in *ClientCapabilities, at *protocol.ConvPath) (out mcp20251125.ClientCapabilities, err error) {
 	if in.Elicitation != nil {
 		var x mcp20251125.ClientCapabilitiesElicitation
-		if x, err = toOlder20251125ClientCapabilitiesElicitation(in.Elicitation, at.member("elicitation")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesElicitation(in.Elicitation, at.Member("elicitation")); err != nil {
 			return out, err
 		}
 		out.Elicitation = &x
@@ -512,7 +514,7 @@ func toOlder20251125ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 		out.Experimental = m1
 	}
 	if in.Extensions != nil {
-		b, err := convEncode(in.Extensions, at.member("extensions"))
+		b, err := protocol.ConvEncode(in.Extensions, at.Member("extensions"))
 		if err != nil {
 			return out, err
 		}
@@ -523,21 +525,21 @@ func toOlder20251125ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 	}
 	if in.Roots != nil {
 		var x mcp20251125.ClientCapabilitiesRoots
-		if x, err = toOlder20251125ClientCapabilitiesRoots(in.Roots, at.member("roots")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesRoots(in.Roots, at.Member("roots")); err != nil {
 			return out, err
 		}
 		out.Roots = &x
 	}
 	if in.Sampling != nil {
 		var x mcp20251125.ClientCapabilitiesSampling
-		if x, err = toOlder20251125ClientCapabilitiesSampling(in.Sampling, at.member("sampling")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesSampling(in.Sampling, at.Member("sampling")); err != nil {
 			return out, err
 		}
 		out.Sampling = &x
 	}
 	if b, ok := in.Extra.Get("tasks"); ok {
 		var x mcp20251125.ClientCapabilitiesTasks
-		if err = convDecode(b, &x, at.member("tasks"), "2025-11-25", "ClientCapabilitiesTasks"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("tasks"), "2025-11-25", "ClientCapabilitiesTasks"); err != nil {
 			return out, err
 		}
 		out.Tasks = &x
@@ -557,10 +559,10 @@ func toOlder20251125ClientCapabilities(in *ClientCapabilities, at *convPath) (ou
 
 // fromOlder20251125ClientCapabilities converts a revision 2025-11-25's ClientCapabilities to
 // ClientCapabilities.
-func fromOlder20251125ClientCapabilities(in *mcp20251125.ClientCapabilities, at *convPath) (out ClientCapabilities, err error) {
+func fromOlder20251125ClientCapabilities(in *mcp20251125.ClientCapabilities, at *protocol.ConvPath) (out ClientCapabilities, err error) {
 	if in.Elicitation != nil {
 		var x ClientCapabilitiesElicitation
-		if x, err = fromOlder20251125ClientCapabilitiesElicitation(in.Elicitation, at.member("elicitation")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesElicitation(in.Elicitation, at.Member("elicitation")); err != nil {
 			return out, err
 		}
 		out.Elicitation = &x
@@ -578,13 +580,13 @@ func fromOlder20251125ClientCapabilities(in *mcp20251125.ClientCapabilities, at 
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("extensions")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("extensions")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]JSONObject, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 JSONObject
-			if err = convDecode(p1[k1], &x1, at.member("extensions").member(k1), "2026-07-28", "JSONObject"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("extensions").Member(k1), "2026-07-28", "JSONObject"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -594,20 +596,20 @@ func fromOlder20251125ClientCapabilities(in *mcp20251125.ClientCapabilities, at 
 	}
 	if in.Roots != nil {
 		var x ClientCapabilitiesRoots
-		if x, err = fromOlder20251125ClientCapabilitiesRoots(in.Roots, at.member("roots")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesRoots(in.Roots, at.Member("roots")); err != nil {
 			return out, err
 		}
 		out.Roots = &x
 	}
 	if in.Sampling != nil {
 		var x ClientCapabilitiesSampling
-		if x, err = fromOlder20251125ClientCapabilitiesSampling(in.Sampling, at.member("sampling")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesSampling(in.Sampling, at.Member("sampling")); err != nil {
 			return out, err
 		}
 		out.Sampling = &x
 	}
 	if in.Tasks != nil {
-		b, err := convEncode(in.Tasks, at.member("tasks"))
+		b, err := protocol.ConvEncode(in.Tasks, at.Member("tasks"))
 		if err != nil {
 			return out, err
 		}
@@ -631,17 +633,17 @@ func fromOlder20251125ClientCapabilities(in *mcp20251125.ClientCapabilities, at 
 
 // toOlder20251125ClientCapabilitiesElicitation converts a ClientCapabilitiesElicitation to
 // revision 2025-11-25's ClientCapabilitiesElicitation.
-func toOlder20251125ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitation, at *convPath) (out mcp20251125.ClientCapabilitiesElicitation, err error) {
+func toOlder20251125ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitation, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesElicitation, err error) {
 	if in.Form != nil {
 		var x mcp20251125.ClientCapabilitiesElicitationForm
-		if x, err = toOlder20251125ClientCapabilitiesElicitationForm(in.Form, at.member("form")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesElicitationForm(in.Form, at.Member("form")); err != nil {
 			return out, err
 		}
 		out.Form = &x
 	}
 	if in.URL != nil {
 		var x mcp20251125.ClientCapabilitiesElicitationURL
-		if x, err = toOlder20251125ClientCapabilitiesElicitationURL(in.URL, at.member("url")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesElicitationURL(in.URL, at.Member("url")); err != nil {
 			return out, err
 		}
 		out.URL = &x
@@ -658,17 +660,17 @@ func toOlder20251125ClientCapabilitiesElicitation(in *ClientCapabilitiesElicitat
 
 // fromOlder20251125ClientCapabilitiesElicitation converts a revision 2025-11-25's
 // ClientCapabilitiesElicitation to ClientCapabilitiesElicitation.
-func fromOlder20251125ClientCapabilitiesElicitation(in *mcp20251125.ClientCapabilitiesElicitation, at *convPath) (out ClientCapabilitiesElicitation, err error) {
+func fromOlder20251125ClientCapabilitiesElicitation(in *mcp20251125.ClientCapabilitiesElicitation, at *protocol.ConvPath) (out ClientCapabilitiesElicitation, err error) {
 	if in.Form != nil {
 		var x ClientCapabilitiesElicitationForm
-		if x, err = fromOlder20251125ClientCapabilitiesElicitationForm(in.Form, at.member("form")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesElicitationForm(in.Form, at.Member("form")); err != nil {
 			return out, err
 		}
 		out.Form = &x
 	}
 	if in.URL != nil {
 		var x ClientCapabilitiesElicitationURL
-		if x, err = fromOlder20251125ClientCapabilitiesElicitationURL(in.URL, at.member("url")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesElicitationURL(in.URL, at.Member("url")); err != nil {
 			return out, err
 		}
 		out.URL = &x
@@ -686,9 +688,9 @@ func fromOlder20251125ClientCapabilitiesElicitation(in *mcp20251125.ClientCapabi
 // toOlder20251125ClientCapabilitiesElicitationForm converts a
 // ClientCapabilitiesElicitationForm to revision 2025-11-25's
 // ClientCapabilitiesElicitationForm.
-func toOlder20251125ClientCapabilitiesElicitationForm(in *ClientCapabilitiesElicitationForm, at *convPath) (out mcp20251125.ClientCapabilitiesElicitationForm, err error) {
+func toOlder20251125ClientCapabilitiesElicitationForm(in *ClientCapabilitiesElicitationForm, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesElicitationForm, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -702,14 +704,14 @@ func toOlder20251125ClientCapabilitiesElicitationForm(in *ClientCapabilitiesElic
 
 // fromOlder20251125ClientCapabilitiesElicitationForm converts a revision 2025-11-25's
 // ClientCapabilitiesElicitationForm to ClientCapabilitiesElicitationForm.
-func fromOlder20251125ClientCapabilitiesElicitationForm(in *mcp20251125.ClientCapabilitiesElicitationForm, at *convPath) (out ClientCapabilitiesElicitationForm, err error) {
+func fromOlder20251125ClientCapabilitiesElicitationForm(in *mcp20251125.ClientCapabilitiesElicitationForm, at *protocol.ConvPath) (out ClientCapabilitiesElicitationForm, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -720,9 +722,9 @@ func fromOlder20251125ClientCapabilitiesElicitationForm(in *mcp20251125.ClientCa
 // toOlder20251125ClientCapabilitiesElicitationURL converts a
 // ClientCapabilitiesElicitationURL to revision 2025-11-25's
 // ClientCapabilitiesElicitationURL.
-func toOlder20251125ClientCapabilitiesElicitationURL(in *ClientCapabilitiesElicitationURL, at *convPath) (out mcp20251125.ClientCapabilitiesElicitationURL, err error) {
+func toOlder20251125ClientCapabilitiesElicitationURL(in *ClientCapabilitiesElicitationURL, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesElicitationURL, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -736,14 +738,14 @@ func toOlder20251125ClientCapabilitiesElicitationURL(in *ClientCapabilitiesElici
 
 // fromOlder20251125ClientCapabilitiesElicitationURL converts a revision 2025-11-25's
 // ClientCapabilitiesElicitationURL to ClientCapabilitiesElicitationURL.
-func fromOlder20251125ClientCapabilitiesElicitationURL(in *mcp20251125.ClientCapabilitiesElicitationURL, at *convPath) (out ClientCapabilitiesElicitationURL, err error) {
+func fromOlder20251125ClientCapabilitiesElicitationURL(in *mcp20251125.ClientCapabilitiesElicitationURL, at *protocol.ConvPath) (out ClientCapabilitiesElicitationURL, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -753,10 +755,10 @@ func fromOlder20251125ClientCapabilitiesElicitationURL(in *mcp20251125.ClientCap
 
 // toOlder20251125ClientCapabilitiesRoots converts a ClientCapabilitiesRoots to revision
 // 2025-11-25's ClientCapabilitiesRoots.
-func toOlder20251125ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *convPath) (out mcp20251125.ClientCapabilitiesRoots, err error) {
+func toOlder20251125ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesRoots, err error) {
 	if b, ok := in.Extra.Get("listChanged"); ok {
 		var x bool
-		if err = convDecode(b, &x, at.member("listChanged"), "2025-11-25", "bool"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("listChanged"), "2025-11-25", "bool"); err != nil {
 			return out, err
 		}
 		out.ListChanged = &x
@@ -776,9 +778,9 @@ func toOlder20251125ClientCapabilitiesRoots(in *ClientCapabilitiesRoots, at *con
 
 // fromOlder20251125ClientCapabilitiesRoots converts a revision 2025-11-25's
 // ClientCapabilitiesRoots to ClientCapabilitiesRoots.
-func fromOlder20251125ClientCapabilitiesRoots(in *mcp20251125.ClientCapabilitiesRoots, at *convPath) (out ClientCapabilitiesRoots, err error) {
+func fromOlder20251125ClientCapabilitiesRoots(in *mcp20251125.ClientCapabilitiesRoots, at *protocol.ConvPath) (out ClientCapabilitiesRoots, err error) {
 	if in.ListChanged != nil {
-		b, err := convEncode(in.ListChanged, at.member("listChanged"))
+		b, err := protocol.ConvEncode(in.ListChanged, at.Member("listChanged"))
 		if err != nil {
 			return out, err
 		}
@@ -799,17 +801,17 @@ func fromOlder20251125ClientCapabilitiesRoots(in *mcp20251125.ClientCapabilities
 
 // toOlder20251125ClientCapabilitiesSampling converts a ClientCapabilitiesSampling to
 // revision 2025-11-25's ClientCapabilitiesSampling.
-func toOlder20251125ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, at *convPath) (out mcp20251125.ClientCapabilitiesSampling, err error) {
+func toOlder20251125ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesSampling, err error) {
 	if in.Context != nil {
 		var x mcp20251125.ClientCapabilitiesSamplingContext
-		if x, err = toOlder20251125ClientCapabilitiesSamplingContext(in.Context, at.member("context")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesSamplingContext(in.Context, at.Member("context")); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	if in.Tools != nil {
 		var x mcp20251125.ClientCapabilitiesSamplingTools
-		if x, err = toOlder20251125ClientCapabilitiesSamplingTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesSamplingTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -826,17 +828,17 @@ func toOlder20251125ClientCapabilitiesSampling(in *ClientCapabilitiesSampling, a
 
 // fromOlder20251125ClientCapabilitiesSampling converts a revision 2025-11-25's
 // ClientCapabilitiesSampling to ClientCapabilitiesSampling.
-func fromOlder20251125ClientCapabilitiesSampling(in *mcp20251125.ClientCapabilitiesSampling, at *convPath) (out ClientCapabilitiesSampling, err error) {
+func fromOlder20251125ClientCapabilitiesSampling(in *mcp20251125.ClientCapabilitiesSampling, at *protocol.ConvPath) (out ClientCapabilitiesSampling, err error) {
 	if in.Context != nil {
 		var x ClientCapabilitiesSamplingContext
-		if x, err = fromOlder20251125ClientCapabilitiesSamplingContext(in.Context, at.member("context")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesSamplingContext(in.Context, at.Member("context")); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	if in.Tools != nil {
 		var x ClientCapabilitiesSamplingTools
-		if x, err = fromOlder20251125ClientCapabilitiesSamplingTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesSamplingTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
@@ -854,9 +856,9 @@ func fromOlder20251125ClientCapabilitiesSampling(in *mcp20251125.ClientCapabilit
 // toOlder20251125ClientCapabilitiesSamplingContext converts a
 // ClientCapabilitiesSamplingContext to revision 2025-11-25's
 // ClientCapabilitiesSamplingContext.
-func toOlder20251125ClientCapabilitiesSamplingContext(in *ClientCapabilitiesSamplingContext, at *convPath) (out mcp20251125.ClientCapabilitiesSamplingContext, err error) {
+func toOlder20251125ClientCapabilitiesSamplingContext(in *ClientCapabilitiesSamplingContext, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesSamplingContext, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -870,14 +872,14 @@ func toOlder20251125ClientCapabilitiesSamplingContext(in *ClientCapabilitiesSamp
 
 // fromOlder20251125ClientCapabilitiesSamplingContext converts a revision 2025-11-25's
 // ClientCapabilitiesSamplingContext to ClientCapabilitiesSamplingContext.
-func fromOlder20251125ClientCapabilitiesSamplingContext(in *mcp20251125.ClientCapabilitiesSamplingContext, at *convPath) (out ClientCapabilitiesSamplingContext, err error) {
+func fromOlder20251125ClientCapabilitiesSamplingContext(in *mcp20251125.ClientCapabilitiesSamplingContext, at *protocol.ConvPath) (out ClientCapabilitiesSamplingContext, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -887,9 +889,9 @@ func fromOlder20251125ClientCapabilitiesSamplingContext(in *mcp20251125.ClientCa
 
 // toOlder20251125ClientCapabilitiesSamplingTools converts a ClientCapabilitiesSamplingTools
 // to revision 2025-11-25's ClientCapabilitiesSamplingTools.
-func toOlder20251125ClientCapabilitiesSamplingTools(in *ClientCapabilitiesSamplingTools, at *convPath) (out mcp20251125.ClientCapabilitiesSamplingTools, err error) {
+func toOlder20251125ClientCapabilitiesSamplingTools(in *ClientCapabilitiesSamplingTools, at *protocol.ConvPath) (out mcp20251125.ClientCapabilitiesSamplingTools, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -903,14 +905,14 @@ func toOlder20251125ClientCapabilitiesSamplingTools(in *ClientCapabilitiesSampli
 
 // fromOlder20251125ClientCapabilitiesSamplingTools converts a revision 2025-11-25's
 // ClientCapabilitiesSamplingTools to ClientCapabilitiesSamplingTools.
-func fromOlder20251125ClientCapabilitiesSamplingTools(in *mcp20251125.ClientCapabilitiesSamplingTools, at *convPath) (out ClientCapabilitiesSamplingTools, err error) {
+func fromOlder20251125ClientCapabilitiesSamplingTools(in *mcp20251125.ClientCapabilitiesSamplingTools, at *protocol.ConvPath) (out ClientCapabilitiesSamplingTools, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -923,33 +925,33 @@ func fromOlder20251125ClientCapabilitiesSamplingTools(in *mcp20251125.ClientCapa
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125CompleteRequestParams(in *CompleteRequestParams, at *convPath) (out mcp20251125.CompleteRequestParams, err error) {
+func toOlder20251125CompleteRequestParams(in *CompleteRequestParams, at *protocol.ConvPath) (out mcp20251125.CompleteRequestParams, err error) {
 	{
 		var x mcp20251125.CompleteRequestParamsMeta
-		if x, err = toOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(&in.Meta, at.member("_meta")); err != nil {
+		if x, err = toOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(&in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
 	{
 		var x mcp20251125.CompleteRequestParamsArgument
-		if x, err = toOlder20251125CompleteRequestParamsArgument(&in.Argument, at.member("argument")); err != nil {
+		if x, err = toOlder20251125CompleteRequestParamsArgument(&in.Argument, at.Member("argument")); err != nil {
 			return out, err
 		}
 		out.Argument = x
 	}
 	if in.Context != nil {
 		var x mcp20251125.CompleteRequestParamsContext
-		if x, err = toOlder20251125CompleteRequestParamsContext(in.Context, at.member("context")); err != nil {
+		if x, err = toOlder20251125CompleteRequestParamsContext(in.Context, at.Member("context")); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	{
 		var x mcp20251125.CompleteRequestParamsRef
-		if x, err = toOlder20251125CompleteRequestParamsRef(in.Ref, at.member("ref")); err != nil {
+		if x, err = toOlder20251125CompleteRequestParamsRef(in.Ref, at.Member("ref")); err != nil {
 			return out, err
 		}
 		out.Ref = x
@@ -969,31 +971,31 @@ func toOlder20251125CompleteRequestParams(in *CompleteRequestParams, at *convPat
 //
 // A _meta the value lacks is an empty one: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
-func fromOlder20251125CompleteRequestParams(in *mcp20251125.CompleteRequestParams, at *convPath) (out CompleteRequestParams, err error) {
+func fromOlder20251125CompleteRequestParams(in *mcp20251125.CompleteRequestParams, at *protocol.ConvPath) (out CompleteRequestParams, err error) {
 	if in.Meta != nil {
 		var x RequestMetaObject
-		if x, err = fromOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in.Meta, at.member("_meta")); err != nil {
+		if x, err = fromOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	{
 		var x CompleteRequestParamsArgument
-		if x, err = fromOlder20251125CompleteRequestParamsArgument(&in.Argument, at.member("argument")); err != nil {
+		if x, err = fromOlder20251125CompleteRequestParamsArgument(&in.Argument, at.Member("argument")); err != nil {
 			return out, err
 		}
 		out.Argument = x
 	}
 	if in.Context != nil {
 		var x CompleteRequestParamsContext
-		if x, err = fromOlder20251125CompleteRequestParamsContext(in.Context, at.member("context")); err != nil {
+		if x, err = fromOlder20251125CompleteRequestParamsContext(in.Context, at.Member("context")); err != nil {
 			return out, err
 		}
 		out.Context = &x
 	}
 	{
 		var x CompleteRequestParamsRef
-		if x, err = fromOlder20251125CompleteRequestParamsRef(in.Ref, at.member("ref")); err != nil {
+		if x, err = fromOlder20251125CompleteRequestParamsRef(in.Ref, at.Member("ref")); err != nil {
 			return out, err
 		}
 		out.Ref = x
@@ -1010,7 +1012,7 @@ func fromOlder20251125CompleteRequestParams(in *mcp20251125.CompleteRequestParam
 
 // toOlder20251125CompleteRequestParamsArgument converts a CompleteRequestParamsArgument to
 // revision 2025-11-25's CompleteRequestParamsArgument.
-func toOlder20251125CompleteRequestParamsArgument(in *CompleteRequestParamsArgument, at *convPath) (out mcp20251125.CompleteRequestParamsArgument, err error) {
+func toOlder20251125CompleteRequestParamsArgument(in *CompleteRequestParamsArgument, at *protocol.ConvPath) (out mcp20251125.CompleteRequestParamsArgument, err error) {
 	out.Name = in.Name
 	out.Value = in.Value
 	for _, m := range in.Extra {
@@ -1025,7 +1027,7 @@ func toOlder20251125CompleteRequestParamsArgument(in *CompleteRequestParamsArgum
 
 // fromOlder20251125CompleteRequestParamsArgument converts a revision 2025-11-25's
 // CompleteRequestParamsArgument to CompleteRequestParamsArgument.
-func fromOlder20251125CompleteRequestParamsArgument(in *mcp20251125.CompleteRequestParamsArgument, at *convPath) (out CompleteRequestParamsArgument, err error) {
+func fromOlder20251125CompleteRequestParamsArgument(in *mcp20251125.CompleteRequestParamsArgument, at *protocol.ConvPath) (out CompleteRequestParamsArgument, err error) {
 	out.Name = in.Name
 	out.Value = in.Value
 	for _, m := range in.Extra {
@@ -1040,7 +1042,7 @@ func fromOlder20251125CompleteRequestParamsArgument(in *mcp20251125.CompleteRequ
 
 // toOlder20251125CompleteRequestParamsContext converts a CompleteRequestParamsContext to
 // revision 2025-11-25's CompleteRequestParamsContext.
-func toOlder20251125CompleteRequestParamsContext(in *CompleteRequestParamsContext, at *convPath) (out mcp20251125.CompleteRequestParamsContext, err error) {
+func toOlder20251125CompleteRequestParamsContext(in *CompleteRequestParamsContext, at *protocol.ConvPath) (out mcp20251125.CompleteRequestParamsContext, err error) {
 	if in.Arguments != nil {
 		out.Arguments = in.Arguments
 	}
@@ -1056,7 +1058,7 @@ func toOlder20251125CompleteRequestParamsContext(in *CompleteRequestParamsContex
 
 // fromOlder20251125CompleteRequestParamsContext converts a revision 2025-11-25's
 // CompleteRequestParamsContext to CompleteRequestParamsContext.
-func fromOlder20251125CompleteRequestParamsContext(in *mcp20251125.CompleteRequestParamsContext, at *convPath) (out CompleteRequestParamsContext, err error) {
+func fromOlder20251125CompleteRequestParamsContext(in *mcp20251125.CompleteRequestParamsContext, at *protocol.ConvPath) (out CompleteRequestParamsContext, err error) {
 	if in.Arguments != nil {
 		out.Arguments = in.Arguments
 	}
@@ -1072,7 +1074,7 @@ func fromOlder20251125CompleteRequestParamsContext(in *mcp20251125.CompleteReque
 
 // toOlder20251125CompleteRequestParamsRef converts a CompleteRequestParamsRef to revision
 // 2025-11-25's CompleteRequestParamsRef.
-func toOlder20251125CompleteRequestParamsRef(in CompleteRequestParamsRef, at *convPath) (out mcp20251125.CompleteRequestParamsRef, err error) {
+func toOlder20251125CompleteRequestParamsRef(in CompleteRequestParamsRef, at *protocol.ConvPath) (out mcp20251125.CompleteRequestParamsRef, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1095,12 +1097,12 @@ func toOlder20251125CompleteRequestParamsRef(in CompleteRequestParamsRef, at *co
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CompleteRequestParamsRef")
+	return out, protocol.ConvWrongType(in, "a branch of CompleteRequestParamsRef")
 }
 
 // fromOlder20251125CompleteRequestParamsRef converts a revision 2025-11-25's
 // CompleteRequestParamsRef to CompleteRequestParamsRef.
-func fromOlder20251125CompleteRequestParamsRef(in mcp20251125.CompleteRequestParamsRef, at *convPath) (out CompleteRequestParamsRef, err error) {
+func fromOlder20251125CompleteRequestParamsRef(in mcp20251125.CompleteRequestParamsRef, at *protocol.ConvPath) (out CompleteRequestParamsRef, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1123,7 +1125,7 @@ func fromOlder20251125CompleteRequestParamsRef(in mcp20251125.CompleteRequestPar
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of CompleteRequestParamsRef")
+	return out, protocol.ConvWrongType(in, "a branch of CompleteRequestParamsRef")
 }
 
 // toOlder20251125CompleteResult converts a CompleteResult to revision 2025-11-25's
@@ -1134,22 +1136,22 @@ func fromOlder20251125CompleteRequestParamsRef(in mcp20251125.CompleteRequestPar
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20251125CompleteResult(in *CompleteResult, at *convPath) (out mcp20251125.CompleteResult, err error) {
+func toOlder20251125CompleteResult(in *CompleteResult, at *protocol.ConvPath) (out mcp20251125.CompleteResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20251125.CompleteResultCompletion
-		if x, err = toOlder20251125CompleteResultCompletion(&in.Completion, at.member("completion")); err != nil {
+		if x, err = toOlder20251125CompleteResultCompletion(&in.Completion, at.Member("completion")); err != nil {
 			return out, err
 		}
 		out.Completion = x
@@ -1170,25 +1172,25 @@ func toOlder20251125CompleteResult(in *CompleteResult, at *convPath) (out mcp202
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20251125CompleteResult(in *mcp20251125.CompleteResult, at *convPath) (out CompleteResult, err error) {
+func fromOlder20251125CompleteResult(in *mcp20251125.CompleteResult, at *protocol.ConvPath) (out CompleteResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	{
 		var x CompleteResultCompletion
-		if x, err = fromOlder20251125CompleteResultCompletion(&in.Completion, at.member("completion")); err != nil {
+		if x, err = fromOlder20251125CompleteResultCompletion(&in.Completion, at.Member("completion")); err != nil {
 			return out, err
 		}
 		out.Completion = x
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -1210,12 +1212,12 @@ func fromOlder20251125CompleteResult(in *mcp20251125.CompleteResult, at *convPat
 
 // toOlder20251125CompleteResultCompletion converts a CompleteResultCompletion to revision
 // 2025-11-25's CompleteResultCompletion.
-func toOlder20251125CompleteResultCompletion(in *CompleteResultCompletion, at *convPath) (out mcp20251125.CompleteResultCompletion, err error) {
+func toOlder20251125CompleteResultCompletion(in *CompleteResultCompletion, at *protocol.ConvPath) (out mcp20251125.CompleteResultCompletion, err error) {
 	if in.HasMore != nil {
-		out.HasMore = convPtr(*in.HasMore)
+		out.HasMore = protocol.ConvPtr(*in.HasMore)
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	out.Values = in.Values
 	for _, m := range in.Extra {
@@ -1230,12 +1232,12 @@ func toOlder20251125CompleteResultCompletion(in *CompleteResultCompletion, at *c
 
 // fromOlder20251125CompleteResultCompletion converts a revision 2025-11-25's
 // CompleteResultCompletion to CompleteResultCompletion.
-func fromOlder20251125CompleteResultCompletion(in *mcp20251125.CompleteResultCompletion, at *convPath) (out CompleteResultCompletion, err error) {
+func fromOlder20251125CompleteResultCompletion(in *mcp20251125.CompleteResultCompletion, at *protocol.ConvPath) (out CompleteResultCompletion, err error) {
 	if in.HasMore != nil {
-		out.HasMore = convPtr(*in.HasMore)
+		out.HasMore = protocol.ConvPtr(*in.HasMore)
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	out.Values = in.Values
 	for _, m := range in.Extra {
@@ -1249,7 +1251,7 @@ func fromOlder20251125CompleteResultCompletion(in *mcp20251125.CompleteResultCom
 }
 
 // toOlder20251125ContentBlock converts a ContentBlock to revision 2025-11-25's ContentBlock.
-func toOlder20251125ContentBlock(in ContentBlock, at *convPath) (out mcp20251125.ContentBlock, err error) {
+func toOlder20251125ContentBlock(in ContentBlock, at *protocol.ConvPath) (out mcp20251125.ContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1299,12 +1301,12 @@ func toOlder20251125ContentBlock(in ContentBlock, at *convPath) (out mcp20251125
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of ContentBlock")
 }
 
 // fromOlder20251125ContentBlock converts a revision 2025-11-25's ContentBlock to
 // ContentBlock.
-func fromOlder20251125ContentBlock(in mcp20251125.ContentBlock, at *convPath) (out ContentBlock, err error) {
+func fromOlder20251125ContentBlock(in mcp20251125.ContentBlock, at *protocol.ConvPath) (out ContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1354,20 +1356,20 @@ func fromOlder20251125ContentBlock(in mcp20251125.ContentBlock, at *convPath) (o
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of ContentBlock")
 }
 
 // toOlder20251125CreateMessageRequestParams converts a CreateMessageRequestParams to
 // revision 2025-11-25's CreateMessageRequestParams.
-func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, at *convPath) (out mcp20251125.CreateMessageRequestParams, err error) {
+func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, at *protocol.ConvPath) (out mcp20251125.CreateMessageRequestParams, err error) {
 	if in.IncludeContext != nil {
-		out.IncludeContext = convPtr(mcp20251125.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
+		out.IncludeContext = protocol.ConvPtr(mcp20251125.CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
 	if in.Messages != nil {
 		s1 := make([]mcp20251125.SamplingMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = toOlder20251125SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125SamplingMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1378,7 +1380,7 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 	}
 	if in.ModelPreferences != nil {
 		var x mcp20251125.ModelPreferences
-		if x, err = toOlder20251125ModelPreferences(in.ModelPreferences, at.member("modelPreferences")); err != nil {
+		if x, err = toOlder20251125ModelPreferences(in.ModelPreferences, at.Member("modelPreferences")); err != nil {
 			return out, err
 		}
 		out.ModelPreferences = &x
@@ -1387,14 +1389,14 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 		out.StopSequences = in.StopSequences
 	}
 	if in.SystemPrompt != nil {
-		out.SystemPrompt = convPtr(*in.SystemPrompt)
+		out.SystemPrompt = protocol.ConvPtr(*in.SystemPrompt)
 	}
 	if in.Temperature != nil {
-		out.Temperature = convPtr(*in.Temperature)
+		out.Temperature = protocol.ConvPtr(*in.Temperature)
 	}
 	if in.ToolChoice != nil {
 		var x mcp20251125.ToolChoice
-		if x, err = toOlder20251125ToolChoice(in.ToolChoice, at.member("toolChoice")); err != nil {
+		if x, err = toOlder20251125ToolChoice(in.ToolChoice, at.Member("toolChoice")); err != nil {
 			return out, err
 		}
 		out.ToolChoice = &x
@@ -1402,7 +1404,7 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 	if in.Tools != nil {
 		s1 := make([]mcp20251125.Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1410,14 +1412,14 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x mcp20251125.CreateMessageRequestParamsMeta
-		if err = convDecode(b, &x, at.member("_meta"), "2025-11-25", "CreateMessageRequestParamsMeta"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-11-25", "CreateMessageRequestParamsMeta"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("task"); ok {
 		var x mcp20251125.TaskMetadata
-		if err = convDecode(b, &x, at.member("task"), "2025-11-25", "TaskMetadata"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("task"), "2025-11-25", "TaskMetadata"); err != nil {
 			return out, err
 		}
 		out.Task = &x
@@ -1437,15 +1439,15 @@ func toOlder20251125CreateMessageRequestParams(in *CreateMessageRequestParams, a
 
 // fromOlder20251125CreateMessageRequestParams converts a revision 2025-11-25's
 // CreateMessageRequestParams to CreateMessageRequestParams.
-func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRequestParams, at *convPath) (out CreateMessageRequestParams, err error) {
+func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRequestParams, at *protocol.ConvPath) (out CreateMessageRequestParams, err error) {
 	if in.IncludeContext != nil {
-		out.IncludeContext = convPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
+		out.IncludeContext = protocol.ConvPtr(CreateMessageRequestParamsIncludeContext(*in.IncludeContext))
 	}
 	out.MaxTokens = in.MaxTokens
 	if in.Messages != nil {
 		s1 := make([]SamplingMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = fromOlder20251125SamplingMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125SamplingMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -1456,7 +1458,7 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 	}
 	if in.ModelPreferences != nil {
 		var x ModelPreferences
-		if x, err = fromOlder20251125ModelPreferences(in.ModelPreferences, at.member("modelPreferences")); err != nil {
+		if x, err = fromOlder20251125ModelPreferences(in.ModelPreferences, at.Member("modelPreferences")); err != nil {
 			return out, err
 		}
 		out.ModelPreferences = &x
@@ -1465,14 +1467,14 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 		out.StopSequences = in.StopSequences
 	}
 	if in.SystemPrompt != nil {
-		out.SystemPrompt = convPtr(*in.SystemPrompt)
+		out.SystemPrompt = protocol.ConvPtr(*in.SystemPrompt)
 	}
 	if in.Temperature != nil {
-		out.Temperature = convPtr(*in.Temperature)
+		out.Temperature = protocol.ConvPtr(*in.Temperature)
 	}
 	if in.ToolChoice != nil {
 		var x ToolChoice
-		if x, err = fromOlder20251125ToolChoice(in.ToolChoice, at.member("toolChoice")); err != nil {
+		if x, err = fromOlder20251125ToolChoice(in.ToolChoice, at.Member("toolChoice")); err != nil {
 			return out, err
 		}
 		out.ToolChoice = &x
@@ -1480,14 +1482,14 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 	if in.Tools != nil {
 		s1 := make([]Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Tools = s1
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -1497,7 +1499,7 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 		})
 	}
 	if in.Task != nil {
-		b, err := convEncode(in.Task, at.member("task"))
+		b, err := protocol.ConvEncode(in.Task, at.Member("task"))
 		if err != nil {
 			return out, err
 		}
@@ -1521,17 +1523,17 @@ func fromOlder20251125CreateMessageRequestParams(in *mcp20251125.CreateMessageRe
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125CreateMessageResult(in *CreateMessageResult, at *convPath) (out mcp20251125.CreateMessageResult, err error) {
+func toOlder20251125CreateMessageResult(in *CreateMessageResult, at *protocol.ConvPath) (out mcp20251125.CreateMessageResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20251125.CreateMessageResultContent
-		if x, err = toOlder20251125CreateMessageResultContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20251125CreateMessageResultContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -1539,7 +1541,7 @@ func toOlder20251125CreateMessageResult(in *CreateMessageResult, at *convPath) (
 	out.Model = in.Model
 	out.Role = mcp20251125.Role(in.Role)
 	if in.StopReason != nil {
-		out.StopReason = convPtr(*in.StopReason)
+		out.StopReason = protocol.ConvPtr(*in.StopReason)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1553,13 +1555,13 @@ func toOlder20251125CreateMessageResult(in *CreateMessageResult, at *convPath) (
 
 // fromOlder20251125CreateMessageResult converts a revision 2025-11-25's CreateMessageResult
 // to CreateMessageResult.
-func fromOlder20251125CreateMessageResult(in *mcp20251125.CreateMessageResult, at *convPath) (out CreateMessageResult, err error) {
+func fromOlder20251125CreateMessageResult(in *mcp20251125.CreateMessageResult, at *protocol.ConvPath) (out CreateMessageResult, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	{
 		var x CreateMessageResultContent
-		if x, err = fromOlder20251125CreateMessageResultContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20251125CreateMessageResultContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -1567,7 +1569,7 @@ func fromOlder20251125CreateMessageResult(in *mcp20251125.CreateMessageResult, a
 	out.Model = in.Model
 	out.Role = Role(in.Role)
 	if in.StopReason != nil {
-		out.StopReason = convPtr(*in.StopReason)
+		out.StopReason = protocol.ConvPtr(*in.StopReason)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -1581,7 +1583,7 @@ func fromOlder20251125CreateMessageResult(in *mcp20251125.CreateMessageResult, a
 
 // toOlder20251125CreateMessageResultContent converts a CreateMessageResultContent to
 // revision 2025-11-25's CreateMessageResultContent.
-func toOlder20251125CreateMessageResultContent(in CreateMessageResultContent, at *convPath) (out mcp20251125.CreateMessageResultContent, err error) {
+func toOlder20251125CreateMessageResultContent(in CreateMessageResultContent, at *protocol.ConvPath) (out mcp20251125.CreateMessageResultContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1635,7 +1637,7 @@ func toOlder20251125CreateMessageResultContent(in CreateMessageResultContent, at
 		if v != nil {
 			s1 := make(mcp20251125.CreateMessageResultContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], at.elem(i1)); err != nil {
+				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], at.Elem(i1)); err != nil {
 					return out, err
 				}
 			}
@@ -1643,12 +1645,12 @@ func toOlder20251125CreateMessageResultContent(in CreateMessageResultContent, at
 		}
 		return x, nil
 	}
-	return out, convWrongType(in, "a branch of CreateMessageResultContent")
+	return out, protocol.ConvWrongType(in, "a branch of CreateMessageResultContent")
 }
 
 // fromOlder20251125CreateMessageResultContent converts a revision 2025-11-25's
 // CreateMessageResultContent to CreateMessageResultContent.
-func fromOlder20251125CreateMessageResultContent(in mcp20251125.CreateMessageResultContent, at *convPath) (out CreateMessageResultContent, err error) {
+func fromOlder20251125CreateMessageResultContent(in mcp20251125.CreateMessageResultContent, at *protocol.ConvPath) (out CreateMessageResultContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1702,7 +1704,7 @@ func fromOlder20251125CreateMessageResultContent(in mcp20251125.CreateMessageRes
 		if v != nil {
 			s1 := make(CreateMessageResultContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], at.elem(i1)); err != nil {
+				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], at.Elem(i1)); err != nil {
 					return out, err
 				}
 			}
@@ -1710,33 +1712,33 @@ func fromOlder20251125CreateMessageResultContent(in mcp20251125.CreateMessageRes
 		}
 		return x, nil
 	}
-	return out, convWrongType(in, "a branch of CreateMessageResultContent")
+	return out, protocol.ConvWrongType(in, "a branch of CreateMessageResultContent")
 }
 
 // toOlder20251125ElicitRequestFormParams converts a ElicitRequestFormParams to revision
 // 2025-11-25's ElicitRequestFormParams.
-func toOlder20251125ElicitRequestFormParams(in *ElicitRequestFormParams, at *convPath) (out mcp20251125.ElicitRequestFormParams, err error) {
+func toOlder20251125ElicitRequestFormParams(in *ElicitRequestFormParams, at *protocol.ConvPath) (out mcp20251125.ElicitRequestFormParams, err error) {
 	out.Message = in.Message
 	if in.Mode != nil {
-		out.Mode = convPtr(*in.Mode)
+		out.Mode = protocol.ConvPtr(*in.Mode)
 	}
 	{
 		var x mcp20251125.ElicitRequestFormParamsRequestedSchema
-		if x, err = toOlder20251125ElicitRequestFormParamsRequestedSchema(&in.RequestedSchema, at.member("requestedSchema")); err != nil {
+		if x, err = toOlder20251125ElicitRequestFormParamsRequestedSchema(&in.RequestedSchema, at.Member("requestedSchema")); err != nil {
 			return out, err
 		}
 		out.RequestedSchema = x
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x mcp20251125.ElicitRequestFormParamsMeta
-		if err = convDecode(b, &x, at.member("_meta"), "2025-11-25", "ElicitRequestFormParamsMeta"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-11-25", "ElicitRequestFormParamsMeta"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("task"); ok {
 		var x mcp20251125.TaskMetadata
-		if err = convDecode(b, &x, at.member("task"), "2025-11-25", "TaskMetadata"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("task"), "2025-11-25", "TaskMetadata"); err != nil {
 			return out, err
 		}
 		out.Task = &x
@@ -1756,20 +1758,20 @@ func toOlder20251125ElicitRequestFormParams(in *ElicitRequestFormParams, at *con
 
 // fromOlder20251125ElicitRequestFormParams converts a revision 2025-11-25's
 // ElicitRequestFormParams to ElicitRequestFormParams.
-func fromOlder20251125ElicitRequestFormParams(in *mcp20251125.ElicitRequestFormParams, at *convPath) (out ElicitRequestFormParams, err error) {
+func fromOlder20251125ElicitRequestFormParams(in *mcp20251125.ElicitRequestFormParams, at *protocol.ConvPath) (out ElicitRequestFormParams, err error) {
 	out.Message = in.Message
 	if in.Mode != nil {
-		out.Mode = convPtr(*in.Mode)
+		out.Mode = protocol.ConvPtr(*in.Mode)
 	}
 	{
 		var x ElicitRequestFormParamsRequestedSchema
-		if x, err = fromOlder20251125ElicitRequestFormParamsRequestedSchema(&in.RequestedSchema, at.member("requestedSchema")); err != nil {
+		if x, err = fromOlder20251125ElicitRequestFormParamsRequestedSchema(&in.RequestedSchema, at.Member("requestedSchema")); err != nil {
 			return out, err
 		}
 		out.RequestedSchema = x
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -1779,7 +1781,7 @@ func fromOlder20251125ElicitRequestFormParams(in *mcp20251125.ElicitRequestFormP
 		})
 	}
 	if in.Task != nil {
-		b, err := convEncode(in.Task, at.member("task"))
+		b, err := protocol.ConvEncode(in.Task, at.Member("task"))
 		if err != nil {
 			return out, err
 		}
@@ -1801,16 +1803,16 @@ func fromOlder20251125ElicitRequestFormParams(in *mcp20251125.ElicitRequestFormP
 // toOlder20251125ElicitRequestFormParamsRequestedSchema converts a
 // ElicitRequestFormParamsRequestedSchema to revision 2025-11-25's
 // ElicitRequestFormParamsRequestedSchema.
-func toOlder20251125ElicitRequestFormParamsRequestedSchema(in *ElicitRequestFormParamsRequestedSchema, at *convPath) (out mcp20251125.ElicitRequestFormParamsRequestedSchema, err error) {
+func toOlder20251125ElicitRequestFormParamsRequestedSchema(in *ElicitRequestFormParamsRequestedSchema, at *protocol.ConvPath) (out mcp20251125.ElicitRequestFormParamsRequestedSchema, err error) {
 	if in.Schema != nil {
-		out.Schema = convPtr(*in.Schema)
+		out.Schema = protocol.ConvPtr(*in.Schema)
 	}
 	if in.Properties != nil {
 		m1 := make(map[string]mcp20251125.PrimitiveSchemaDefinition, len(in.Properties))
 		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
 			v1 := in.Properties[k1]
 			var x1 mcp20251125.PrimitiveSchemaDefinition
-			if x1, err = toOlder20251125PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+			if x1, err = toOlder20251125PrimitiveSchemaDefinition(v1, at.Member("properties").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -1832,16 +1834,16 @@ func toOlder20251125ElicitRequestFormParamsRequestedSchema(in *ElicitRequestForm
 
 // fromOlder20251125ElicitRequestFormParamsRequestedSchema converts a revision 2025-11-25's
 // ElicitRequestFormParamsRequestedSchema to ElicitRequestFormParamsRequestedSchema.
-func fromOlder20251125ElicitRequestFormParamsRequestedSchema(in *mcp20251125.ElicitRequestFormParamsRequestedSchema, at *convPath) (out ElicitRequestFormParamsRequestedSchema, err error) {
+func fromOlder20251125ElicitRequestFormParamsRequestedSchema(in *mcp20251125.ElicitRequestFormParamsRequestedSchema, at *protocol.ConvPath) (out ElicitRequestFormParamsRequestedSchema, err error) {
 	if in.Schema != nil {
-		out.Schema = convPtr(*in.Schema)
+		out.Schema = protocol.ConvPtr(*in.Schema)
 	}
 	if in.Properties != nil {
 		m1 := make(map[string]PrimitiveSchemaDefinition, len(in.Properties))
 		for _, k1 := range slices.Sorted(maps.Keys(in.Properties)) {
 			v1 := in.Properties[k1]
 			var x1 PrimitiveSchemaDefinition
-			if x1, err = fromOlder20251125PrimitiveSchemaDefinition(v1, at.member("properties").member(k1)); err != nil {
+			if x1, err = fromOlder20251125PrimitiveSchemaDefinition(v1, at.Member("properties").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -1863,7 +1865,7 @@ func fromOlder20251125ElicitRequestFormParamsRequestedSchema(in *mcp20251125.Eli
 
 // toOlder20251125ElicitRequestParams converts a ElicitRequestParams to revision 2025-11-25's
 // ElicitRequestParams.
-func toOlder20251125ElicitRequestParams(in ElicitRequestParams, at *convPath) (out mcp20251125.ElicitRequestParams, err error) {
+func toOlder20251125ElicitRequestParams(in ElicitRequestParams, at *protocol.ConvPath) (out mcp20251125.ElicitRequestParams, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1886,12 +1888,12 @@ func toOlder20251125ElicitRequestParams(in ElicitRequestParams, at *convPath) (o
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ElicitRequestParams")
+	return out, protocol.ConvWrongType(in, "a branch of ElicitRequestParams")
 }
 
 // fromOlder20251125ElicitRequestParams converts a revision 2025-11-25's ElicitRequestParams
 // to ElicitRequestParams.
-func fromOlder20251125ElicitRequestParams(in mcp20251125.ElicitRequestParams, at *convPath) (out ElicitRequestParams, err error) {
+func fromOlder20251125ElicitRequestParams(in mcp20251125.ElicitRequestParams, at *protocol.ConvPath) (out ElicitRequestParams, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -1914,33 +1916,33 @@ func fromOlder20251125ElicitRequestParams(in mcp20251125.ElicitRequestParams, at
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ElicitRequestParams")
+	return out, protocol.ConvWrongType(in, "a branch of ElicitRequestParams")
 }
 
 // toOlder20251125ElicitRequestURLParams converts a ElicitRequestURLParams to revision
 // 2025-11-25's ElicitRequestURLParams.
-func toOlder20251125ElicitRequestURLParams(in *ElicitRequestURLParams, at *convPath) (out mcp20251125.ElicitRequestURLParams, err error) {
+func toOlder20251125ElicitRequestURLParams(in *ElicitRequestURLParams, at *protocol.ConvPath) (out mcp20251125.ElicitRequestURLParams, err error) {
 	out.Message = in.Message
 	out.URL = in.URL
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x mcp20251125.ElicitRequestURLParamsMeta
-		if err = convDecode(b, &x, at.member("_meta"), "2025-11-25", "ElicitRequestURLParamsMeta"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-11-25", "ElicitRequestURLParamsMeta"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("elicitationId"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("elicitationId"), "2025-11-25", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("elicitationId"), "2025-11-25", "string"); err != nil {
 			return out, err
 		}
 		out.ElicitationID = x
 	} else {
-		return out, convMissing(at.member("elicitationId"), "2025-11-25", "elicitationId")
+		return out, protocol.ConvMissing(at.Member("elicitationId"), "2025-11-25", "elicitationId")
 	}
 	if b, ok := in.Extra.Get("task"); ok {
 		var x mcp20251125.TaskMetadata
-		if err = convDecode(b, &x, at.member("task"), "2025-11-25", "TaskMetadata"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("task"), "2025-11-25", "TaskMetadata"); err != nil {
 			return out, err
 		}
 		out.Task = &x
@@ -1960,11 +1962,11 @@ func toOlder20251125ElicitRequestURLParams(in *ElicitRequestURLParams, at *convP
 
 // fromOlder20251125ElicitRequestURLParams converts a revision 2025-11-25's
 // ElicitRequestURLParams to ElicitRequestURLParams.
-func fromOlder20251125ElicitRequestURLParams(in *mcp20251125.ElicitRequestURLParams, at *convPath) (out ElicitRequestURLParams, err error) {
+func fromOlder20251125ElicitRequestURLParams(in *mcp20251125.ElicitRequestURLParams, at *protocol.ConvPath) (out ElicitRequestURLParams, err error) {
 	out.Message = in.Message
 	out.URL = in.URL
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -1974,7 +1976,7 @@ func fromOlder20251125ElicitRequestURLParams(in *mcp20251125.ElicitRequestURLPar
 		})
 	}
 	{
-		b, err := convEncode(in.ElicitationID, at.member("elicitationId"))
+		b, err := protocol.ConvEncode(in.ElicitationID, at.Member("elicitationId"))
 		if err != nil {
 			return out, err
 		}
@@ -1984,7 +1986,7 @@ func fromOlder20251125ElicitRequestURLParams(in *mcp20251125.ElicitRequestURLPar
 		})
 	}
 	if in.Task != nil {
-		b, err := convEncode(in.Task, at.member("task"))
+		b, err := protocol.ConvEncode(in.Task, at.Member("task"))
 		if err != nil {
 			return out, err
 		}
@@ -2004,14 +2006,14 @@ func fromOlder20251125ElicitRequestURLParams(in *mcp20251125.ElicitRequestURLPar
 }
 
 // toOlder20251125ElicitResult converts a ElicitResult to revision 2025-11-25's ElicitResult.
-func toOlder20251125ElicitResult(in *ElicitResult, at *convPath) (out mcp20251125.ElicitResult, err error) {
+func toOlder20251125ElicitResult(in *ElicitResult, at *protocol.ConvPath) (out mcp20251125.ElicitResult, err error) {
 	out.Action = mcp20251125.ElicitResultAction(in.Action)
 	if in.Content != nil {
 		m1 := make(map[string]mcp20251125.ElicitResultContentValue, len(in.Content))
 		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
 			v1 := in.Content[k1]
 			var x1 mcp20251125.ElicitResultContentValue
-			if x1, err = toOlder20251125ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+			if x1, err = toOlder20251125ElicitResultContentValue(v1, at.Member("content").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -2020,7 +2022,7 @@ func toOlder20251125ElicitResult(in *ElicitResult, at *convPath) (out mcp2025112
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
-		if err = convDecode(b, &x, at.member("_meta"), "2025-11-25", "json.RawMessage"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-11-25", "json.RawMessage"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -2040,14 +2042,14 @@ func toOlder20251125ElicitResult(in *ElicitResult, at *convPath) (out mcp2025112
 
 // fromOlder20251125ElicitResult converts a revision 2025-11-25's ElicitResult to
 // ElicitResult.
-func fromOlder20251125ElicitResult(in *mcp20251125.ElicitResult, at *convPath) (out ElicitResult, err error) {
+func fromOlder20251125ElicitResult(in *mcp20251125.ElicitResult, at *protocol.ConvPath) (out ElicitResult, err error) {
 	out.Action = ElicitResultAction(in.Action)
 	if in.Content != nil {
 		m1 := make(map[string]ElicitResultContentValue, len(in.Content))
 		for _, k1 := range slices.Sorted(maps.Keys(in.Content)) {
 			v1 := in.Content[k1]
 			var x1 ElicitResultContentValue
-			if x1, err = fromOlder20251125ElicitResultContentValue(v1, at.member("content").member(k1)); err != nil {
+			if x1, err = fromOlder20251125ElicitResultContentValue(v1, at.Member("content").Member(k1)); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -2055,7 +2057,7 @@ func fromOlder20251125ElicitResult(in *mcp20251125.ElicitResult, at *convPath) (
 		out.Content = m1
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -2076,7 +2078,7 @@ func fromOlder20251125ElicitResult(in *mcp20251125.ElicitResult, at *convPath) (
 
 // toOlder20251125ElicitResultContentValue converts a ElicitResultContentValue to revision
 // 2025-11-25's ElicitResultContentValue.
-func toOlder20251125ElicitResultContentValue(in ElicitResultContentValue, at *convPath) (out mcp20251125.ElicitResultContentValue, err error) {
+func toOlder20251125ElicitResultContentValue(in ElicitResultContentValue, at *protocol.ConvPath) (out mcp20251125.ElicitResultContentValue, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -2097,12 +2099,12 @@ func toOlder20251125ElicitResultContentValue(in ElicitResultContentValue, at *co
 		out.Bool = in.Bool
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-11-25 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-11-25 knows")
 }
 
 // fromOlder20251125ElicitResultContentValue converts a revision 2025-11-25's
 // ElicitResultContentValue to ElicitResultContentValue.
-func fromOlder20251125ElicitResultContentValue(in mcp20251125.ElicitResultContentValue, at *convPath) (out ElicitResultContentValue, err error) {
+func fromOlder20251125ElicitResultContentValue(in mcp20251125.ElicitResultContentValue, at *protocol.ConvPath) (out ElicitResultContentValue, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -2123,7 +2125,7 @@ func fromOlder20251125ElicitResultContentValue(in mcp20251125.ElicitResultConten
 		out.Bool = in.Bool
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20251125EmbeddedResource converts a EmbeddedResource to revision 2025-11-25's
@@ -2131,24 +2133,24 @@ func fromOlder20251125ElicitResultContentValue(in mcp20251125.ElicitResultConten
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125EmbeddedResource(in *EmbeddedResource, at *convPath) (out mcp20251125.EmbeddedResource, err error) {
+func toOlder20251125EmbeddedResource(in *EmbeddedResource, at *protocol.ConvPath) (out mcp20251125.EmbeddedResource, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	{
 		var x mcp20251125.EmbeddedResourceResource
-		if x, err = toOlder20251125EmbeddedResourceResource(in.Resource, at.member("resource")); err != nil {
+		if x, err = toOlder20251125EmbeddedResourceResource(in.Resource, at.Member("resource")); err != nil {
 			return out, err
 		}
 		out.Resource = x
@@ -2165,20 +2167,20 @@ func toOlder20251125EmbeddedResource(in *EmbeddedResource, at *convPath) (out mc
 
 // fromOlder20251125EmbeddedResource converts a revision 2025-11-25's EmbeddedResource to
 // EmbeddedResource.
-func fromOlder20251125EmbeddedResource(in *mcp20251125.EmbeddedResource, at *convPath) (out EmbeddedResource, err error) {
+func fromOlder20251125EmbeddedResource(in *mcp20251125.EmbeddedResource, at *protocol.ConvPath) (out EmbeddedResource, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	{
 		var x EmbeddedResourceResource
-		if x, err = fromOlder20251125EmbeddedResourceResource(in.Resource, at.member("resource")); err != nil {
+		if x, err = fromOlder20251125EmbeddedResourceResource(in.Resource, at.Member("resource")); err != nil {
 			return out, err
 		}
 		out.Resource = x
@@ -2195,7 +2197,7 @@ func fromOlder20251125EmbeddedResource(in *mcp20251125.EmbeddedResource, at *con
 
 // toOlder20251125EmbeddedResourceResource converts a EmbeddedResourceResource to revision
 // 2025-11-25's EmbeddedResourceResource.
-func toOlder20251125EmbeddedResourceResource(in EmbeddedResourceResource, at *convPath) (out mcp20251125.EmbeddedResourceResource, err error) {
+func toOlder20251125EmbeddedResourceResource(in EmbeddedResourceResource, at *protocol.ConvPath) (out mcp20251125.EmbeddedResourceResource, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -2218,12 +2220,12 @@ func toOlder20251125EmbeddedResourceResource(in EmbeddedResourceResource, at *co
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of EmbeddedResourceResource")
+	return out, protocol.ConvWrongType(in, "a branch of EmbeddedResourceResource")
 }
 
 // fromOlder20251125EmbeddedResourceResource converts a revision 2025-11-25's
 // EmbeddedResourceResource to EmbeddedResourceResource.
-func fromOlder20251125EmbeddedResourceResource(in mcp20251125.EmbeddedResourceResource, at *convPath) (out EmbeddedResourceResource, err error) {
+func fromOlder20251125EmbeddedResourceResource(in mcp20251125.EmbeddedResourceResource, at *protocol.ConvPath) (out EmbeddedResourceResource, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -2246,7 +2248,7 @@ func fromOlder20251125EmbeddedResourceResource(in mcp20251125.EmbeddedResourceRe
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of EmbeddedResourceResource")
+	return out, protocol.ConvWrongType(in, "a branch of EmbeddedResourceResource")
 }
 
 // toOlder20251125GetPromptRequestParams converts a GetPromptRequestParams to revision
@@ -2254,13 +2256,13 @@ func fromOlder20251125EmbeddedResourceResource(in mcp20251125.EmbeddedResourceRe
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125GetPromptRequestParams(in *GetPromptRequestParams, at *convPath) (out mcp20251125.GetPromptRequestParams, err error) {
+func toOlder20251125GetPromptRequestParams(in *GetPromptRequestParams, at *protocol.ConvPath) (out mcp20251125.GetPromptRequestParams, err error) {
 	{
 		var x mcp20251125.GetPromptRequestParamsMeta
-		if x, err = toOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(&in.Meta, at.member("_meta")); err != nil {
+		if x, err = toOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(&in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
@@ -2268,7 +2270,7 @@ func toOlder20251125GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 		out.Arguments = in.Arguments
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -2279,7 +2281,7 @@ func toOlder20251125GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 	}
 	out.Name = in.Name
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -2303,10 +2305,10 @@ func toOlder20251125GetPromptRequestParams(in *GetPromptRequestParams, at *convP
 //
 // A _meta the value lacks is an empty one: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
-func fromOlder20251125GetPromptRequestParams(in *mcp20251125.GetPromptRequestParams, at *convPath) (out GetPromptRequestParams, err error) {
+func fromOlder20251125GetPromptRequestParams(in *mcp20251125.GetPromptRequestParams, at *protocol.ConvPath) (out GetPromptRequestParams, err error) {
 	if in.Meta != nil {
 		var x RequestMetaObject
-		if x, err = fromOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in.Meta, at.member("_meta")); err != nil {
+		if x, err = fromOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -2316,7 +2318,7 @@ func fromOlder20251125GetPromptRequestParams(in *mcp20251125.GetPromptRequestPar
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
@@ -2324,7 +2326,7 @@ func fromOlder20251125GetPromptRequestParams(in *mcp20251125.GetPromptRequestPar
 	out.Name = in.Name
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -2350,26 +2352,26 @@ func fromOlder20251125GetPromptRequestParams(in *mcp20251125.GetPromptRequestPar
 //
 // It drops resultType: older revisions have no multi round-trip results: the runtime answers
 // input requests with requests of its own, and a result from an older revision is complete.
-func toOlder20251125GetPromptResult(in *GetPromptResult, at *convPath) (out mcp20251125.GetPromptResult, err error) {
+func toOlder20251125GetPromptResult(in *GetPromptResult, at *protocol.ConvPath) (out mcp20251125.GetPromptResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Messages != nil {
 		s1 := make([]mcp20251125.PromptMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = toOlder20251125PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125PromptMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2391,22 +2393,22 @@ func toOlder20251125GetPromptResult(in *GetPromptResult, at *convPath) (out mcp2
 // A resultType the value lacks is "complete": older revisions have no multi round-trip
 // results: the runtime answers input requests with requests of its own, and a result from an
 // older revision is complete.
-func fromOlder20251125GetPromptResult(in *mcp20251125.GetPromptResult, at *convPath) (out GetPromptResult, err error) {
+func fromOlder20251125GetPromptResult(in *mcp20251125.GetPromptResult, at *protocol.ConvPath) (out GetPromptResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Messages != nil {
 		s1 := make([]PromptMessage, len(in.Messages))
 		for i1 := range in.Messages {
-			if s1[i1], err = fromOlder20251125PromptMessage(&in.Messages[i1], at.member("messages").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125PromptMessage(&in.Messages[i1], at.Member("messages").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2414,7 +2416,7 @@ func fromOlder20251125GetPromptResult(in *mcp20251125.GetPromptResult, at *convP
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2435,16 +2437,16 @@ func fromOlder20251125GetPromptResult(in *mcp20251125.GetPromptResult, at *convP
 }
 
 // toOlder20251125Icon converts a Icon to revision 2025-11-25's Icon.
-func toOlder20251125Icon(in *Icon, at *convPath) (out mcp20251125.Icon, err error) {
+func toOlder20251125Icon(in *Icon, at *protocol.ConvPath) (out mcp20251125.Icon, err error) {
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	if in.Sizes != nil {
 		out.Sizes = in.Sizes
 	}
 	out.Src = in.Src
 	if in.Theme != nil {
-		out.Theme = convPtr(mcp20251125.IconTheme(*in.Theme))
+		out.Theme = protocol.ConvPtr(mcp20251125.IconTheme(*in.Theme))
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2457,16 +2459,16 @@ func toOlder20251125Icon(in *Icon, at *convPath) (out mcp20251125.Icon, err erro
 }
 
 // fromOlder20251125Icon converts a revision 2025-11-25's Icon to Icon.
-func fromOlder20251125Icon(in *mcp20251125.Icon, at *convPath) (out Icon, err error) {
+func fromOlder20251125Icon(in *mcp20251125.Icon, at *protocol.ConvPath) (out Icon, err error) {
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	if in.Sizes != nil {
 		out.Sizes = in.Sizes
 	}
 	out.Src = in.Src
 	if in.Theme != nil {
-		out.Theme = convPtr(IconTheme(*in.Theme))
+		out.Theme = protocol.ConvPtr(IconTheme(*in.Theme))
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2482,17 +2484,17 @@ func fromOlder20251125Icon(in *mcp20251125.Icon, at *convPath) (out Icon, err er
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ImageContent(in *ImageContent, at *convPath) (out mcp20251125.ImageContent, err error) {
+func toOlder20251125ImageContent(in *ImageContent, at *protocol.ConvPath) (out mcp20251125.ImageContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -2511,13 +2513,13 @@ func toOlder20251125ImageContent(in *ImageContent, at *convPath) (out mcp2025112
 
 // fromOlder20251125ImageContent converts a revision 2025-11-25's ImageContent to
 // ImageContent.
-func fromOlder20251125ImageContent(in *mcp20251125.ImageContent, at *convPath) (out ImageContent, err error) {
+func fromOlder20251125ImageContent(in *mcp20251125.ImageContent, at *protocol.ConvPath) (out ImageContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -2536,14 +2538,14 @@ func fromOlder20251125ImageContent(in *mcp20251125.ImageContent, at *convPath) (
 
 // toOlder20251125Implementation converts a Implementation to revision 2025-11-25's
 // Implementation.
-func toOlder20251125Implementation(in *Implementation, at *convPath) (out mcp20251125.Implementation, err error) {
+func toOlder20251125Implementation(in *Implementation, at *protocol.ConvPath) (out mcp20251125.Implementation, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]mcp20251125.Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2551,11 +2553,11 @@ func toOlder20251125Implementation(in *Implementation, at *convPath) (out mcp202
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Version = in.Version
 	if in.WebsiteURL != nil {
-		out.WebsiteURL = convPtr(*in.WebsiteURL)
+		out.WebsiteURL = protocol.ConvPtr(*in.WebsiteURL)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2569,14 +2571,14 @@ func toOlder20251125Implementation(in *Implementation, at *convPath) (out mcp202
 
 // fromOlder20251125Implementation converts a revision 2025-11-25's Implementation to
 // Implementation.
-func fromOlder20251125Implementation(in *mcp20251125.Implementation, at *convPath) (out Implementation, err error) {
+func fromOlder20251125Implementation(in *mcp20251125.Implementation, at *protocol.ConvPath) (out Implementation, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2584,11 +2586,11 @@ func fromOlder20251125Implementation(in *mcp20251125.Implementation, at *convPat
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Version = in.Version
 	if in.WebsiteURL != nil {
-		out.WebsiteURL = convPtr(*in.WebsiteURL)
+		out.WebsiteURL = protocol.ConvPtr(*in.WebsiteURL)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2602,19 +2604,19 @@ func fromOlder20251125Implementation(in *mcp20251125.Implementation, at *convPat
 
 // toOlder20251125LegacyTitledEnumSchema converts a LegacyTitledEnumSchema to revision
 // 2025-11-25's LegacyTitledEnumSchema.
-func toOlder20251125LegacyTitledEnumSchema(in *LegacyTitledEnumSchema, at *convPath) (out mcp20251125.LegacyTitledEnumSchema, err error) {
+func toOlder20251125LegacyTitledEnumSchema(in *LegacyTitledEnumSchema, at *protocol.ConvPath) (out mcp20251125.LegacyTitledEnumSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.EnumNames != nil {
 		out.EnumNames = in.EnumNames
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2628,19 +2630,19 @@ func toOlder20251125LegacyTitledEnumSchema(in *LegacyTitledEnumSchema, at *convP
 
 // fromOlder20251125LegacyTitledEnumSchema converts a revision 2025-11-25's
 // LegacyTitledEnumSchema to LegacyTitledEnumSchema.
-func fromOlder20251125LegacyTitledEnumSchema(in *mcp20251125.LegacyTitledEnumSchema, at *convPath) (out LegacyTitledEnumSchema, err error) {
+func fromOlder20251125LegacyTitledEnumSchema(in *mcp20251125.LegacyTitledEnumSchema, at *protocol.ConvPath) (out LegacyTitledEnumSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.EnumNames != nil {
 		out.EnumNames = in.EnumNames
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -2666,26 +2668,26 @@ func fromOlder20251125LegacyTitledEnumSchema(in *mcp20251125.LegacyTitledEnumSch
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20251125ListPromptsResult(in *ListPromptsResult, at *convPath) (out mcp20251125.ListPromptsResult, err error) {
+func toOlder20251125ListPromptsResult(in *ListPromptsResult, at *protocol.ConvPath) (out mcp20251125.ListPromptsResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Prompts != nil {
 		s1 := make([]mcp20251125.Prompt, len(in.Prompts))
 		for i1 := range in.Prompts {
-			if s1[i1], err = toOlder20251125Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Prompt(&in.Prompts[i1], at.Member("prompts").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2713,18 +2715,18 @@ func toOlder20251125ListPromptsResult(in *ListPromptsResult, at *convPath) (out 
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *convPath) (out ListPromptsResult, err error) {
+func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *protocol.ConvPath) (out ListPromptsResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2732,12 +2734,12 @@ func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *c
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Prompts != nil {
 		s1 := make([]Prompt, len(in.Prompts))
 		for i1 := range in.Prompts {
-			if s1[i1], err = fromOlder20251125Prompt(&in.Prompts[i1], at.member("prompts").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Prompt(&in.Prompts[i1], at.Member("prompts").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2745,7 +2747,7 @@ func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *c
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2754,7 +2756,7 @@ func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *c
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2786,26 +2788,26 @@ func fromOlder20251125ListPromptsResult(in *mcp20251125.ListPromptsResult, at *c
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20251125ListResourceTemplatesResult(in *ListResourceTemplatesResult, at *convPath) (out mcp20251125.ListResourceTemplatesResult, err error) {
+func toOlder20251125ListResourceTemplatesResult(in *ListResourceTemplatesResult, at *protocol.ConvPath) (out mcp20251125.ListResourceTemplatesResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.ResourceTemplates != nil {
 		s1 := make([]mcp20251125.ResourceTemplate, len(in.ResourceTemplates))
 		for i1 := range in.ResourceTemplates {
-			if s1[i1], err = toOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.Member("resourceTemplates").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2833,18 +2835,18 @@ func toOlder20251125ListResourceTemplatesResult(in *ListResourceTemplatesResult,
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTemplatesResult, at *convPath) (out ListResourceTemplatesResult, err error) {
+func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTemplatesResult, at *protocol.ConvPath) (out ListResourceTemplatesResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2852,12 +2854,12 @@ func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTe
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.ResourceTemplates != nil {
 		s1 := make([]ResourceTemplate, len(in.ResourceTemplates))
 		for i1 := range in.ResourceTemplates {
-			if s1[i1], err = fromOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.member("resourceTemplates").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125ResourceTemplate(&in.ResourceTemplates[i1], at.Member("resourceTemplates").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2865,7 +2867,7 @@ func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTe
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2874,7 +2876,7 @@ func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTe
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -2906,26 +2908,26 @@ func fromOlder20251125ListResourceTemplatesResult(in *mcp20251125.ListResourceTe
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20251125ListResourcesResult(in *ListResourcesResult, at *convPath) (out mcp20251125.ListResourcesResult, err error) {
+func toOlder20251125ListResourcesResult(in *ListResourcesResult, at *protocol.ConvPath) (out mcp20251125.ListResourcesResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Resources != nil {
 		s1 := make([]mcp20251125.Resource, len(in.Resources))
 		for i1 := range in.Resources {
-			if s1[i1], err = toOlder20251125Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Resource(&in.Resources[i1], at.Member("resources").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2953,18 +2955,18 @@ func toOlder20251125ListResourcesResult(in *ListResourcesResult, at *convPath) (
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, at *convPath) (out ListResourcesResult, err error) {
+func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, at *protocol.ConvPath) (out ListResourcesResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -2972,12 +2974,12 @@ func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, a
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Resources != nil {
 		s1 := make([]Resource, len(in.Resources))
 		for i1 := range in.Resources {
-			if s1[i1], err = fromOlder20251125Resource(&in.Resources[i1], at.member("resources").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Resource(&in.Resources[i1], at.Member("resources").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -2985,7 +2987,7 @@ func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, a
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -2994,7 +2996,7 @@ func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, a
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -3017,14 +3019,14 @@ func fromOlder20251125ListResourcesResult(in *mcp20251125.ListResourcesResult, a
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ListRootsRequestParamsAsRequestParams(in *ListRootsRequestParams, at *convPath) (out mcp20251125.RequestParams, err error) {
+func toOlder20251125ListRootsRequestParamsAsRequestParams(in *ListRootsRequestParams, at *protocol.ConvPath) (out mcp20251125.RequestParams, err error) {
 	if in.Meta != nil {
 		var x mcp20251125.RequestParamsMeta
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2025-11-25", "RequestParamsMeta"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2025-11-25", "RequestParamsMeta"); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
@@ -3040,11 +3042,11 @@ func toOlder20251125ListRootsRequestParamsAsRequestParams(in *ListRootsRequestPa
 
 // fromOlder20251125ListRootsRequestParamsAsRequestParams converts a revision 2025-11-25's
 // RequestParams to ListRootsRequestParams.
-func fromOlder20251125ListRootsRequestParamsAsRequestParams(in *mcp20251125.RequestParams, at *convPath) (out ListRootsRequestParams, err error) {
+func fromOlder20251125ListRootsRequestParamsAsRequestParams(in *mcp20251125.RequestParams, at *protocol.ConvPath) (out ListRootsRequestParams, err error) {
 	if in.Meta != nil {
 		var x MetaObject
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		x = MetaObject(b1)
@@ -3062,11 +3064,11 @@ func fromOlder20251125ListRootsRequestParamsAsRequestParams(in *mcp20251125.Requ
 
 // toOlder20251125ListRootsResult converts a ListRootsResult to revision 2025-11-25's
 // ListRootsResult.
-func toOlder20251125ListRootsResult(in *ListRootsResult, at *convPath) (out mcp20251125.ListRootsResult, err error) {
+func toOlder20251125ListRootsResult(in *ListRootsResult, at *protocol.ConvPath) (out mcp20251125.ListRootsResult, err error) {
 	if in.Roots != nil {
 		s1 := make([]mcp20251125.Root, len(in.Roots))
 		for i1 := range in.Roots {
-			if s1[i1], err = toOlder20251125Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Root(&in.Roots[i1], at.Member("roots").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3074,7 +3076,7 @@ func toOlder20251125ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 	}
 	if b, ok := in.Extra.Get("_meta"); ok {
 		var x json.RawMessage
-		if err = convDecode(b, &x, at.member("_meta"), "2025-11-25", "json.RawMessage"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("_meta"), "2025-11-25", "json.RawMessage"); err != nil {
 			return out, err
 		}
 		out.Meta = x
@@ -3094,18 +3096,18 @@ func toOlder20251125ListRootsResult(in *ListRootsResult, at *convPath) (out mcp2
 
 // fromOlder20251125ListRootsResult converts a revision 2025-11-25's ListRootsResult to
 // ListRootsResult.
-func fromOlder20251125ListRootsResult(in *mcp20251125.ListRootsResult, at *convPath) (out ListRootsResult, err error) {
+func fromOlder20251125ListRootsResult(in *mcp20251125.ListRootsResult, at *protocol.ConvPath) (out ListRootsResult, err error) {
 	if in.Roots != nil {
 		s1 := make([]Root, len(in.Roots))
 		for i1 := range in.Roots {
-			if s1[i1], err = fromOlder20251125Root(&in.Roots[i1], at.member("roots").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Root(&in.Roots[i1], at.Member("roots").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Roots = s1
 	}
 	if in.Meta != nil {
-		b, err := convEncode(in.Meta, at.member("_meta"))
+		b, err := protocol.ConvEncode(in.Meta, at.Member("_meta"))
 		if err != nil {
 			return out, err
 		}
@@ -3138,26 +3140,26 @@ func fromOlder20251125ListRootsResult(in *mcp20251125.ListRootsResult, at *convP
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20251125ListToolsResult(in *ListToolsResult, at *convPath) (out mcp20251125.ListToolsResult, err error) {
+func toOlder20251125ListToolsResult(in *ListToolsResult, at *protocol.ConvPath) (out mcp20251125.ListToolsResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if in.Tools != nil {
 		s1 := make([]mcp20251125.Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3185,18 +3187,18 @@ func toOlder20251125ListToolsResult(in *ListToolsResult, at *convPath) (out mcp2
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *convPath) (out ListToolsResult, err error) {
+func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *protocol.ConvPath) (out ListToolsResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -3204,11 +3206,11 @@ func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *convP
 		out.CacheScope = CacheScopePrivate
 	}
 	if in.NextCursor != nil {
-		out.NextCursor = convPtr(*in.NextCursor)
+		out.NextCursor = protocol.ConvPtr(*in.NextCursor)
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -3218,7 +3220,7 @@ func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *convP
 	if in.Tools != nil {
 		s1 := make([]Tool, len(in.Tools))
 		for i1 := range in.Tools {
-			if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.member("tools").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Tool(&in.Tools[i1], at.Member("tools").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3226,7 +3228,7 @@ func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *convP
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -3250,23 +3252,23 @@ func fromOlder20251125ListToolsResult(in *mcp20251125.ListToolsResult, at *convP
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125LoggingMessageNotificationParams(in *LoggingMessageNotificationParams, at *convPath) (out mcp20251125.LoggingMessageNotificationParams, err error) {
+func toOlder20251125LoggingMessageNotificationParams(in *LoggingMessageNotificationParams, at *protocol.ConvPath) (out mcp20251125.LoggingMessageNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	out.Data = in.Data
 	out.Level = mcp20251125.LoggingLevel(in.Level)
 	if in.Logger != nil {
-		out.Logger = convPtr(*in.Logger)
+		out.Logger = protocol.ConvPtr(*in.Logger)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3280,11 +3282,11 @@ func toOlder20251125LoggingMessageNotificationParams(in *LoggingMessageNotificat
 
 // fromOlder20251125LoggingMessageNotificationParams converts a revision 2025-11-25's
 // LoggingMessageNotificationParams to LoggingMessageNotificationParams.
-func fromOlder20251125LoggingMessageNotificationParams(in *mcp20251125.LoggingMessageNotificationParams, at *convPath) (out LoggingMessageNotificationParams, err error) {
+func fromOlder20251125LoggingMessageNotificationParams(in *mcp20251125.LoggingMessageNotificationParams, at *protocol.ConvPath) (out LoggingMessageNotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -3292,7 +3294,7 @@ func fromOlder20251125LoggingMessageNotificationParams(in *mcp20251125.LoggingMe
 	out.Data = in.Data
 	out.Level = LoggingLevel(in.Level)
 	if in.Logger != nil {
-		out.Logger = convPtr(*in.Logger)
+		out.Logger = protocol.ConvPtr(*in.Logger)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3305,9 +3307,9 @@ func fromOlder20251125LoggingMessageNotificationParams(in *mcp20251125.LoggingMe
 }
 
 // toOlder20251125ModelHint converts a ModelHint to revision 2025-11-25's ModelHint.
-func toOlder20251125ModelHint(in *ModelHint, at *convPath) (out mcp20251125.ModelHint, err error) {
+func toOlder20251125ModelHint(in *ModelHint, at *protocol.ConvPath) (out mcp20251125.ModelHint, err error) {
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3320,9 +3322,9 @@ func toOlder20251125ModelHint(in *ModelHint, at *convPath) (out mcp20251125.Mode
 }
 
 // fromOlder20251125ModelHint converts a revision 2025-11-25's ModelHint to ModelHint.
-func fromOlder20251125ModelHint(in *mcp20251125.ModelHint, at *convPath) (out ModelHint, err error) {
+func fromOlder20251125ModelHint(in *mcp20251125.ModelHint, at *protocol.ConvPath) (out ModelHint, err error) {
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3336,24 +3338,24 @@ func fromOlder20251125ModelHint(in *mcp20251125.ModelHint, at *convPath) (out Mo
 
 // toOlder20251125ModelPreferences converts a ModelPreferences to revision 2025-11-25's
 // ModelPreferences.
-func toOlder20251125ModelPreferences(in *ModelPreferences, at *convPath) (out mcp20251125.ModelPreferences, err error) {
+func toOlder20251125ModelPreferences(in *ModelPreferences, at *protocol.ConvPath) (out mcp20251125.ModelPreferences, err error) {
 	if in.CostPriority != nil {
-		out.CostPriority = convPtr(*in.CostPriority)
+		out.CostPriority = protocol.ConvPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
 		s1 := make([]mcp20251125.ModelHint, len(in.Hints))
 		for i1 := range in.Hints {
-			if s1[i1], err = toOlder20251125ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125ModelHint(&in.Hints[i1], at.Member("hints").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
-		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
+		out.IntelligencePriority = protocol.ConvPtr(*in.IntelligencePriority)
 	}
 	if in.SpeedPriority != nil {
-		out.SpeedPriority = convPtr(*in.SpeedPriority)
+		out.SpeedPriority = protocol.ConvPtr(*in.SpeedPriority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3367,24 +3369,24 @@ func toOlder20251125ModelPreferences(in *ModelPreferences, at *convPath) (out mc
 
 // fromOlder20251125ModelPreferences converts a revision 2025-11-25's ModelPreferences to
 // ModelPreferences.
-func fromOlder20251125ModelPreferences(in *mcp20251125.ModelPreferences, at *convPath) (out ModelPreferences, err error) {
+func fromOlder20251125ModelPreferences(in *mcp20251125.ModelPreferences, at *protocol.ConvPath) (out ModelPreferences, err error) {
 	if in.CostPriority != nil {
-		out.CostPriority = convPtr(*in.CostPriority)
+		out.CostPriority = protocol.ConvPtr(*in.CostPriority)
 	}
 	if in.Hints != nil {
 		s1 := make([]ModelHint, len(in.Hints))
 		for i1 := range in.Hints {
-			if s1[i1], err = fromOlder20251125ModelHint(&in.Hints[i1], at.member("hints").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125ModelHint(&in.Hints[i1], at.Member("hints").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Hints = s1
 	}
 	if in.IntelligencePriority != nil {
-		out.IntelligencePriority = convPtr(*in.IntelligencePriority)
+		out.IntelligencePriority = protocol.ConvPtr(*in.IntelligencePriority)
 	}
 	if in.SpeedPriority != nil {
-		out.SpeedPriority = convPtr(*in.SpeedPriority)
+		out.SpeedPriority = protocol.ConvPtr(*in.SpeedPriority)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3401,16 +3403,16 @@ func fromOlder20251125ModelPreferences(in *mcp20251125.ModelPreferences, at *con
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125NotificationParams(in *NotificationParams, at *convPath) (out mcp20251125.NotificationParams, err error) {
+func toOlder20251125NotificationParams(in *NotificationParams, at *protocol.ConvPath) (out mcp20251125.NotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -3426,11 +3428,11 @@ func toOlder20251125NotificationParams(in *NotificationParams, at *convPath) (ou
 
 // fromOlder20251125NotificationParams converts a revision 2025-11-25's NotificationParams to
 // NotificationParams.
-func fromOlder20251125NotificationParams(in *mcp20251125.NotificationParams, at *convPath) (out NotificationParams, err error) {
+func fromOlder20251125NotificationParams(in *mcp20251125.NotificationParams, at *protocol.ConvPath) (out NotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -3446,21 +3448,21 @@ func fromOlder20251125NotificationParams(in *mcp20251125.NotificationParams, at 
 }
 
 // toOlder20251125NumberSchema converts a NumberSchema to revision 2025-11-25's NumberSchema.
-func toOlder20251125NumberSchema(in *NumberSchema, at *convPath) (out mcp20251125.NumberSchema, err error) {
+func toOlder20251125NumberSchema(in *NumberSchema, at *protocol.ConvPath) (out mcp20251125.NumberSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Maximum != nil {
-		out.Maximum = convPtr(*in.Maximum)
+		out.Maximum = protocol.ConvPtr(*in.Maximum)
 	}
 	if in.Minimum != nil {
-		out.Minimum = convPtr(*in.Minimum)
+		out.Minimum = protocol.ConvPtr(*in.Minimum)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Type = mcp20251125.NumberSchemaType(in.Type)
 	for _, m := range in.Extra {
@@ -3475,21 +3477,21 @@ func toOlder20251125NumberSchema(in *NumberSchema, at *convPath) (out mcp2025112
 
 // fromOlder20251125NumberSchema converts a revision 2025-11-25's NumberSchema to
 // NumberSchema.
-func fromOlder20251125NumberSchema(in *mcp20251125.NumberSchema, at *convPath) (out NumberSchema, err error) {
+func fromOlder20251125NumberSchema(in *mcp20251125.NumberSchema, at *protocol.ConvPath) (out NumberSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Maximum != nil {
-		out.Maximum = convPtr(*in.Maximum)
+		out.Maximum = protocol.ConvPtr(*in.Maximum)
 	}
 	if in.Minimum != nil {
-		out.Minimum = convPtr(*in.Minimum)
+		out.Minimum = protocol.ConvPtr(*in.Minimum)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.Type = NumberSchemaType(in.Type)
 	for _, m := range in.Extra {
@@ -3507,18 +3509,18 @@ func fromOlder20251125NumberSchema(in *mcp20251125.NumberSchema, at *convPath) (
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125PaginatedRequestParams(in *PaginatedRequestParams, at *convPath) (out mcp20251125.PaginatedRequestParams, err error) {
+func toOlder20251125PaginatedRequestParams(in *PaginatedRequestParams, at *protocol.ConvPath) (out mcp20251125.PaginatedRequestParams, err error) {
 	{
 		var x mcp20251125.PaginatedRequestParamsMeta
-		if x, err = toOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(&in.Meta, at.member("_meta")); err != nil {
+		if x, err = toOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(&in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3535,16 +3537,16 @@ func toOlder20251125PaginatedRequestParams(in *PaginatedRequestParams, at *convP
 //
 // A _meta the value lacks is an empty one: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
-func fromOlder20251125PaginatedRequestParams(in *mcp20251125.PaginatedRequestParams, at *convPath) (out PaginatedRequestParams, err error) {
+func fromOlder20251125PaginatedRequestParams(in *mcp20251125.PaginatedRequestParams, at *protocol.ConvPath) (out PaginatedRequestParams, err error) {
 	if in.Meta != nil {
 		var x RequestMetaObject
-		if x, err = fromOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in.Meta, at.member("_meta")); err != nil {
+		if x, err = fromOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if in.Cursor != nil {
-		out.Cursor = convPtr(*in.Cursor)
+		out.Cursor = protocol.ConvPtr(*in.Cursor)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3558,7 +3560,7 @@ func fromOlder20251125PaginatedRequestParams(in *mcp20251125.PaginatedRequestPar
 
 // toOlder20251125PrimitiveSchemaDefinition converts a PrimitiveSchemaDefinition to revision
 // 2025-11-25's PrimitiveSchemaDefinition.
-func toOlder20251125PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *convPath) (out mcp20251125.PrimitiveSchemaDefinition, err error) {
+func toOlder20251125PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *protocol.ConvPath) (out mcp20251125.PrimitiveSchemaDefinition, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -3635,12 +3637,12 @@ func toOlder20251125PrimitiveSchemaDefinition(in PrimitiveSchemaDefinition, at *
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of PrimitiveSchemaDefinition")
+	return out, protocol.ConvWrongType(in, "a branch of PrimitiveSchemaDefinition")
 }
 
 // fromOlder20251125PrimitiveSchemaDefinition converts a revision 2025-11-25's
 // PrimitiveSchemaDefinition to PrimitiveSchemaDefinition.
-func fromOlder20251125PrimitiveSchemaDefinition(in mcp20251125.PrimitiveSchemaDefinition, at *convPath) (out PrimitiveSchemaDefinition, err error) {
+func fromOlder20251125PrimitiveSchemaDefinition(in mcp20251125.PrimitiveSchemaDefinition, at *protocol.ConvPath) (out PrimitiveSchemaDefinition, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -3717,7 +3719,7 @@ func fromOlder20251125PrimitiveSchemaDefinition(in mcp20251125.PrimitiveSchemaDe
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of PrimitiveSchemaDefinition")
+	return out, protocol.ConvWrongType(in, "a branch of PrimitiveSchemaDefinition")
 }
 
 // toOlder20251125ProgressNotificationParams converts a ProgressNotificationParams to
@@ -3725,32 +3727,32 @@ func fromOlder20251125PrimitiveSchemaDefinition(in mcp20251125.PrimitiveSchemaDe
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ProgressNotificationParams(in *ProgressNotificationParams, at *convPath) (out mcp20251125.ProgressNotificationParams, err error) {
+func toOlder20251125ProgressNotificationParams(in *ProgressNotificationParams, at *protocol.ConvPath) (out mcp20251125.ProgressNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Message != nil {
-		out.Message = convPtr(*in.Message)
+		out.Message = protocol.ConvPtr(*in.Message)
 	}
 	out.Progress = in.Progress
 	{
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3764,28 +3766,28 @@ func toOlder20251125ProgressNotificationParams(in *ProgressNotificationParams, a
 
 // fromOlder20251125ProgressNotificationParams converts a revision 2025-11-25's
 // ProgressNotificationParams to ProgressNotificationParams.
-func fromOlder20251125ProgressNotificationParams(in *mcp20251125.ProgressNotificationParams, at *convPath) (out ProgressNotificationParams, err error) {
+func fromOlder20251125ProgressNotificationParams(in *mcp20251125.ProgressNotificationParams, at *protocol.ConvPath) (out ProgressNotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if in.Message != nil {
-		out.Message = convPtr(*in.Message)
+		out.Message = protocol.ConvPtr(*in.Message)
 	}
 	out.Progress = in.Progress
 	{
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
 	}
 	if in.Total != nil {
-		out.Total = convPtr(*in.Total)
+		out.Total = protocol.ConvPtr(*in.Total)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3799,7 +3801,7 @@ func fromOlder20251125ProgressNotificationParams(in *mcp20251125.ProgressNotific
 
 // toOlder20251125ProgressToken converts a ProgressToken to revision 2025-11-25's
 // ProgressToken.
-func toOlder20251125ProgressToken(in ProgressToken, at *convPath) (out mcp20251125.ProgressToken, err error) {
+func toOlder20251125ProgressToken(in ProgressToken, at *protocol.ConvPath) (out mcp20251125.ProgressToken, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3812,12 +3814,12 @@ func toOlder20251125ProgressToken(in ProgressToken, at *convPath) (out mcp202511
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-11-25 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-11-25 knows")
 }
 
 // fromOlder20251125ProgressToken converts a revision 2025-11-25's ProgressToken to
 // ProgressToken.
-func fromOlder20251125ProgressToken(in mcp20251125.ProgressToken, at *convPath) (out ProgressToken, err error) {
+func fromOlder20251125ProgressToken(in mcp20251125.ProgressToken, at *protocol.ConvPath) (out ProgressToken, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -3830,37 +3832,37 @@ func fromOlder20251125ProgressToken(in mcp20251125.ProgressToken, at *convPath) 
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20251125Prompt converts a Prompt to revision 2025-11-25's Prompt.
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125Prompt(in *Prompt, at *convPath) (out mcp20251125.Prompt, err error) {
+func toOlder20251125Prompt(in *Prompt, at *protocol.ConvPath) (out mcp20251125.Prompt, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Arguments != nil {
 		s1 := make([]mcp20251125.PromptArgument, len(in.Arguments))
 		for i1 := range in.Arguments {
-			if s1[i1], err = toOlder20251125PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125PromptArgument(&in.Arguments[i1], at.Member("arguments").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Arguments = s1
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]mcp20251125.Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3868,7 +3870,7 @@ func toOlder20251125Prompt(in *Prompt, at *convPath) (out mcp20251125.Prompt, er
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3881,26 +3883,26 @@ func toOlder20251125Prompt(in *Prompt, at *convPath) (out mcp20251125.Prompt, er
 }
 
 // fromOlder20251125Prompt converts a revision 2025-11-25's Prompt to Prompt.
-func fromOlder20251125Prompt(in *mcp20251125.Prompt, at *convPath) (out Prompt, err error) {
+func fromOlder20251125Prompt(in *mcp20251125.Prompt, at *protocol.ConvPath) (out Prompt, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Arguments != nil {
 		s1 := make([]PromptArgument, len(in.Arguments))
 		for i1 := range in.Arguments {
-			if s1[i1], err = fromOlder20251125PromptArgument(&in.Arguments[i1], at.member("arguments").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125PromptArgument(&in.Arguments[i1], at.Member("arguments").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Arguments = s1
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -3908,7 +3910,7 @@ func fromOlder20251125Prompt(in *mcp20251125.Prompt, at *convPath) (out Prompt, 
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3922,16 +3924,16 @@ func fromOlder20251125Prompt(in *mcp20251125.Prompt, at *convPath) (out Prompt, 
 
 // toOlder20251125PromptArgument converts a PromptArgument to revision 2025-11-25's
 // PromptArgument.
-func toOlder20251125PromptArgument(in *PromptArgument, at *convPath) (out mcp20251125.PromptArgument, err error) {
+func toOlder20251125PromptArgument(in *PromptArgument, at *protocol.ConvPath) (out mcp20251125.PromptArgument, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Name = in.Name
 	if in.Required != nil {
-		out.Required = convPtr(*in.Required)
+		out.Required = protocol.ConvPtr(*in.Required)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3945,16 +3947,16 @@ func toOlder20251125PromptArgument(in *PromptArgument, at *convPath) (out mcp202
 
 // fromOlder20251125PromptArgument converts a revision 2025-11-25's PromptArgument to
 // PromptArgument.
-func fromOlder20251125PromptArgument(in *mcp20251125.PromptArgument, at *convPath) (out PromptArgument, err error) {
+func fromOlder20251125PromptArgument(in *mcp20251125.PromptArgument, at *protocol.ConvPath) (out PromptArgument, err error) {
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Name = in.Name
 	if in.Required != nil {
-		out.Required = convPtr(*in.Required)
+		out.Required = protocol.ConvPtr(*in.Required)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -3968,10 +3970,10 @@ func fromOlder20251125PromptArgument(in *mcp20251125.PromptArgument, at *convPat
 
 // toOlder20251125PromptMessage converts a PromptMessage to revision 2025-11-25's
 // PromptMessage.
-func toOlder20251125PromptMessage(in *PromptMessage, at *convPath) (out mcp20251125.PromptMessage, err error) {
+func toOlder20251125PromptMessage(in *PromptMessage, at *protocol.ConvPath) (out mcp20251125.PromptMessage, err error) {
 	{
 		var x mcp20251125.ContentBlock
-		if x, err = toOlder20251125ContentBlock(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20251125ContentBlock(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -3989,10 +3991,10 @@ func toOlder20251125PromptMessage(in *PromptMessage, at *convPath) (out mcp20251
 
 // fromOlder20251125PromptMessage converts a revision 2025-11-25's PromptMessage to
 // PromptMessage.
-func fromOlder20251125PromptMessage(in *mcp20251125.PromptMessage, at *convPath) (out PromptMessage, err error) {
+func fromOlder20251125PromptMessage(in *mcp20251125.PromptMessage, at *protocol.ConvPath) (out PromptMessage, err error) {
 	{
 		var x ContentBlock
-		if x, err = fromOlder20251125ContentBlock(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20251125ContentBlock(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -4010,10 +4012,10 @@ func fromOlder20251125PromptMessage(in *mcp20251125.PromptMessage, at *convPath)
 
 // toOlder20251125PromptReference converts a PromptReference to revision 2025-11-25's
 // PromptReference.
-func toOlder20251125PromptReference(in *PromptReference, at *convPath) (out mcp20251125.PromptReference, err error) {
+func toOlder20251125PromptReference(in *PromptReference, at *protocol.ConvPath) (out mcp20251125.PromptReference, err error) {
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4027,10 +4029,10 @@ func toOlder20251125PromptReference(in *PromptReference, at *convPath) (out mcp2
 
 // fromOlder20251125PromptReference converts a revision 2025-11-25's PromptReference to
 // PromptReference.
-func fromOlder20251125PromptReference(in *mcp20251125.PromptReference, at *convPath) (out PromptReference, err error) {
+func fromOlder20251125PromptReference(in *mcp20251125.PromptReference, at *protocol.ConvPath) (out PromptReference, err error) {
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -4047,18 +4049,18 @@ func fromOlder20251125PromptReference(in *mcp20251125.PromptReference, at *convP
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ReadResourceRequestParams(in *ReadResourceRequestParams, at *convPath) (out mcp20251125.ReadResourceRequestParams, err error) {
+func toOlder20251125ReadResourceRequestParams(in *ReadResourceRequestParams, at *protocol.ConvPath) (out mcp20251125.ReadResourceRequestParams, err error) {
 	{
 		var x mcp20251125.ReadResourceRequestParamsMeta
-		if x, err = toOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(&in.Meta, at.member("_meta")); err != nil {
+		if x, err = toOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(&in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		if b, _ := x.AppendJSON(nil); !convEmptyObject(b) {
+		if b, _ := x.AppendJSON(nil); !protocol.ConvEmptyObject(b) {
 			out.Meta = &x
 		}
 	}
 	if in.InputResponses != nil {
-		b, err := convEncode(in.InputResponses, at.member("inputResponses"))
+		b, err := protocol.ConvEncode(in.InputResponses, at.Member("inputResponses"))
 		if err != nil {
 			return out, err
 		}
@@ -4068,7 +4070,7 @@ func toOlder20251125ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 		})
 	}
 	if in.RequestState != nil {
-		b, err := convEncode(in.RequestState, at.member("requestState"))
+		b, err := protocol.ConvEncode(in.RequestState, at.Member("requestState"))
 		if err != nil {
 			return out, err
 		}
@@ -4093,24 +4095,24 @@ func toOlder20251125ReadResourceRequestParams(in *ReadResourceRequestParams, at 
 //
 // A _meta the value lacks is an empty one: an absent _meta becomes an empty one, whose era
 // members the runtime fills.
-func fromOlder20251125ReadResourceRequestParams(in *mcp20251125.ReadResourceRequestParams, at *convPath) (out ReadResourceRequestParams, err error) {
+func fromOlder20251125ReadResourceRequestParams(in *mcp20251125.ReadResourceRequestParams, at *protocol.ConvPath) (out ReadResourceRequestParams, err error) {
 	if in.Meta != nil {
 		var x RequestMetaObject
-		if x, err = fromOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in.Meta, at.member("_meta")); err != nil {
+		if x, err = fromOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
 		out.Meta = x
 	}
 	if b, ok := in.Extra.Get("inputResponses"); ok {
 		var x InputResponses
-		if err = convDecode(b, &x, at.member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("inputResponses"), "2026-07-28", "InputResponses"); err != nil {
 			return out, err
 		}
 		out.InputResponses = x
 	}
 	if b, ok := in.Extra.Get("requestState"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("requestState"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("requestState"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.RequestState = &x
@@ -4143,23 +4145,23 @@ func fromOlder20251125ReadResourceRequestParams(in *mcp20251125.ReadResourceRequ
 //
 // It drops ttlMs: older revisions have no caching hints: a result from one is immediately
 // stale (ttlMs 0).
-func toOlder20251125ReadResourceResult(in *ReadResourceResult, at *convPath) (out mcp20251125.ReadResourceResult, err error) {
+func toOlder20251125ReadResourceResult(in *ReadResourceResult, at *protocol.ConvPath) (out mcp20251125.ReadResourceResult, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/serverInfo")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/serverInfo")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Contents != nil {
 		s1 := make([]mcp20251125.ReadResourceResultContentsItem, len(in.Contents))
 		for i1 := range in.Contents {
-			if s1[i1], err = toOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.Member("contents").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -4187,18 +4189,18 @@ func toOlder20251125ReadResourceResult(in *ReadResourceResult, at *convPath) (ou
 //
 // A ttlMs the value lacks is the zero value: older revisions have no caching hints: a result
 // from one is immediately stale (ttlMs 0).
-func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at *convPath) (out ReadResourceResult, err error) {
+func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at *protocol.ConvPath) (out ReadResourceResult, err error) {
 	if in.Meta != nil {
 		var x ResultMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "ResultMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
 	}
 	if b, ok := in.Extra.Get("cacheScope"); ok {
 		var x CacheScope
-		if err = convDecode(b, &x, at.member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("cacheScope"), "2026-07-28", "CacheScope"); err != nil {
 			return out, err
 		}
 		out.CacheScope = x
@@ -4208,7 +4210,7 @@ func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at 
 	if in.Contents != nil {
 		s1 := make([]ReadResourceResultContentsItem, len(in.Contents))
 		for i1 := range in.Contents {
-			if s1[i1], err = fromOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.member("contents").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125ReadResourceResultContentsItem(in.Contents[i1], at.Member("contents").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -4216,7 +4218,7 @@ func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at 
 	}
 	if b, ok := in.Extra.Get("resultType"); ok {
 		var x ResultType
-		if err = convDecode(b, &x, at.member("resultType"), "2026-07-28", "ResultType"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("resultType"), "2026-07-28", "ResultType"); err != nil {
 			return out, err
 		}
 		out.ResultType = x
@@ -4225,7 +4227,7 @@ func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at 
 	}
 	if b, ok := in.Extra.Get("ttlMs"); ok {
 		var x int64
-		if err = convDecode(b, &x, at.member("ttlMs"), "2026-07-28", "int64"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("ttlMs"), "2026-07-28", "int64"); err != nil {
 			return out, err
 		}
 		out.TTLMs = x
@@ -4245,7 +4247,7 @@ func fromOlder20251125ReadResourceResult(in *mcp20251125.ReadResourceResult, at 
 
 // toOlder20251125ReadResourceResultContentsItem converts a ReadResourceResultContentsItem to
 // revision 2025-11-25's ReadResourceResultContentsItem.
-func toOlder20251125ReadResourceResultContentsItem(in ReadResourceResultContentsItem, at *convPath) (out mcp20251125.ReadResourceResultContentsItem, err error) {
+func toOlder20251125ReadResourceResultContentsItem(in ReadResourceResultContentsItem, at *protocol.ConvPath) (out mcp20251125.ReadResourceResultContentsItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4268,12 +4270,12 @@ func toOlder20251125ReadResourceResultContentsItem(in ReadResourceResultContents
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ReadResourceResultContentsItem")
+	return out, protocol.ConvWrongType(in, "a branch of ReadResourceResultContentsItem")
 }
 
 // fromOlder20251125ReadResourceResultContentsItem converts a revision 2025-11-25's
 // ReadResourceResultContentsItem to ReadResourceResultContentsItem.
-func fromOlder20251125ReadResourceResultContentsItem(in mcp20251125.ReadResourceResultContentsItem, at *convPath) (out ReadResourceResultContentsItem, err error) {
+func fromOlder20251125ReadResourceResultContentsItem(in mcp20251125.ReadResourceResultContentsItem, at *protocol.ConvPath) (out ReadResourceResultContentsItem, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -4296,11 +4298,11 @@ func fromOlder20251125ReadResourceResultContentsItem(in mcp20251125.ReadResource
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of ReadResourceResultContentsItem")
+	return out, protocol.ConvWrongType(in, "a branch of ReadResourceResultContentsItem")
 }
 
 // toOlder20251125RequestId converts a RequestId to revision 2025-11-25's RequestId.
-func toOlder20251125RequestId(in RequestId, at *convPath) (out mcp20251125.RequestId, err error) {
+func toOlder20251125RequestId(in RequestId, at *protocol.ConvPath) (out mcp20251125.RequestId, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -4313,11 +4315,11 @@ func toOlder20251125RequestId(in RequestId, at *convPath) (out mcp20251125.Reque
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2025-11-25 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2025-11-25 knows")
 }
 
 // fromOlder20251125RequestId converts a revision 2025-11-25's RequestId to RequestId.
-func fromOlder20251125RequestId(in mcp20251125.RequestId, at *convPath) (out RequestId, err error) {
+func fromOlder20251125RequestId(in mcp20251125.RequestId, at *protocol.ConvPath) (out RequestId, err error) {
 	switch in.Kind {
 	case 0:
 		return out, nil
@@ -4330,7 +4332,7 @@ func fromOlder20251125RequestId(in mcp20251125.RequestId, at *convPath) (out Req
 		out.Int = in.Int
 		return out, nil
 	}
-	return out, convFail(at, "no value of a kind 2026-07-28 knows")
+	return out, protocol.ConvFail(at, "no value of a kind 2026-07-28 knows")
 }
 
 // toOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta converts a RequestMetaObject
@@ -4347,10 +4349,10 @@ func fromOlder20251125RequestId(in mcp20251125.RequestId, at *convPath) (out Req
 //
 // It drops io.modelcontextprotocol/protocolVersion: older revisions negotiate the version
 // once, with initialize.
-func toOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in *RequestMetaObject, at *convPath) (out mcp20251125.CallToolRequestParamsMeta, err error) {
+func toOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in *RequestMetaObject, at *protocol.ConvPath) (out mcp20251125.CallToolRequestParamsMeta, err error) {
 	if in.ProgressToken.Kind != 0 {
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4373,38 +4375,38 @@ func toOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in *RequestMeta
 //
 // A io.modelcontextprotocol/protocolVersion the value lacks is the zero value: older
 // revisions negotiate the version once, with initialize.
-func fromOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in *mcp20251125.CallToolRequestParamsMeta, at *convPath) (out RequestMetaObject, err error) {
+func fromOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in *mcp20251125.CallToolRequestParamsMeta, at *protocol.ConvPath) (out RequestMetaObject, err error) {
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientCapabilities"); ok {
 		var x ClientCapabilities
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
 			return out, err
 		}
 		out.ClientCapabilities = x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientInfo"); ok {
 		var x Implementation
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
 			return out, err
 		}
 		out.ClientInfo = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/logLevel"); ok {
 		var x LoggingLevel
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
 			return out, err
 		}
 		out.LogLevel = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/protocolVersion"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.ProtocolVersion = x
 	}
 	if in.ProgressToken.Kind != 0 {
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4436,10 +4438,10 @@ func fromOlder20251125RequestMetaObjectAsCallToolRequestParamsMeta(in *mcp202511
 //
 // It drops io.modelcontextprotocol/protocolVersion: older revisions negotiate the version
 // once, with initialize.
-func toOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in *RequestMetaObject, at *convPath) (out mcp20251125.CompleteRequestParamsMeta, err error) {
+func toOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in *RequestMetaObject, at *protocol.ConvPath) (out mcp20251125.CompleteRequestParamsMeta, err error) {
 	if in.ProgressToken.Kind != 0 {
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4462,38 +4464,38 @@ func toOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in *RequestMeta
 //
 // A io.modelcontextprotocol/protocolVersion the value lacks is the zero value: older
 // revisions negotiate the version once, with initialize.
-func fromOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in *mcp20251125.CompleteRequestParamsMeta, at *convPath) (out RequestMetaObject, err error) {
+func fromOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in *mcp20251125.CompleteRequestParamsMeta, at *protocol.ConvPath) (out RequestMetaObject, err error) {
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientCapabilities"); ok {
 		var x ClientCapabilities
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
 			return out, err
 		}
 		out.ClientCapabilities = x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientInfo"); ok {
 		var x Implementation
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
 			return out, err
 		}
 		out.ClientInfo = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/logLevel"); ok {
 		var x LoggingLevel
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
 			return out, err
 		}
 		out.LogLevel = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/protocolVersion"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.ProtocolVersion = x
 	}
 	if in.ProgressToken.Kind != 0 {
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4525,10 +4527,10 @@ func fromOlder20251125RequestMetaObjectAsCompleteRequestParamsMeta(in *mcp202511
 //
 // It drops io.modelcontextprotocol/protocolVersion: older revisions negotiate the version
 // once, with initialize.
-func toOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in *RequestMetaObject, at *convPath) (out mcp20251125.GetPromptRequestParamsMeta, err error) {
+func toOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in *RequestMetaObject, at *protocol.ConvPath) (out mcp20251125.GetPromptRequestParamsMeta, err error) {
 	if in.ProgressToken.Kind != 0 {
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4551,38 +4553,38 @@ func toOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in *RequestMet
 //
 // A io.modelcontextprotocol/protocolVersion the value lacks is the zero value: older
 // revisions negotiate the version once, with initialize.
-func fromOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in *mcp20251125.GetPromptRequestParamsMeta, at *convPath) (out RequestMetaObject, err error) {
+func fromOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in *mcp20251125.GetPromptRequestParamsMeta, at *protocol.ConvPath) (out RequestMetaObject, err error) {
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientCapabilities"); ok {
 		var x ClientCapabilities
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
 			return out, err
 		}
 		out.ClientCapabilities = x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientInfo"); ok {
 		var x Implementation
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
 			return out, err
 		}
 		out.ClientInfo = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/logLevel"); ok {
 		var x LoggingLevel
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
 			return out, err
 		}
 		out.LogLevel = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/protocolVersion"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.ProtocolVersion = x
 	}
 	if in.ProgressToken.Kind != 0 {
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4614,10 +4616,10 @@ func fromOlder20251125RequestMetaObjectAsGetPromptRequestParamsMeta(in *mcp20251
 //
 // It drops io.modelcontextprotocol/protocolVersion: older revisions negotiate the version
 // once, with initialize.
-func toOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in *RequestMetaObject, at *convPath) (out mcp20251125.PaginatedRequestParamsMeta, err error) {
+func toOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in *RequestMetaObject, at *protocol.ConvPath) (out mcp20251125.PaginatedRequestParamsMeta, err error) {
 	if in.ProgressToken.Kind != 0 {
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4640,38 +4642,38 @@ func toOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in *RequestMet
 //
 // A io.modelcontextprotocol/protocolVersion the value lacks is the zero value: older
 // revisions negotiate the version once, with initialize.
-func fromOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in *mcp20251125.PaginatedRequestParamsMeta, at *convPath) (out RequestMetaObject, err error) {
+func fromOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in *mcp20251125.PaginatedRequestParamsMeta, at *protocol.ConvPath) (out RequestMetaObject, err error) {
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientCapabilities"); ok {
 		var x ClientCapabilities
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
 			return out, err
 		}
 		out.ClientCapabilities = x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientInfo"); ok {
 		var x Implementation
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
 			return out, err
 		}
 		out.ClientInfo = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/logLevel"); ok {
 		var x LoggingLevel
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
 			return out, err
 		}
 		out.LogLevel = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/protocolVersion"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.ProtocolVersion = x
 	}
 	if in.ProgressToken.Kind != 0 {
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4703,10 +4705,10 @@ func fromOlder20251125RequestMetaObjectAsPaginatedRequestParamsMeta(in *mcp20251
 //
 // It drops io.modelcontextprotocol/protocolVersion: older revisions negotiate the version
 // once, with initialize.
-func toOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in *RequestMetaObject, at *convPath) (out mcp20251125.ReadResourceRequestParamsMeta, err error) {
+func toOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in *RequestMetaObject, at *protocol.ConvPath) (out mcp20251125.ReadResourceRequestParamsMeta, err error) {
 	if in.ProgressToken.Kind != 0 {
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = toOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4729,38 +4731,38 @@ func toOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in *Request
 //
 // A io.modelcontextprotocol/protocolVersion the value lacks is the zero value: older
 // revisions negotiate the version once, with initialize.
-func fromOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in *mcp20251125.ReadResourceRequestParamsMeta, at *convPath) (out RequestMetaObject, err error) {
+func fromOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in *mcp20251125.ReadResourceRequestParamsMeta, at *protocol.ConvPath) (out RequestMetaObject, err error) {
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientCapabilities"); ok {
 		var x ClientCapabilities
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientCapabilities"), "2026-07-28", "ClientCapabilities"); err != nil {
 			return out, err
 		}
 		out.ClientCapabilities = x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/clientInfo"); ok {
 		var x Implementation
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/clientInfo"), "2026-07-28", "Implementation"); err != nil {
 			return out, err
 		}
 		out.ClientInfo = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/logLevel"); ok {
 		var x LoggingLevel
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/logLevel"), "2026-07-28", "LoggingLevel"); err != nil {
 			return out, err
 		}
 		out.LogLevel = &x
 	}
 	if b, ok := in.Extra.Get("io.modelcontextprotocol/protocolVersion"); ok {
 		var x string
-		if err = convDecode(b, &x, at.member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("io.modelcontextprotocol/protocolVersion"), "2026-07-28", "string"); err != nil {
 			return out, err
 		}
 		out.ProtocolVersion = x
 	}
 	if in.ProgressToken.Kind != 0 {
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.member("progressToken")); err != nil {
+		if x, err = fromOlder20251125ProgressToken(in.ProgressToken, at.Member("progressToken")); err != nil {
 			return out, err
 		}
 		out.ProgressToken = x
@@ -4782,42 +4784,42 @@ func fromOlder20251125RequestMetaObjectAsReadResourceRequestParamsMeta(in *mcp20
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125Resource(in *Resource, at *convPath) (out mcp20251125.Resource, err error) {
+func toOlder20251125Resource(in *Resource, at *protocol.ConvPath) (out mcp20251125.Resource, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]mcp20251125.Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Icons = s1
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4831,38 +4833,38 @@ func toOlder20251125Resource(in *Resource, at *convPath) (out mcp20251125.Resour
 }
 
 // fromOlder20251125Resource converts a revision 2025-11-25's Resource to Resource.
-func fromOlder20251125Resource(in *mcp20251125.Resource, at *convPath) (out Resource, err error) {
+func fromOlder20251125Resource(in *mcp20251125.Resource, at *protocol.ConvPath) (out Resource, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Icons = s1
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4879,42 +4881,42 @@ func fromOlder20251125Resource(in *mcp20251125.Resource, at *convPath) (out Reso
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ResourceLink(in *ResourceLink, at *convPath) (out mcp20251125.ResourceLink, err error) {
+func toOlder20251125ResourceLink(in *ResourceLink, at *protocol.ConvPath) (out mcp20251125.ResourceLink, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]mcp20251125.Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Icons = s1
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4929,38 +4931,38 @@ func toOlder20251125ResourceLink(in *ResourceLink, at *convPath) (out mcp2025112
 
 // fromOlder20251125ResourceLink converts a revision 2025-11-25's ResourceLink to
 // ResourceLink.
-func fromOlder20251125ResourceLink(in *mcp20251125.ResourceLink, at *convPath) (out ResourceLink, err error) {
+func fromOlder20251125ResourceLink(in *mcp20251125.ResourceLink, at *protocol.ConvPath) (out ResourceLink, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Icons = s1
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Size != nil {
-		out.Size = convPtr(*in.Size)
+		out.Size = protocol.ConvPtr(*in.Size)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -4978,39 +4980,39 @@ func fromOlder20251125ResourceLink(in *mcp20251125.ResourceLink, at *convPath) (
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ResourceTemplate(in *ResourceTemplate, at *convPath) (out mcp20251125.ResourceTemplate, err error) {
+func toOlder20251125ResourceTemplate(in *ResourceTemplate, at *protocol.ConvPath) (out mcp20251125.ResourceTemplate, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]mcp20251125.Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Icons = s1
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URITemplate = in.URITemplate
 	for _, m := range in.Extra {
@@ -5025,35 +5027,35 @@ func toOlder20251125ResourceTemplate(in *ResourceTemplate, at *convPath) (out mc
 
 // fromOlder20251125ResourceTemplate converts a revision 2025-11-25's ResourceTemplate to
 // ResourceTemplate.
-func fromOlder20251125ResourceTemplate(in *mcp20251125.ResourceTemplate, at *convPath) (out ResourceTemplate, err error) {
+func fromOlder20251125ResourceTemplate(in *mcp20251125.ResourceTemplate, at *protocol.ConvPath) (out ResourceTemplate, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Icons = s1
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Name = in.Name
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	out.URITemplate = in.URITemplate
 	for _, m := range in.Extra {
@@ -5068,7 +5070,7 @@ func fromOlder20251125ResourceTemplate(in *mcp20251125.ResourceTemplate, at *con
 
 // toOlder20251125ResourceTemplateReference converts a ResourceTemplateReference to revision
 // 2025-11-25's ResourceTemplateReference.
-func toOlder20251125ResourceTemplateReference(in *ResourceTemplateReference, at *convPath) (out mcp20251125.ResourceTemplateReference, err error) {
+func toOlder20251125ResourceTemplateReference(in *ResourceTemplateReference, at *protocol.ConvPath) (out mcp20251125.ResourceTemplateReference, err error) {
 	out.URI = in.URI
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5082,7 +5084,7 @@ func toOlder20251125ResourceTemplateReference(in *ResourceTemplateReference, at 
 
 // fromOlder20251125ResourceTemplateReference converts a revision 2025-11-25's
 // ResourceTemplateReference to ResourceTemplateReference.
-func fromOlder20251125ResourceTemplateReference(in *mcp20251125.ResourceTemplateReference, at *convPath) (out ResourceTemplateReference, err error) {
+func fromOlder20251125ResourceTemplateReference(in *mcp20251125.ResourceTemplateReference, at *protocol.ConvPath) (out ResourceTemplateReference, err error) {
 	out.URI = in.URI
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5100,16 +5102,16 @@ func fromOlder20251125ResourceTemplateReference(in *mcp20251125.ResourceTemplate
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ResourceUpdatedNotificationParams(in *ResourceUpdatedNotificationParams, at *convPath) (out mcp20251125.ResourceUpdatedNotificationParams, err error) {
+func toOlder20251125ResourceUpdatedNotificationParams(in *ResourceUpdatedNotificationParams, at *protocol.ConvPath) (out mcp20251125.ResourceUpdatedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		var b1 json.RawMessage
-		if b1, err = convEncode(*in.Meta, at.member("_meta")); err != nil {
+		if b1, err = protocol.ConvEncode(*in.Meta, at.Member("_meta")); err != nil {
 			return out, err
 		}
-		b1 = convDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
+		b1 = protocol.ConvDropMembers(b1, "io.modelcontextprotocol/subscriptionId")
 		x = json.RawMessage(b1)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -5126,11 +5128,11 @@ func toOlder20251125ResourceUpdatedNotificationParams(in *ResourceUpdatedNotific
 
 // fromOlder20251125ResourceUpdatedNotificationParams converts a revision 2025-11-25's
 // ResourceUpdatedNotificationParams to ResourceUpdatedNotificationParams.
-func fromOlder20251125ResourceUpdatedNotificationParams(in *mcp20251125.ResourceUpdatedNotificationParams, at *convPath) (out ResourceUpdatedNotificationParams, err error) {
+func fromOlder20251125ResourceUpdatedNotificationParams(in *mcp20251125.ResourceUpdatedNotificationParams, at *protocol.ConvPath) (out ResourceUpdatedNotificationParams, err error) {
 	if in.Meta != nil {
 		var x NotificationMetaObject
 		b1 := json.RawMessage(in.Meta)
-		if err = convDecode(b1, &x, at.member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
+		if err = protocol.ConvDecode(b1, &x, at.Member("_meta"), "2026-07-28", "NotificationMetaObject"); err != nil {
 			return out, err
 		}
 		out.Meta = &x
@@ -5150,16 +5152,16 @@ func fromOlder20251125ResourceUpdatedNotificationParams(in *mcp20251125.Resource
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125Root(in *Root, at *convPath) (out mcp20251125.Root, err error) {
+func toOlder20251125Root(in *Root, at *protocol.ConvPath) (out mcp20251125.Root, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -5173,12 +5175,12 @@ func toOlder20251125Root(in *Root, at *convPath) (out mcp20251125.Root, err erro
 }
 
 // fromOlder20251125Root converts a revision 2025-11-25's Root to Root.
-func fromOlder20251125Root(in *mcp20251125.Root, at *convPath) (out Root, err error) {
+func fromOlder20251125Root(in *mcp20251125.Root, at *protocol.ConvPath) (out Root, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Name != nil {
-		out.Name = convPtr(*in.Name)
+		out.Name = protocol.ConvPtr(*in.Name)
 	}
 	out.URI = in.URI
 	for _, m := range in.Extra {
@@ -5196,17 +5198,17 @@ func fromOlder20251125Root(in *mcp20251125.Root, at *convPath) (out Root, err er
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125SamplingMessage(in *SamplingMessage, at *convPath) (out mcp20251125.SamplingMessage, err error) {
+func toOlder20251125SamplingMessage(in *SamplingMessage, at *protocol.ConvPath) (out mcp20251125.SamplingMessage, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	{
 		var x mcp20251125.SamplingMessageContent
-		if x, err = toOlder20251125SamplingMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = toOlder20251125SamplingMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -5224,13 +5226,13 @@ func toOlder20251125SamplingMessage(in *SamplingMessage, at *convPath) (out mcp2
 
 // fromOlder20251125SamplingMessage converts a revision 2025-11-25's SamplingMessage to
 // SamplingMessage.
-func fromOlder20251125SamplingMessage(in *mcp20251125.SamplingMessage, at *convPath) (out SamplingMessage, err error) {
+func fromOlder20251125SamplingMessage(in *mcp20251125.SamplingMessage, at *protocol.ConvPath) (out SamplingMessage, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	{
 		var x SamplingMessageContent
-		if x, err = fromOlder20251125SamplingMessageContent(in.Content, at.member("content")); err != nil {
+		if x, err = fromOlder20251125SamplingMessageContent(in.Content, at.Member("content")); err != nil {
 			return out, err
 		}
 		out.Content = x
@@ -5248,7 +5250,7 @@ func fromOlder20251125SamplingMessage(in *mcp20251125.SamplingMessage, at *convP
 
 // toOlder20251125SamplingMessageContent converts a SamplingMessageContent to revision
 // 2025-11-25's SamplingMessageContent.
-func toOlder20251125SamplingMessageContent(in SamplingMessageContent, at *convPath) (out mcp20251125.SamplingMessageContent, err error) {
+func toOlder20251125SamplingMessageContent(in SamplingMessageContent, at *protocol.ConvPath) (out mcp20251125.SamplingMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -5302,7 +5304,7 @@ func toOlder20251125SamplingMessageContent(in SamplingMessageContent, at *convPa
 		if v != nil {
 			s1 := make(mcp20251125.SamplingMessageContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], at.elem(i1)); err != nil {
+				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], at.Elem(i1)); err != nil {
 					return out, err
 				}
 			}
@@ -5310,12 +5312,12 @@ func toOlder20251125SamplingMessageContent(in SamplingMessageContent, at *convPa
 		}
 		return x, nil
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContent")
 }
 
 // fromOlder20251125SamplingMessageContent converts a revision 2025-11-25's
 // SamplingMessageContent to SamplingMessageContent.
-func fromOlder20251125SamplingMessageContent(in mcp20251125.SamplingMessageContent, at *convPath) (out SamplingMessageContent, err error) {
+func fromOlder20251125SamplingMessageContent(in mcp20251125.SamplingMessageContent, at *protocol.ConvPath) (out SamplingMessageContent, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -5369,7 +5371,7 @@ func fromOlder20251125SamplingMessageContent(in mcp20251125.SamplingMessageConte
 		if v != nil {
 			s1 := make(SamplingMessageContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], at.elem(i1)); err != nil {
+				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], at.Elem(i1)); err != nil {
 					return out, err
 				}
 			}
@@ -5377,12 +5379,12 @@ func fromOlder20251125SamplingMessageContent(in mcp20251125.SamplingMessageConte
 		}
 		return x, nil
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContent")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContent")
 }
 
 // toOlder20251125SamplingMessageContentBlock converts a SamplingMessageContentBlock to
 // revision 2025-11-25's SamplingMessageContentBlock.
-func toOlder20251125SamplingMessageContentBlock(in SamplingMessageContentBlock, at *convPath) (out mcp20251125.SamplingMessageContentBlock, err error) {
+func toOlder20251125SamplingMessageContentBlock(in SamplingMessageContentBlock, at *protocol.ConvPath) (out mcp20251125.SamplingMessageContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -5432,12 +5434,12 @@ func toOlder20251125SamplingMessageContentBlock(in SamplingMessageContentBlock, 
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContentBlock")
 }
 
 // fromOlder20251125SamplingMessageContentBlock converts a revision 2025-11-25's
 // SamplingMessageContentBlock to SamplingMessageContentBlock.
-func fromOlder20251125SamplingMessageContentBlock(in mcp20251125.SamplingMessageContentBlock, at *convPath) (out SamplingMessageContentBlock, err error) {
+func fromOlder20251125SamplingMessageContentBlock(in mcp20251125.SamplingMessageContentBlock, at *protocol.ConvPath) (out SamplingMessageContentBlock, err error) {
 	switch v := in.(type) {
 	case nil:
 		return out, nil
@@ -5487,15 +5489,15 @@ func fromOlder20251125SamplingMessageContentBlock(in mcp20251125.SamplingMessage
 		}
 		return &x, nil
 	}
-	return out, convWrongType(in, "a branch of SamplingMessageContentBlock")
+	return out, protocol.ConvWrongType(in, "a branch of SamplingMessageContentBlock")
 }
 
 // toOlder20251125ServerCapabilities converts a ServerCapabilities to revision 2025-11-25's
 // ServerCapabilities.
-func toOlder20251125ServerCapabilities(in *ServerCapabilities, at *convPath) (out mcp20251125.ServerCapabilities, err error) {
+func toOlder20251125ServerCapabilities(in *ServerCapabilities, at *protocol.ConvPath) (out mcp20251125.ServerCapabilities, err error) {
 	if in.Completions != nil {
 		var x mcp20251125.ServerCapabilitiesCompletions
-		if x, err = toOlder20251125ServerCapabilitiesCompletions(in.Completions, at.member("completions")); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesCompletions(in.Completions, at.Member("completions")); err != nil {
 			return out, err
 		}
 		out.Completions = &x
@@ -5511,7 +5513,7 @@ func toOlder20251125ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 		out.Experimental = m1
 	}
 	if in.Extensions != nil {
-		b, err := convEncode(in.Extensions, at.member("extensions"))
+		b, err := protocol.ConvEncode(in.Extensions, at.Member("extensions"))
 		if err != nil {
 			return out, err
 		}
@@ -5522,35 +5524,35 @@ func toOlder20251125ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 	}
 	if in.Logging != nil {
 		var x mcp20251125.ServerCapabilitiesLogging
-		if x, err = toOlder20251125ServerCapabilitiesLogging(in.Logging, at.member("logging")); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesLogging(in.Logging, at.Member("logging")); err != nil {
 			return out, err
 		}
 		out.Logging = &x
 	}
 	if in.Prompts != nil {
 		var x mcp20251125.ServerCapabilitiesPrompts
-		if x, err = toOlder20251125ServerCapabilitiesPrompts(in.Prompts, at.member("prompts")); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesPrompts(in.Prompts, at.Member("prompts")); err != nil {
 			return out, err
 		}
 		out.Prompts = &x
 	}
 	if in.Resources != nil {
 		var x mcp20251125.ServerCapabilitiesResources
-		if x, err = toOlder20251125ServerCapabilitiesResources(in.Resources, at.member("resources")); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesResources(in.Resources, at.Member("resources")); err != nil {
 			return out, err
 		}
 		out.Resources = &x
 	}
 	if in.Tools != nil {
 		var x mcp20251125.ServerCapabilitiesTools
-		if x, err = toOlder20251125ServerCapabilitiesTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
 	}
 	if b, ok := in.Extra.Get("tasks"); ok {
 		var x mcp20251125.ServerCapabilitiesTasks
-		if err = convDecode(b, &x, at.member("tasks"), "2025-11-25", "ServerCapabilitiesTasks"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("tasks"), "2025-11-25", "ServerCapabilitiesTasks"); err != nil {
 			return out, err
 		}
 		out.Tasks = &x
@@ -5570,10 +5572,10 @@ func toOlder20251125ServerCapabilities(in *ServerCapabilities, at *convPath) (ou
 
 // fromOlder20251125ServerCapabilities converts a revision 2025-11-25's ServerCapabilities to
 // ServerCapabilities.
-func fromOlder20251125ServerCapabilities(in *mcp20251125.ServerCapabilities, at *convPath) (out ServerCapabilities, err error) {
+func fromOlder20251125ServerCapabilities(in *mcp20251125.ServerCapabilities, at *protocol.ConvPath) (out ServerCapabilities, err error) {
 	if in.Completions != nil {
 		var x ServerCapabilitiesCompletions
-		if x, err = fromOlder20251125ServerCapabilitiesCompletions(in.Completions, at.member("completions")); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesCompletions(in.Completions, at.Member("completions")); err != nil {
 			return out, err
 		}
 		out.Completions = &x
@@ -5591,13 +5593,13 @@ func fromOlder20251125ServerCapabilities(in *mcp20251125.ServerCapabilities, at 
 	if b, ok := in.Extra.Get("extensions"); ok {
 		var x map[string]JSONObject
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("extensions")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("extensions")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]JSONObject, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 JSONObject
-			if err = convDecode(p1[k1], &x1, at.member("extensions").member(k1), "2026-07-28", "JSONObject"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("extensions").Member(k1), "2026-07-28", "JSONObject"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -5607,34 +5609,34 @@ func fromOlder20251125ServerCapabilities(in *mcp20251125.ServerCapabilities, at 
 	}
 	if in.Logging != nil {
 		var x ServerCapabilitiesLogging
-		if x, err = fromOlder20251125ServerCapabilitiesLogging(in.Logging, at.member("logging")); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesLogging(in.Logging, at.Member("logging")); err != nil {
 			return out, err
 		}
 		out.Logging = &x
 	}
 	if in.Prompts != nil {
 		var x ServerCapabilitiesPrompts
-		if x, err = fromOlder20251125ServerCapabilitiesPrompts(in.Prompts, at.member("prompts")); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesPrompts(in.Prompts, at.Member("prompts")); err != nil {
 			return out, err
 		}
 		out.Prompts = &x
 	}
 	if in.Resources != nil {
 		var x ServerCapabilitiesResources
-		if x, err = fromOlder20251125ServerCapabilitiesResources(in.Resources, at.member("resources")); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesResources(in.Resources, at.Member("resources")); err != nil {
 			return out, err
 		}
 		out.Resources = &x
 	}
 	if in.Tools != nil {
 		var x ServerCapabilitiesTools
-		if x, err = fromOlder20251125ServerCapabilitiesTools(in.Tools, at.member("tools")); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesTools(in.Tools, at.Member("tools")); err != nil {
 			return out, err
 		}
 		out.Tools = &x
 	}
 	if in.Tasks != nil {
-		b, err := convEncode(in.Tasks, at.member("tasks"))
+		b, err := protocol.ConvEncode(in.Tasks, at.Member("tasks"))
 		if err != nil {
 			return out, err
 		}
@@ -5658,9 +5660,9 @@ func fromOlder20251125ServerCapabilities(in *mcp20251125.ServerCapabilities, at 
 
 // toOlder20251125ServerCapabilitiesCompletions converts a ServerCapabilitiesCompletions to
 // revision 2025-11-25's ServerCapabilitiesCompletions.
-func toOlder20251125ServerCapabilitiesCompletions(in *ServerCapabilitiesCompletions, at *convPath) (out mcp20251125.ServerCapabilitiesCompletions, err error) {
+func toOlder20251125ServerCapabilitiesCompletions(in *ServerCapabilitiesCompletions, at *protocol.ConvPath) (out mcp20251125.ServerCapabilitiesCompletions, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -5674,14 +5676,14 @@ func toOlder20251125ServerCapabilitiesCompletions(in *ServerCapabilitiesCompleti
 
 // fromOlder20251125ServerCapabilitiesCompletions converts a revision 2025-11-25's
 // ServerCapabilitiesCompletions to ServerCapabilitiesCompletions.
-func fromOlder20251125ServerCapabilitiesCompletions(in *mcp20251125.ServerCapabilitiesCompletions, at *convPath) (out ServerCapabilitiesCompletions, err error) {
+func fromOlder20251125ServerCapabilitiesCompletions(in *mcp20251125.ServerCapabilitiesCompletions, at *protocol.ConvPath) (out ServerCapabilitiesCompletions, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -5691,9 +5693,9 @@ func fromOlder20251125ServerCapabilitiesCompletions(in *mcp20251125.ServerCapabi
 
 // toOlder20251125ServerCapabilitiesLogging converts a ServerCapabilitiesLogging to revision
 // 2025-11-25's ServerCapabilitiesLogging.
-func toOlder20251125ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at *convPath) (out mcp20251125.ServerCapabilitiesLogging, err error) {
+func toOlder20251125ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at *protocol.ConvPath) (out mcp20251125.ServerCapabilitiesLogging, err error) {
 	for _, k := range slices.Sorted(maps.Keys(in.Extra)) {
-		b, err := convEncode(in.Extra[k], at.member(k))
+		b, err := protocol.ConvEncode(in.Extra[k], at.Member(k))
 		if err != nil {
 			return out, err
 		}
@@ -5707,14 +5709,14 @@ func toOlder20251125ServerCapabilitiesLogging(in *ServerCapabilitiesLogging, at 
 
 // fromOlder20251125ServerCapabilitiesLogging converts a revision 2025-11-25's
 // ServerCapabilitiesLogging to ServerCapabilitiesLogging.
-func fromOlder20251125ServerCapabilitiesLogging(in *mcp20251125.ServerCapabilitiesLogging, at *convPath) (out ServerCapabilitiesLogging, err error) {
+func fromOlder20251125ServerCapabilitiesLogging(in *mcp20251125.ServerCapabilitiesLogging, at *protocol.ConvPath) (out ServerCapabilitiesLogging, err error) {
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
 		if out.Extra == nil {
 			out.Extra = make(map[string]JSONValue)
 		}
 		var v JSONValue
-		if err = convDecode(b, &v, at.member(k), "2026-07-28", "JSONValue"); err != nil {
+		if err = protocol.ConvDecode(b, &v, at.Member(k), "2026-07-28", "JSONValue"); err != nil {
 			return out, err
 		}
 		out.Extra[k] = v
@@ -5724,9 +5726,9 @@ func fromOlder20251125ServerCapabilitiesLogging(in *mcp20251125.ServerCapabiliti
 
 // toOlder20251125ServerCapabilitiesPrompts converts a ServerCapabilitiesPrompts to revision
 // 2025-11-25's ServerCapabilitiesPrompts.
-func toOlder20251125ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at *convPath) (out mcp20251125.ServerCapabilitiesPrompts, err error) {
+func toOlder20251125ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at *protocol.ConvPath) (out mcp20251125.ServerCapabilitiesPrompts, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5740,9 +5742,9 @@ func toOlder20251125ServerCapabilitiesPrompts(in *ServerCapabilitiesPrompts, at 
 
 // fromOlder20251125ServerCapabilitiesPrompts converts a revision 2025-11-25's
 // ServerCapabilitiesPrompts to ServerCapabilitiesPrompts.
-func fromOlder20251125ServerCapabilitiesPrompts(in *mcp20251125.ServerCapabilitiesPrompts, at *convPath) (out ServerCapabilitiesPrompts, err error) {
+func fromOlder20251125ServerCapabilitiesPrompts(in *mcp20251125.ServerCapabilitiesPrompts, at *protocol.ConvPath) (out ServerCapabilitiesPrompts, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5756,12 +5758,12 @@ func fromOlder20251125ServerCapabilitiesPrompts(in *mcp20251125.ServerCapabiliti
 
 // toOlder20251125ServerCapabilitiesResources converts a ServerCapabilitiesResources to
 // revision 2025-11-25's ServerCapabilitiesResources.
-func toOlder20251125ServerCapabilitiesResources(in *ServerCapabilitiesResources, at *convPath) (out mcp20251125.ServerCapabilitiesResources, err error) {
+func toOlder20251125ServerCapabilitiesResources(in *ServerCapabilitiesResources, at *protocol.ConvPath) (out mcp20251125.ServerCapabilitiesResources, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	if in.Subscribe != nil {
-		out.Subscribe = convPtr(*in.Subscribe)
+		out.Subscribe = protocol.ConvPtr(*in.Subscribe)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5775,12 +5777,12 @@ func toOlder20251125ServerCapabilitiesResources(in *ServerCapabilitiesResources,
 
 // fromOlder20251125ServerCapabilitiesResources converts a revision 2025-11-25's
 // ServerCapabilitiesResources to ServerCapabilitiesResources.
-func fromOlder20251125ServerCapabilitiesResources(in *mcp20251125.ServerCapabilitiesResources, at *convPath) (out ServerCapabilitiesResources, err error) {
+func fromOlder20251125ServerCapabilitiesResources(in *mcp20251125.ServerCapabilitiesResources, at *protocol.ConvPath) (out ServerCapabilitiesResources, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	if in.Subscribe != nil {
-		out.Subscribe = convPtr(*in.Subscribe)
+		out.Subscribe = protocol.ConvPtr(*in.Subscribe)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5794,9 +5796,9 @@ func fromOlder20251125ServerCapabilitiesResources(in *mcp20251125.ServerCapabili
 
 // toOlder20251125ServerCapabilitiesTools converts a ServerCapabilitiesTools to revision
 // 2025-11-25's ServerCapabilitiesTools.
-func toOlder20251125ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *convPath) (out mcp20251125.ServerCapabilitiesTools, err error) {
+func toOlder20251125ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *protocol.ConvPath) (out mcp20251125.ServerCapabilitiesTools, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5810,9 +5812,9 @@ func toOlder20251125ServerCapabilitiesTools(in *ServerCapabilitiesTools, at *con
 
 // fromOlder20251125ServerCapabilitiesTools converts a revision 2025-11-25's
 // ServerCapabilitiesTools to ServerCapabilitiesTools.
-func fromOlder20251125ServerCapabilitiesTools(in *mcp20251125.ServerCapabilitiesTools, at *convPath) (out ServerCapabilitiesTools, err error) {
+func fromOlder20251125ServerCapabilitiesTools(in *mcp20251125.ServerCapabilitiesTools, at *protocol.ConvPath) (out ServerCapabilitiesTools, err error) {
 	if in.ListChanged != nil {
-		out.ListChanged = convPtr(*in.ListChanged)
+		out.ListChanged = protocol.ConvPtr(*in.ListChanged)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5825,24 +5827,24 @@ func fromOlder20251125ServerCapabilitiesTools(in *mcp20251125.ServerCapabilities
 }
 
 // toOlder20251125StringSchema converts a StringSchema to revision 2025-11-25's StringSchema.
-func toOlder20251125StringSchema(in *StringSchema, at *convPath) (out mcp20251125.StringSchema, err error) {
+func toOlder20251125StringSchema(in *StringSchema, at *protocol.ConvPath) (out mcp20251125.StringSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Format != nil {
-		out.Format = convPtr(mcp20251125.StringSchemaFormat(*in.Format))
+		out.Format = protocol.ConvPtr(mcp20251125.StringSchemaFormat(*in.Format))
 	}
 	if in.MaxLength != nil {
-		out.MaxLength = convPtr(*in.MaxLength)
+		out.MaxLength = protocol.ConvPtr(*in.MaxLength)
 	}
 	if in.MinLength != nil {
-		out.MinLength = convPtr(*in.MinLength)
+		out.MinLength = protocol.ConvPtr(*in.MinLength)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5856,24 +5858,24 @@ func toOlder20251125StringSchema(in *StringSchema, at *convPath) (out mcp2025112
 
 // fromOlder20251125StringSchema converts a revision 2025-11-25's StringSchema to
 // StringSchema.
-func fromOlder20251125StringSchema(in *mcp20251125.StringSchema, at *convPath) (out StringSchema, err error) {
+func fromOlder20251125StringSchema(in *mcp20251125.StringSchema, at *protocol.ConvPath) (out StringSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Format != nil {
-		out.Format = convPtr(StringSchemaFormat(*in.Format))
+		out.Format = protocol.ConvPtr(StringSchemaFormat(*in.Format))
 	}
 	if in.MaxLength != nil {
-		out.MaxLength = convPtr(*in.MaxLength)
+		out.MaxLength = protocol.ConvPtr(*in.MaxLength)
 	}
 	if in.MinLength != nil {
-		out.MinLength = convPtr(*in.MinLength)
+		out.MinLength = protocol.ConvPtr(*in.MinLength)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -5889,17 +5891,17 @@ func fromOlder20251125StringSchema(in *mcp20251125.StringSchema, at *convPath) (
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125TextContent(in *TextContent, at *convPath) (out mcp20251125.TextContent, err error) {
+func toOlder20251125TextContent(in *TextContent, at *protocol.ConvPath) (out mcp20251125.TextContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -5916,13 +5918,13 @@ func toOlder20251125TextContent(in *TextContent, at *convPath) (out mcp20251125.
 }
 
 // fromOlder20251125TextContent converts a revision 2025-11-25's TextContent to TextContent.
-func fromOlder20251125TextContent(in *mcp20251125.TextContent, at *convPath) (out TextContent, err error) {
+func fromOlder20251125TextContent(in *mcp20251125.TextContent, at *protocol.ConvPath) (out TextContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125Annotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
@@ -5943,16 +5945,16 @@ func fromOlder20251125TextContent(in *mcp20251125.TextContent, at *convPath) (ou
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125TextResourceContents(in *TextResourceContents, at *convPath) (out mcp20251125.TextResourceContents, err error) {
+func toOlder20251125TextResourceContents(in *TextResourceContents, at *protocol.ConvPath) (out mcp20251125.TextResourceContents, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Text = in.Text
 	out.URI = in.URI
@@ -5968,12 +5970,12 @@ func toOlder20251125TextResourceContents(in *TextResourceContents, at *convPath)
 
 // fromOlder20251125TextResourceContents converts a revision 2025-11-25's
 // TextResourceContents to TextResourceContents.
-func fromOlder20251125TextResourceContents(in *mcp20251125.TextResourceContents, at *convPath) (out TextResourceContents, err error) {
+func fromOlder20251125TextResourceContents(in *mcp20251125.TextResourceContents, at *protocol.ConvPath) (out TextResourceContents, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.MIMEType != nil {
-		out.MIMEType = convPtr(*in.MIMEType)
+		out.MIMEType = protocol.ConvPtr(*in.MIMEType)
 	}
 	out.Text = in.Text
 	out.URI = in.URI
@@ -5989,28 +5991,28 @@ func fromOlder20251125TextResourceContents(in *mcp20251125.TextResourceContents,
 
 // toOlder20251125TitledMultiSelectEnumSchema converts a TitledMultiSelectEnumSchema to
 // revision 2025-11-25's TitledMultiSelectEnumSchema.
-func toOlder20251125TitledMultiSelectEnumSchema(in *TitledMultiSelectEnumSchema, at *convPath) (out mcp20251125.TitledMultiSelectEnumSchema, err error) {
+func toOlder20251125TitledMultiSelectEnumSchema(in *TitledMultiSelectEnumSchema, at *protocol.ConvPath) (out mcp20251125.TitledMultiSelectEnumSchema, err error) {
 	if in.Default != nil {
 		out.Default = in.Default
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	{
 		var x mcp20251125.TitledMultiSelectEnumSchemaItems
-		if x, err = toOlder20251125TitledMultiSelectEnumSchemaItems(&in.Items, at.member("items")); err != nil {
+		if x, err = toOlder20251125TitledMultiSelectEnumSchemaItems(&in.Items, at.Member("items")); err != nil {
 			return out, err
 		}
 		out.Items = x
 	}
 	if in.MaxItems != nil {
-		out.MaxItems = convPtr(*in.MaxItems)
+		out.MaxItems = protocol.ConvPtr(*in.MaxItems)
 	}
 	if in.MinItems != nil {
-		out.MinItems = convPtr(*in.MinItems)
+		out.MinItems = protocol.ConvPtr(*in.MinItems)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6024,28 +6026,28 @@ func toOlder20251125TitledMultiSelectEnumSchema(in *TitledMultiSelectEnumSchema,
 
 // fromOlder20251125TitledMultiSelectEnumSchema converts a revision 2025-11-25's
 // TitledMultiSelectEnumSchema to TitledMultiSelectEnumSchema.
-func fromOlder20251125TitledMultiSelectEnumSchema(in *mcp20251125.TitledMultiSelectEnumSchema, at *convPath) (out TitledMultiSelectEnumSchema, err error) {
+func fromOlder20251125TitledMultiSelectEnumSchema(in *mcp20251125.TitledMultiSelectEnumSchema, at *protocol.ConvPath) (out TitledMultiSelectEnumSchema, err error) {
 	if in.Default != nil {
 		out.Default = in.Default
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	{
 		var x TitledMultiSelectEnumSchemaItems
-		if x, err = fromOlder20251125TitledMultiSelectEnumSchemaItems(&in.Items, at.member("items")); err != nil {
+		if x, err = fromOlder20251125TitledMultiSelectEnumSchemaItems(&in.Items, at.Member("items")); err != nil {
 			return out, err
 		}
 		out.Items = x
 	}
 	if in.MaxItems != nil {
-		out.MaxItems = convPtr(*in.MaxItems)
+		out.MaxItems = protocol.ConvPtr(*in.MaxItems)
 	}
 	if in.MinItems != nil {
-		out.MinItems = convPtr(*in.MinItems)
+		out.MinItems = protocol.ConvPtr(*in.MinItems)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6060,11 +6062,11 @@ func fromOlder20251125TitledMultiSelectEnumSchema(in *mcp20251125.TitledMultiSel
 // toOlder20251125TitledMultiSelectEnumSchemaItems converts a
 // TitledMultiSelectEnumSchemaItems to revision 2025-11-25's
 // TitledMultiSelectEnumSchemaItems.
-func toOlder20251125TitledMultiSelectEnumSchemaItems(in *TitledMultiSelectEnumSchemaItems, at *convPath) (out mcp20251125.TitledMultiSelectEnumSchemaItems, err error) {
+func toOlder20251125TitledMultiSelectEnumSchemaItems(in *TitledMultiSelectEnumSchemaItems, at *protocol.ConvPath) (out mcp20251125.TitledMultiSelectEnumSchemaItems, err error) {
 	if in.AnyOf != nil {
 		s1 := make([]mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, len(in.AnyOf))
 		for i1 := range in.AnyOf {
-			if s1[i1], err = toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.member("anyOf").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.Member("anyOf").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -6082,11 +6084,11 @@ func toOlder20251125TitledMultiSelectEnumSchemaItems(in *TitledMultiSelectEnumSc
 
 // fromOlder20251125TitledMultiSelectEnumSchemaItems converts a revision 2025-11-25's
 // TitledMultiSelectEnumSchemaItems to TitledMultiSelectEnumSchemaItems.
-func fromOlder20251125TitledMultiSelectEnumSchemaItems(in *mcp20251125.TitledMultiSelectEnumSchemaItems, at *convPath) (out TitledMultiSelectEnumSchemaItems, err error) {
+func fromOlder20251125TitledMultiSelectEnumSchemaItems(in *mcp20251125.TitledMultiSelectEnumSchemaItems, at *protocol.ConvPath) (out TitledMultiSelectEnumSchemaItems, err error) {
 	if in.AnyOf != nil {
 		s1 := make([]TitledMultiSelectEnumSchemaItemsAnyOfItem, len(in.AnyOf))
 		for i1 := range in.AnyOf {
-			if s1[i1], err = fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.member("anyOf").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(&in.AnyOf[i1], at.Member("anyOf").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -6105,7 +6107,7 @@ func fromOlder20251125TitledMultiSelectEnumSchemaItems(in *mcp20251125.TitledMul
 // toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem converts a
 // TitledMultiSelectEnumSchemaItemsAnyOfItem to revision 2025-11-25's
 // TitledMultiSelectEnumSchemaItemsAnyOfItem.
-func toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(in *TitledMultiSelectEnumSchemaItemsAnyOfItem, at *convPath) (out mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, err error) {
+func toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(in *TitledMultiSelectEnumSchemaItemsAnyOfItem, at *protocol.ConvPath) (out mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, err error) {
 	out.Const = in.Const
 	out.Title = in.Title
 	for _, m := range in.Extra {
@@ -6121,7 +6123,7 @@ func toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(in *TitledMultiSel
 // fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem converts a revision
 // 2025-11-25's TitledMultiSelectEnumSchemaItemsAnyOfItem to
 // TitledMultiSelectEnumSchemaItemsAnyOfItem.
-func fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(in *mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, at *convPath) (out TitledMultiSelectEnumSchemaItemsAnyOfItem, err error) {
+func fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(in *mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem, at *protocol.ConvPath) (out TitledMultiSelectEnumSchemaItemsAnyOfItem, err error) {
 	out.Const = in.Const
 	out.Title = in.Title
 	for _, m := range in.Extra {
@@ -6136,24 +6138,24 @@ func fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(in *mcp20251125.
 
 // toOlder20251125TitledSingleSelectEnumSchema converts a TitledSingleSelectEnumSchema to
 // revision 2025-11-25's TitledSingleSelectEnumSchema.
-func toOlder20251125TitledSingleSelectEnumSchema(in *TitledSingleSelectEnumSchema, at *convPath) (out mcp20251125.TitledSingleSelectEnumSchema, err error) {
+func toOlder20251125TitledSingleSelectEnumSchema(in *TitledSingleSelectEnumSchema, at *protocol.ConvPath) (out mcp20251125.TitledSingleSelectEnumSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.OneOf != nil {
 		s1 := make([]mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, len(in.OneOf))
 		for i1 := range in.OneOf {
-			if s1[i1], err = toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.member("oneOf").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.Member("oneOf").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.OneOf = s1
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6167,24 +6169,24 @@ func toOlder20251125TitledSingleSelectEnumSchema(in *TitledSingleSelectEnumSchem
 
 // fromOlder20251125TitledSingleSelectEnumSchema converts a revision 2025-11-25's
 // TitledSingleSelectEnumSchema to TitledSingleSelectEnumSchema.
-func fromOlder20251125TitledSingleSelectEnumSchema(in *mcp20251125.TitledSingleSelectEnumSchema, at *convPath) (out TitledSingleSelectEnumSchema, err error) {
+func fromOlder20251125TitledSingleSelectEnumSchema(in *mcp20251125.TitledSingleSelectEnumSchema, at *protocol.ConvPath) (out TitledSingleSelectEnumSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.OneOf != nil {
 		s1 := make([]TitledSingleSelectEnumSchemaOneOfItem, len(in.OneOf))
 		for i1 := range in.OneOf {
-			if s1[i1], err = fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.member("oneOf").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(&in.OneOf[i1], at.Member("oneOf").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.OneOf = s1
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6199,7 +6201,7 @@ func fromOlder20251125TitledSingleSelectEnumSchema(in *mcp20251125.TitledSingleS
 // toOlder20251125TitledSingleSelectEnumSchemaOneOfItem converts a
 // TitledSingleSelectEnumSchemaOneOfItem to revision 2025-11-25's
 // TitledSingleSelectEnumSchemaOneOfItem.
-func toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(in *TitledSingleSelectEnumSchemaOneOfItem, at *convPath) (out mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, err error) {
+func toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(in *TitledSingleSelectEnumSchemaOneOfItem, at *protocol.ConvPath) (out mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, err error) {
 	out.Const = in.Const
 	out.Title = in.Title
 	for _, m := range in.Extra {
@@ -6214,7 +6216,7 @@ func toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(in *TitledSingleSelect
 
 // fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem converts a revision 2025-11-25's
 // TitledSingleSelectEnumSchemaOneOfItem to TitledSingleSelectEnumSchemaOneOfItem.
-func fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(in *mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, at *convPath) (out TitledSingleSelectEnumSchemaOneOfItem, err error) {
+func fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(in *mcp20251125.TitledSingleSelectEnumSchemaOneOfItem, at *protocol.ConvPath) (out TitledSingleSelectEnumSchemaOneOfItem, err error) {
 	out.Const = in.Const
 	out.Title = in.Title
 	for _, m := range in.Extra {
@@ -6231,28 +6233,28 @@ func fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(in *mcp20251125.Titl
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125Tool(in *Tool, at *convPath) (out mcp20251125.Tool, err error) {
+func toOlder20251125Tool(in *Tool, at *protocol.ConvPath) (out mcp20251125.Tool, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Annotations != nil {
 		var x mcp20251125.ToolAnnotations
-		if x, err = toOlder20251125ToolAnnotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = toOlder20251125ToolAnnotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]mcp20251125.Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -6260,7 +6262,7 @@ func toOlder20251125Tool(in *Tool, at *convPath) (out mcp20251125.Tool, err erro
 	}
 	{
 		var x mcp20251125.ToolInputSchema
-		if x, err = toOlder20251125ToolInputSchema(&in.InputSchema, at.member("inputSchema")); err != nil {
+		if x, err = toOlder20251125ToolInputSchema(&in.InputSchema, at.Member("inputSchema")); err != nil {
 			return out, err
 		}
 		out.InputSchema = x
@@ -6268,17 +6270,17 @@ func toOlder20251125Tool(in *Tool, at *convPath) (out mcp20251125.Tool, err erro
 	out.Name = in.Name
 	if in.OutputSchema != nil {
 		var x mcp20251125.ToolOutputSchema
-		if x, err = toOlder20251125ToolOutputSchema(in.OutputSchema, at.member("outputSchema")); err != nil {
+		if x, err = toOlder20251125ToolOutputSchema(in.OutputSchema, at.Member("outputSchema")); err != nil {
 			return out, err
 		}
 		out.OutputSchema = &x
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	if b, ok := in.Extra.Get("execution"); ok {
 		var x mcp20251125.ToolExecution
-		if err = convDecode(b, &x, at.member("execution"), "2025-11-25", "ToolExecution"); err != nil {
+		if err = protocol.ConvDecode(b, &x, at.Member("execution"), "2025-11-25", "ToolExecution"); err != nil {
 			return out, err
 		}
 		out.Execution = &x
@@ -6297,24 +6299,24 @@ func toOlder20251125Tool(in *Tool, at *convPath) (out mcp20251125.Tool, err erro
 }
 
 // fromOlder20251125Tool converts a revision 2025-11-25's Tool to Tool.
-func fromOlder20251125Tool(in *mcp20251125.Tool, at *convPath) (out Tool, err error) {
+func fromOlder20251125Tool(in *mcp20251125.Tool, at *protocol.ConvPath) (out Tool, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Annotations != nil {
 		var x ToolAnnotations
-		if x, err = fromOlder20251125ToolAnnotations(in.Annotations, at.member("annotations")); err != nil {
+		if x, err = fromOlder20251125ToolAnnotations(in.Annotations, at.Member("annotations")); err != nil {
 			return out, err
 		}
 		out.Annotations = &x
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	if in.Icons != nil {
 		s1 := make([]Icon, len(in.Icons))
 		for i1 := range in.Icons {
-			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.member("icons").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125Icon(&in.Icons[i1], at.Member("icons").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
@@ -6322,7 +6324,7 @@ func fromOlder20251125Tool(in *mcp20251125.Tool, at *convPath) (out Tool, err er
 	}
 	{
 		var x ToolInputSchema
-		if x, err = fromOlder20251125ToolInputSchema(&in.InputSchema, at.member("inputSchema")); err != nil {
+		if x, err = fromOlder20251125ToolInputSchema(&in.InputSchema, at.Member("inputSchema")); err != nil {
 			return out, err
 		}
 		out.InputSchema = x
@@ -6330,16 +6332,16 @@ func fromOlder20251125Tool(in *mcp20251125.Tool, at *convPath) (out Tool, err er
 	out.Name = in.Name
 	if in.OutputSchema != nil {
 		var x ToolOutputSchema
-		if x, err = fromOlder20251125ToolOutputSchema(in.OutputSchema, at.member("outputSchema")); err != nil {
+		if x, err = fromOlder20251125ToolOutputSchema(in.OutputSchema, at.Member("outputSchema")); err != nil {
 			return out, err
 		}
 		out.OutputSchema = &x
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	if in.Execution != nil {
-		b, err := convEncode(in.Execution, at.member("execution"))
+		b, err := protocol.ConvEncode(in.Execution, at.Member("execution"))
 		if err != nil {
 			return out, err
 		}
@@ -6360,21 +6362,21 @@ func fromOlder20251125Tool(in *mcp20251125.Tool, at *convPath) (out Tool, err er
 
 // toOlder20251125ToolAnnotations converts a ToolAnnotations to revision 2025-11-25's
 // ToolAnnotations.
-func toOlder20251125ToolAnnotations(in *ToolAnnotations, at *convPath) (out mcp20251125.ToolAnnotations, err error) {
+func toOlder20251125ToolAnnotations(in *ToolAnnotations, at *protocol.ConvPath) (out mcp20251125.ToolAnnotations, err error) {
 	if in.DestructiveHint != nil {
-		out.DestructiveHint = convPtr(*in.DestructiveHint)
+		out.DestructiveHint = protocol.ConvPtr(*in.DestructiveHint)
 	}
 	if in.IdempotentHint != nil {
-		out.IdempotentHint = convPtr(*in.IdempotentHint)
+		out.IdempotentHint = protocol.ConvPtr(*in.IdempotentHint)
 	}
 	if in.OpenWorldHint != nil {
-		out.OpenWorldHint = convPtr(*in.OpenWorldHint)
+		out.OpenWorldHint = protocol.ConvPtr(*in.OpenWorldHint)
 	}
 	if in.ReadOnlyHint != nil {
-		out.ReadOnlyHint = convPtr(*in.ReadOnlyHint)
+		out.ReadOnlyHint = protocol.ConvPtr(*in.ReadOnlyHint)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6388,21 +6390,21 @@ func toOlder20251125ToolAnnotations(in *ToolAnnotations, at *convPath) (out mcp2
 
 // fromOlder20251125ToolAnnotations converts a revision 2025-11-25's ToolAnnotations to
 // ToolAnnotations.
-func fromOlder20251125ToolAnnotations(in *mcp20251125.ToolAnnotations, at *convPath) (out ToolAnnotations, err error) {
+func fromOlder20251125ToolAnnotations(in *mcp20251125.ToolAnnotations, at *protocol.ConvPath) (out ToolAnnotations, err error) {
 	if in.DestructiveHint != nil {
-		out.DestructiveHint = convPtr(*in.DestructiveHint)
+		out.DestructiveHint = protocol.ConvPtr(*in.DestructiveHint)
 	}
 	if in.IdempotentHint != nil {
-		out.IdempotentHint = convPtr(*in.IdempotentHint)
+		out.IdempotentHint = protocol.ConvPtr(*in.IdempotentHint)
 	}
 	if in.OpenWorldHint != nil {
-		out.OpenWorldHint = convPtr(*in.OpenWorldHint)
+		out.OpenWorldHint = protocol.ConvPtr(*in.OpenWorldHint)
 	}
 	if in.ReadOnlyHint != nil {
-		out.ReadOnlyHint = convPtr(*in.ReadOnlyHint)
+		out.ReadOnlyHint = protocol.ConvPtr(*in.ReadOnlyHint)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6415,9 +6417,9 @@ func fromOlder20251125ToolAnnotations(in *mcp20251125.ToolAnnotations, at *convP
 }
 
 // toOlder20251125ToolChoice converts a ToolChoice to revision 2025-11-25's ToolChoice.
-func toOlder20251125ToolChoice(in *ToolChoice, at *convPath) (out mcp20251125.ToolChoice, err error) {
+func toOlder20251125ToolChoice(in *ToolChoice, at *protocol.ConvPath) (out mcp20251125.ToolChoice, err error) {
 	if in.Mode != nil {
-		out.Mode = convPtr(mcp20251125.ToolChoiceMode(*in.Mode))
+		out.Mode = protocol.ConvPtr(mcp20251125.ToolChoiceMode(*in.Mode))
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6430,9 +6432,9 @@ func toOlder20251125ToolChoice(in *ToolChoice, at *convPath) (out mcp20251125.To
 }
 
 // fromOlder20251125ToolChoice converts a revision 2025-11-25's ToolChoice to ToolChoice.
-func fromOlder20251125ToolChoice(in *mcp20251125.ToolChoice, at *convPath) (out ToolChoice, err error) {
+func fromOlder20251125ToolChoice(in *mcp20251125.ToolChoice, at *protocol.ConvPath) (out ToolChoice, err error) {
 	if in.Mode != nil {
-		out.Mode = convPtr(ToolChoiceMode(*in.Mode))
+		out.Mode = protocol.ConvPtr(ToolChoiceMode(*in.Mode))
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6446,20 +6448,20 @@ func fromOlder20251125ToolChoice(in *mcp20251125.ToolChoice, at *convPath) (out 
 
 // toOlder20251125ToolInputSchema converts a ToolInputSchema to revision 2025-11-25's
 // ToolInputSchema.
-func toOlder20251125ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp20251125.ToolInputSchema, err error) {
+func toOlder20251125ToolInputSchema(in *ToolInputSchema, at *protocol.ConvPath) (out mcp20251125.ToolInputSchema, err error) {
 	if in.Schema != nil {
-		out.Schema = convPtr(*in.Schema)
+		out.Schema = protocol.ConvPtr(*in.Schema)
 	}
 	if b, ok := in.Extra.Get("properties"); ok {
 		var x map[string]json.RawMessage
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("properties")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("properties")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]json.RawMessage, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 json.RawMessage
-			if err = convDecode(p1[k1], &x1, at.member("properties").member(k1), "2025-11-25", "json.RawMessage"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("properties").Member(k1), "2025-11-25", "json.RawMessage"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -6470,12 +6472,12 @@ func toOlder20251125ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 	if b, ok := in.Extra.Get("required"); ok {
 		var x []string
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("required")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("required")); err != nil {
 			return out, err
 		}
 		s1 := make([]string, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("required").elem(i1), "2025-11-25", "string"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("required").Elem(i1), "2025-11-25", "string"); err != nil {
 				return out, err
 			}
 		}
@@ -6497,12 +6499,12 @@ func toOlder20251125ToolInputSchema(in *ToolInputSchema, at *convPath) (out mcp2
 
 // fromOlder20251125ToolInputSchema converts a revision 2025-11-25's ToolInputSchema to
 // ToolInputSchema.
-func fromOlder20251125ToolInputSchema(in *mcp20251125.ToolInputSchema, at *convPath) (out ToolInputSchema, err error) {
+func fromOlder20251125ToolInputSchema(in *mcp20251125.ToolInputSchema, at *protocol.ConvPath) (out ToolInputSchema, err error) {
 	if in.Schema != nil {
-		out.Schema = convPtr(*in.Schema)
+		out.Schema = protocol.ConvPtr(*in.Schema)
 	}
 	if in.Properties != nil {
-		b, err := convEncode(in.Properties, at.member("properties"))
+		b, err := protocol.ConvEncode(in.Properties, at.Member("properties"))
 		if err != nil {
 			return out, err
 		}
@@ -6512,7 +6514,7 @@ func fromOlder20251125ToolInputSchema(in *mcp20251125.ToolInputSchema, at *convP
 		})
 	}
 	if in.Required != nil {
-		b, err := convEncode(in.Required, at.member("required"))
+		b, err := protocol.ConvEncode(in.Required, at.Member("required"))
 		if err != nil {
 			return out, err
 		}
@@ -6533,20 +6535,20 @@ func fromOlder20251125ToolInputSchema(in *mcp20251125.ToolInputSchema, at *convP
 
 // toOlder20251125ToolOutputSchema converts a ToolOutputSchema to revision 2025-11-25's
 // ToolOutputSchema.
-func toOlder20251125ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mcp20251125.ToolOutputSchema, err error) {
+func toOlder20251125ToolOutputSchema(in *ToolOutputSchema, at *protocol.ConvPath) (out mcp20251125.ToolOutputSchema, err error) {
 	if in.Schema != nil {
-		out.Schema = convPtr(*in.Schema)
+		out.Schema = protocol.ConvPtr(*in.Schema)
 	}
 	if b, ok := in.Extra.Get("properties"); ok {
 		var x map[string]json.RawMessage
 		var p1 map[string]json.RawMessage
-		if p1, err = convSplit[map[string]json.RawMessage](b, at.member("properties")); err != nil {
+		if p1, err = protocol.ConvSplit[map[string]json.RawMessage](b, at.Member("properties")); err != nil {
 			return out, err
 		}
 		m1 := make(map[string]json.RawMessage, len(p1))
 		for _, k1 := range slices.Sorted(maps.Keys(p1)) {
 			var x1 json.RawMessage
-			if err = convDecode(p1[k1], &x1, at.member("properties").member(k1), "2025-11-25", "json.RawMessage"); err != nil {
+			if err = protocol.ConvDecode(p1[k1], &x1, at.Member("properties").Member(k1), "2025-11-25", "json.RawMessage"); err != nil {
 				return out, err
 			}
 			m1[k1] = x1
@@ -6557,12 +6559,12 @@ func toOlder20251125ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 	if b, ok := in.Extra.Get("required"); ok {
 		var x []string
 		var p1 []json.RawMessage
-		if p1, err = convSplit[[]json.RawMessage](b, at.member("required")); err != nil {
+		if p1, err = protocol.ConvSplit[[]json.RawMessage](b, at.Member("required")); err != nil {
 			return out, err
 		}
 		s1 := make([]string, len(p1))
 		for i1 := range p1 {
-			if err = convDecode(p1[i1], &s1[i1], at.member("required").elem(i1), "2025-11-25", "string"); err != nil {
+			if err = protocol.ConvDecode(p1[i1], &s1[i1], at.Member("required").Elem(i1), "2025-11-25", "string"); err != nil {
 				return out, err
 			}
 		}
@@ -6570,8 +6572,8 @@ func toOlder20251125ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 		out.Required = x
 	}
 	if b, ok := in.Extra.Get("type"); ok {
-		if !rtJSONEqual(b, []byte("\"object\"")) {
-			return out, convFail(at.member("type"), "2025-11-25 requires \"object\" here")
+		if !codec.JSONEqual(b, []byte("\"object\"")) {
+			return out, protocol.ConvFail(at.Member("type"), "2025-11-25 requires \"object\" here")
 		}
 	}
 	for _, m := range in.Extra {
@@ -6589,12 +6591,12 @@ func toOlder20251125ToolOutputSchema(in *ToolOutputSchema, at *convPath) (out mc
 
 // fromOlder20251125ToolOutputSchema converts a revision 2025-11-25's ToolOutputSchema to
 // ToolOutputSchema.
-func fromOlder20251125ToolOutputSchema(in *mcp20251125.ToolOutputSchema, at *convPath) (out ToolOutputSchema, err error) {
+func fromOlder20251125ToolOutputSchema(in *mcp20251125.ToolOutputSchema, at *protocol.ConvPath) (out ToolOutputSchema, err error) {
 	if in.Schema != nil {
-		out.Schema = convPtr(*in.Schema)
+		out.Schema = protocol.ConvPtr(*in.Schema)
 	}
 	if in.Properties != nil {
-		b, err := convEncode(in.Properties, at.member("properties"))
+		b, err := protocol.ConvEncode(in.Properties, at.Member("properties"))
 		if err != nil {
 			return out, err
 		}
@@ -6604,7 +6606,7 @@ func fromOlder20251125ToolOutputSchema(in *mcp20251125.ToolOutputSchema, at *con
 		})
 	}
 	if in.Required != nil {
-		b, err := convEncode(in.Required, at.member("required"))
+		b, err := protocol.ConvEncode(in.Required, at.Member("required"))
 		if err != nil {
 			return out, err
 		}
@@ -6635,25 +6637,25 @@ func fromOlder20251125ToolOutputSchema(in *mcp20251125.ToolOutputSchema, at *con
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ToolResultContent(in *ToolResultContent, at *convPath) (out mcp20251125.ToolResultContent, err error) {
+func toOlder20251125ToolResultContent(in *ToolResultContent, at *protocol.ConvPath) (out mcp20251125.ToolResultContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
 	if in.Content != nil {
 		s1 := make([]mcp20251125.ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = toOlder20251125ContentBlock(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if in.StructuredContent != nil {
 		out.StructuredContent = in.StructuredContent
@@ -6671,21 +6673,21 @@ func toOlder20251125ToolResultContent(in *ToolResultContent, at *convPath) (out 
 
 // fromOlder20251125ToolResultContent converts a revision 2025-11-25's ToolResultContent to
 // ToolResultContent.
-func fromOlder20251125ToolResultContent(in *mcp20251125.ToolResultContent, at *convPath) (out ToolResultContent, err error) {
+func fromOlder20251125ToolResultContent(in *mcp20251125.ToolResultContent, at *protocol.ConvPath) (out ToolResultContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
 	if in.Content != nil {
 		s1 := make([]ContentBlock, len(in.Content))
 		for i1 := range in.Content {
-			if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.member("content").elem(i1)); err != nil {
+			if s1[i1], err = fromOlder20251125ContentBlock(in.Content[i1], at.Member("content").Elem(i1)); err != nil {
 				return out, err
 			}
 		}
 		out.Content = s1
 	}
 	if in.IsError != nil {
-		out.IsError = convPtr(*in.IsError)
+		out.IsError = protocol.ConvPtr(*in.IsError)
 	}
 	if in.StructuredContent != nil {
 		out.StructuredContent = in.StructuredContent
@@ -6706,11 +6708,11 @@ func fromOlder20251125ToolResultContent(in *mcp20251125.ToolResultContent, at *c
 //
 // An empty _meta is left out: 2025-11-25 does not require it, and {} and no _meta say the
 // same.
-func toOlder20251125ToolUseContent(in *ToolUseContent, at *convPath) (out mcp20251125.ToolUseContent, err error) {
+func toOlder20251125ToolUseContent(in *ToolUseContent, at *protocol.ConvPath) (out mcp20251125.ToolUseContent, err error) {
 	if in.Meta != nil {
 		var x json.RawMessage
 		x = json.RawMessage(in.Meta)
-		if !convEmptyObject(x) {
+		if !protocol.ConvEmptyObject(x) {
 			out.Meta = x
 		}
 	}
@@ -6729,7 +6731,7 @@ func toOlder20251125ToolUseContent(in *ToolUseContent, at *convPath) (out mcp202
 
 // fromOlder20251125ToolUseContent converts a revision 2025-11-25's ToolUseContent to
 // ToolUseContent.
-func fromOlder20251125ToolUseContent(in *mcp20251125.ToolUseContent, at *convPath) (out ToolUseContent, err error) {
+func fromOlder20251125ToolUseContent(in *mcp20251125.ToolUseContent, at *protocol.ConvPath) (out ToolUseContent, err error) {
 	if in.Meta != nil {
 		out.Meta = MetaObject(in.Meta)
 	}
@@ -6748,28 +6750,28 @@ func fromOlder20251125ToolUseContent(in *mcp20251125.ToolUseContent, at *convPat
 
 // toOlder20251125UntitledMultiSelectEnumSchema converts a UntitledMultiSelectEnumSchema to
 // revision 2025-11-25's UntitledMultiSelectEnumSchema.
-func toOlder20251125UntitledMultiSelectEnumSchema(in *UntitledMultiSelectEnumSchema, at *convPath) (out mcp20251125.UntitledMultiSelectEnumSchema, err error) {
+func toOlder20251125UntitledMultiSelectEnumSchema(in *UntitledMultiSelectEnumSchema, at *protocol.ConvPath) (out mcp20251125.UntitledMultiSelectEnumSchema, err error) {
 	if in.Default != nil {
 		out.Default = in.Default
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	{
 		var x mcp20251125.UntitledMultiSelectEnumSchemaItems
-		if x, err = toOlder20251125UntitledMultiSelectEnumSchemaItems(&in.Items, at.member("items")); err != nil {
+		if x, err = toOlder20251125UntitledMultiSelectEnumSchemaItems(&in.Items, at.Member("items")); err != nil {
 			return out, err
 		}
 		out.Items = x
 	}
 	if in.MaxItems != nil {
-		out.MaxItems = convPtr(*in.MaxItems)
+		out.MaxItems = protocol.ConvPtr(*in.MaxItems)
 	}
 	if in.MinItems != nil {
-		out.MinItems = convPtr(*in.MinItems)
+		out.MinItems = protocol.ConvPtr(*in.MinItems)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6783,28 +6785,28 @@ func toOlder20251125UntitledMultiSelectEnumSchema(in *UntitledMultiSelectEnumSch
 
 // fromOlder20251125UntitledMultiSelectEnumSchema converts a revision 2025-11-25's
 // UntitledMultiSelectEnumSchema to UntitledMultiSelectEnumSchema.
-func fromOlder20251125UntitledMultiSelectEnumSchema(in *mcp20251125.UntitledMultiSelectEnumSchema, at *convPath) (out UntitledMultiSelectEnumSchema, err error) {
+func fromOlder20251125UntitledMultiSelectEnumSchema(in *mcp20251125.UntitledMultiSelectEnumSchema, at *protocol.ConvPath) (out UntitledMultiSelectEnumSchema, err error) {
 	if in.Default != nil {
 		out.Default = in.Default
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	{
 		var x UntitledMultiSelectEnumSchemaItems
-		if x, err = fromOlder20251125UntitledMultiSelectEnumSchemaItems(&in.Items, at.member("items")); err != nil {
+		if x, err = fromOlder20251125UntitledMultiSelectEnumSchemaItems(&in.Items, at.Member("items")); err != nil {
 			return out, err
 		}
 		out.Items = x
 	}
 	if in.MaxItems != nil {
-		out.MaxItems = convPtr(*in.MaxItems)
+		out.MaxItems = protocol.ConvPtr(*in.MaxItems)
 	}
 	if in.MinItems != nil {
-		out.MinItems = convPtr(*in.MinItems)
+		out.MinItems = protocol.ConvPtr(*in.MinItems)
 	}
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6819,7 +6821,7 @@ func fromOlder20251125UntitledMultiSelectEnumSchema(in *mcp20251125.UntitledMult
 // toOlder20251125UntitledMultiSelectEnumSchemaItems converts a
 // UntitledMultiSelectEnumSchemaItems to revision 2025-11-25's
 // UntitledMultiSelectEnumSchemaItems.
-func toOlder20251125UntitledMultiSelectEnumSchemaItems(in *UntitledMultiSelectEnumSchemaItems, at *convPath) (out mcp20251125.UntitledMultiSelectEnumSchemaItems, err error) {
+func toOlder20251125UntitledMultiSelectEnumSchemaItems(in *UntitledMultiSelectEnumSchemaItems, at *protocol.ConvPath) (out mcp20251125.UntitledMultiSelectEnumSchemaItems, err error) {
 	out.Enum = in.Enum
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6833,7 +6835,7 @@ func toOlder20251125UntitledMultiSelectEnumSchemaItems(in *UntitledMultiSelectEn
 
 // fromOlder20251125UntitledMultiSelectEnumSchemaItems converts a revision 2025-11-25's
 // UntitledMultiSelectEnumSchemaItems to UntitledMultiSelectEnumSchemaItems.
-func fromOlder20251125UntitledMultiSelectEnumSchemaItems(in *mcp20251125.UntitledMultiSelectEnumSchemaItems, at *convPath) (out UntitledMultiSelectEnumSchemaItems, err error) {
+func fromOlder20251125UntitledMultiSelectEnumSchemaItems(in *mcp20251125.UntitledMultiSelectEnumSchemaItems, at *protocol.ConvPath) (out UntitledMultiSelectEnumSchemaItems, err error) {
 	out.Enum = in.Enum
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6847,16 +6849,16 @@ func fromOlder20251125UntitledMultiSelectEnumSchemaItems(in *mcp20251125.Untitle
 
 // toOlder20251125UntitledSingleSelectEnumSchema converts a UntitledSingleSelectEnumSchema to
 // revision 2025-11-25's UntitledSingleSelectEnumSchema.
-func toOlder20251125UntitledSingleSelectEnumSchema(in *UntitledSingleSelectEnumSchema, at *convPath) (out mcp20251125.UntitledSingleSelectEnumSchema, err error) {
+func toOlder20251125UntitledSingleSelectEnumSchema(in *UntitledSingleSelectEnumSchema, at *protocol.ConvPath) (out mcp20251125.UntitledSingleSelectEnumSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6870,16 +6872,16 @@ func toOlder20251125UntitledSingleSelectEnumSchema(in *UntitledSingleSelectEnumS
 
 // fromOlder20251125UntitledSingleSelectEnumSchema converts a revision 2025-11-25's
 // UntitledSingleSelectEnumSchema to UntitledSingleSelectEnumSchema.
-func fromOlder20251125UntitledSingleSelectEnumSchema(in *mcp20251125.UntitledSingleSelectEnumSchema, at *convPath) (out UntitledSingleSelectEnumSchema, err error) {
+func fromOlder20251125UntitledSingleSelectEnumSchema(in *mcp20251125.UntitledSingleSelectEnumSchema, at *protocol.ConvPath) (out UntitledSingleSelectEnumSchema, err error) {
 	if in.Default != nil {
-		out.Default = convPtr(*in.Default)
+		out.Default = protocol.ConvPtr(*in.Default)
 	}
 	if in.Description != nil {
-		out.Description = convPtr(*in.Description)
+		out.Description = protocol.ConvPtr(*in.Description)
 	}
 	out.Enum = in.Enum
 	if in.Title != nil {
-		out.Title = convPtr(*in.Title)
+		out.Title = protocol.ConvPtr(*in.Title)
 	}
 	for _, m := range in.Extra {
 		k, b := m.Name, m.Value
@@ -6895,18 +6897,18 @@ func fromOlder20251125UntitledSingleSelectEnumSchema(in *mcp20251125.UntitledSin
 // 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125Complete(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CompleteRequestParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CompleteRequestParams
-	if x, err = fromOlder20251125CompleteRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CompleteRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6915,17 +6917,17 @@ func paramsFromOlder20251125Complete(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125Complete(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of completion/complete")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of completion/complete")
 	}
 	if p, ok := v.(*CompleteRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CompleteRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CompleteRequestParams")
 	}
 	var x mcp20251125.CompleteRequestParams
-	if x, err = toOlder20251125CompleteRequestParams(v.(*CompleteRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125CompleteRequestParams(v.(*CompleteRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6934,18 +6936,18 @@ func paramsToOlder20251125Complete(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func resultFromOlder20251125Complete(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CompleteResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CompleteResult
-	if x, err = fromOlder20251125CompleteResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CompleteResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -6954,17 +6956,17 @@ func resultFromOlder20251125Complete(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func resultToOlder20251125Complete(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of completion/complete")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of completion/complete")
 	}
 	if p, ok := v.(*CompleteResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CompleteResult")
+		return nil, protocol.ConvWrongType(v, "*CompleteResult")
 	}
 	var x mcp20251125.CompleteResult
-	if x, err = toOlder20251125CompleteResult(v.(*CompleteResult), convRoot); err != nil {
+	if x, err = toOlder20251125CompleteResult(v.(*CompleteResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -6973,18 +6975,18 @@ func resultToOlder20251125Complete(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125Elicit(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ElicitRequestParamsHolder
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ElicitRequestParams
-	if x, err = fromOlder20251125ElicitRequestParams(h.Value, convRoot); err != nil {
+	if x, err = fromOlder20251125ElicitRequestParams(h.Value, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := (&ElicitRequestParamsHolder{Value: x}).Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return x, nil
 }
@@ -6993,17 +6995,17 @@ func paramsFromOlder20251125Elicit(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125Elicit(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of elicitation/create")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of elicitation/create")
 	}
 	if _, ok := v.(ElicitRequestParams); !ok {
-		return nil, convWrongType(v, "ElicitRequestParams")
+		return nil, protocol.ConvWrongType(v, "ElicitRequestParams")
 	}
 	var x mcp20251125.ElicitRequestParams
-	if x, err = toOlder20251125ElicitRequestParams(v.(ElicitRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125ElicitRequestParams(v.(ElicitRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := (&mcp20251125.ElicitRequestParamsHolder{Value: x}).Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7012,18 +7014,18 @@ func paramsToOlder20251125Elicit(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func resultFromOlder20251125Elicit(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ElicitResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ElicitResult
-	if x, err = fromOlder20251125ElicitResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ElicitResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7032,17 +7034,17 @@ func resultFromOlder20251125Elicit(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func resultToOlder20251125Elicit(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of elicitation/create")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of elicitation/create")
 	}
 	if p, ok := v.(*ElicitResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ElicitResult")
+		return nil, protocol.ConvWrongType(v, "*ElicitResult")
 	}
 	var x mcp20251125.ElicitResult
-	if x, err = toOlder20251125ElicitResult(v.(*ElicitResult), convRoot); err != nil {
+	if x, err = toOlder20251125ElicitResult(v.(*ElicitResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7051,18 +7053,18 @@ func resultToOlder20251125Elicit(v any) (_ []byte, err error) {
 // as revision 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125CancelledNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CancelledNotificationParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CancelledNotificationParams
-	if x, err = fromOlder20251125CancelledNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CancelledNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7071,17 +7073,17 @@ func paramsFromOlder20251125CancelledNotification(data []byte) (_ any, err error
 // to revision 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125CancelledNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of notifications/cancelled")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of notifications/cancelled")
 	}
 	if p, ok := v.(*CancelledNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CancelledNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*CancelledNotificationParams")
 	}
 	var x mcp20251125.CancelledNotificationParams
-	if x, err = toOlder20251125CancelledNotificationParams(v.(*CancelledNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125CancelledNotificationParams(v.(*CancelledNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7090,18 +7092,18 @@ func paramsToOlder20251125CancelledNotification(v any) (_ []byte, err error) {
 // notifications/message as revision 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125LoggingMessageNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.LoggingMessageNotificationParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x LoggingMessageNotificationParams
-	if x, err = fromOlder20251125LoggingMessageNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125LoggingMessageNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7110,17 +7112,17 @@ func paramsFromOlder20251125LoggingMessageNotification(data []byte) (_ any, err 
 // notifications/message to revision 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125LoggingMessageNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of notifications/message")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of notifications/message")
 	}
 	if p, ok := v.(*LoggingMessageNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*LoggingMessageNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*LoggingMessageNotificationParams")
 	}
 	var x mcp20251125.LoggingMessageNotificationParams
-	if x, err = toOlder20251125LoggingMessageNotificationParams(v.(*LoggingMessageNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125LoggingMessageNotificationParams(v.(*LoggingMessageNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7129,18 +7131,18 @@ func paramsToOlder20251125LoggingMessageNotification(v any) (_ []byte, err error
 // as revision 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125ProgressNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ProgressNotificationParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ProgressNotificationParams
-	if x, err = fromOlder20251125ProgressNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ProgressNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7149,17 +7151,17 @@ func paramsFromOlder20251125ProgressNotification(data []byte) (_ any, err error)
 // revision 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125ProgressNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of notifications/progress")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of notifications/progress")
 	}
 	if p, ok := v.(*ProgressNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ProgressNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*ProgressNotificationParams")
 	}
 	var x mcp20251125.ProgressNotificationParams
-	if x, err = toOlder20251125ProgressNotificationParams(v.(*ProgressNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125ProgressNotificationParams(v.(*ProgressNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7176,11 +7178,11 @@ func paramsFromOlder20251125PromptListChangedNotification(data []byte) (_ any, e
 		return nil, fromOlder20251125Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20251125NotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125NotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7193,14 +7195,14 @@ func paramsToOlder20251125PromptListChangedNotification(v any) (_ []byte, err er
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20251125.NotificationParams
-	if x, err = toOlder20251125NotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125NotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7217,11 +7219,11 @@ func paramsFromOlder20251125ResourceListChangedNotification(data []byte) (_ any,
 		return nil, fromOlder20251125Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20251125NotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125NotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7234,14 +7236,14 @@ func paramsToOlder20251125ResourceListChangedNotification(v any) (_ []byte, err 
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20251125.NotificationParams
-	if x, err = toOlder20251125NotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125NotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7251,18 +7253,18 @@ func paramsToOlder20251125ResourceListChangedNotification(v any) (_ []byte, err 
 // converts them.
 func paramsFromOlder20251125ResourceUpdatedNotification(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ResourceUpdatedNotificationParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ResourceUpdatedNotificationParams
-	if x, err = fromOlder20251125ResourceUpdatedNotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ResourceUpdatedNotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7271,17 +7273,17 @@ func paramsFromOlder20251125ResourceUpdatedNotification(data []byte) (_ any, err
 // notifications/resources/updated to revision 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125ResourceUpdatedNotification(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of notifications/resources/updated")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of notifications/resources/updated")
 	}
 	if p, ok := v.(*ResourceUpdatedNotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ResourceUpdatedNotificationParams")
+		return nil, protocol.ConvWrongType(v, "*ResourceUpdatedNotificationParams")
 	}
 	var x mcp20251125.ResourceUpdatedNotificationParams
-	if x, err = toOlder20251125ResourceUpdatedNotificationParams(v.(*ResourceUpdatedNotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125ResourceUpdatedNotificationParams(v.(*ResourceUpdatedNotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7298,11 +7300,11 @@ func paramsFromOlder20251125ToolListChangedNotification(data []byte) (_ any, err
 		return nil, fromOlder20251125Error(err)
 	}
 	var x NotificationParams
-	if x, err = fromOlder20251125NotificationParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125NotificationParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7314,14 +7316,14 @@ func paramsToOlder20251125ToolListChangedNotification(v any) (_ []byte, err erro
 		return nil, nil
 	}
 	if p, ok := v.(*NotificationParams); !ok || p == nil {
-		return nil, convWrongType(v, "*NotificationParams")
+		return nil, protocol.ConvWrongType(v, "*NotificationParams")
 	}
 	var x mcp20251125.NotificationParams
-	if x, err = toOlder20251125NotificationParams(v.(*NotificationParams), convRoot); err != nil {
+	if x, err = toOlder20251125NotificationParams(v.(*NotificationParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7330,18 +7332,18 @@ func paramsToOlder20251125ToolListChangedNotification(v any) (_ []byte, err erro
 // sends them, validates them and converts them.
 func paramsFromOlder20251125GetPrompt(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.GetPromptRequestParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x GetPromptRequestParams
-	if x, err = fromOlder20251125GetPromptRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125GetPromptRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7350,17 +7352,17 @@ func paramsFromOlder20251125GetPrompt(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func paramsToOlder20251125GetPrompt(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of prompts/get")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of prompts/get")
 	}
 	if p, ok := v.(*GetPromptRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*GetPromptRequestParams")
+		return nil, protocol.ConvWrongType(v, "*GetPromptRequestParams")
 	}
 	var x mcp20251125.GetPromptRequestParams
-	if x, err = toOlder20251125GetPromptRequestParams(v.(*GetPromptRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125GetPromptRequestParams(v.(*GetPromptRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7369,18 +7371,18 @@ func paramsToOlder20251125GetPrompt(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20251125GetPrompt(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.GetPromptResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x GetPromptResult
-	if x, err = fromOlder20251125GetPromptResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125GetPromptResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7389,17 +7391,17 @@ func resultFromOlder20251125GetPrompt(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20251125GetPrompt(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of prompts/get")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of prompts/get")
 	}
 	if p, ok := v.(*GetPromptResult); !ok || p == nil {
-		return nil, convWrongType(v, "*GetPromptResult")
+		return nil, protocol.ConvWrongType(v, "*GetPromptResult")
 	}
 	var x mcp20251125.GetPromptResult
-	if x, err = toOlder20251125GetPromptResult(v.(*GetPromptResult), convRoot); err != nil {
+	if x, err = toOlder20251125GetPromptResult(v.(*GetPromptResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7415,11 +7417,11 @@ func paramsFromOlder20251125ListPrompts(data []byte) (_ any, err error) {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20251125PaginatedRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125PaginatedRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7431,14 +7433,14 @@ func paramsToOlder20251125ListPrompts(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20251125.PaginatedRequestParams
-	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7447,18 +7449,18 @@ func paramsToOlder20251125ListPrompts(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func resultFromOlder20251125ListPrompts(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ListPromptsResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ListPromptsResult
-	if x, err = fromOlder20251125ListPromptsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ListPromptsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7467,17 +7469,17 @@ func resultFromOlder20251125ListPrompts(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func resultToOlder20251125ListPrompts(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of prompts/list")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of prompts/list")
 	}
 	if p, ok := v.(*ListPromptsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListPromptsResult")
+		return nil, protocol.ConvWrongType(v, "*ListPromptsResult")
 	}
 	var x mcp20251125.ListPromptsResult
-	if x, err = toOlder20251125ListPromptsResult(v.(*ListPromptsResult), convRoot); err != nil {
+	if x, err = toOlder20251125ListPromptsResult(v.(*ListPromptsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7493,11 +7495,11 @@ func paramsFromOlder20251125ListResources(data []byte) (_ any, err error) {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20251125PaginatedRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125PaginatedRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7509,14 +7511,14 @@ func paramsToOlder20251125ListResources(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20251125.PaginatedRequestParams
-	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7525,18 +7527,18 @@ func paramsToOlder20251125ListResources(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func resultFromOlder20251125ListResources(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ListResourcesResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ListResourcesResult
-	if x, err = fromOlder20251125ListResourcesResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ListResourcesResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7545,17 +7547,17 @@ func resultFromOlder20251125ListResources(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func resultToOlder20251125ListResources(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of resources/list")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of resources/list")
 	}
 	if p, ok := v.(*ListResourcesResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListResourcesResult")
+		return nil, protocol.ConvWrongType(v, "*ListResourcesResult")
 	}
 	var x mcp20251125.ListResourcesResult
-	if x, err = toOlder20251125ListResourcesResult(v.(*ListResourcesResult), convRoot); err != nil {
+	if x, err = toOlder20251125ListResourcesResult(v.(*ListResourcesResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7564,18 +7566,18 @@ func resultToOlder20251125ListResources(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125ReadResource(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ReadResourceRequestParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ReadResourceRequestParams
-	if x, err = fromOlder20251125ReadResourceRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ReadResourceRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7584,17 +7586,17 @@ func paramsFromOlder20251125ReadResource(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125ReadResource(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of resources/read")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of resources/read")
 	}
 	if p, ok := v.(*ReadResourceRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ReadResourceRequestParams")
+		return nil, protocol.ConvWrongType(v, "*ReadResourceRequestParams")
 	}
 	var x mcp20251125.ReadResourceRequestParams
-	if x, err = toOlder20251125ReadResourceRequestParams(v.(*ReadResourceRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125ReadResourceRequestParams(v.(*ReadResourceRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7603,18 +7605,18 @@ func paramsToOlder20251125ReadResource(v any) (_ []byte, err error) {
 // 2025-11-25 sends them, validates them and converts them.
 func resultFromOlder20251125ReadResource(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ReadResourceResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ReadResourceResult
-	if x, err = fromOlder20251125ReadResourceResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ReadResourceResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7623,17 +7625,17 @@ func resultFromOlder20251125ReadResource(data []byte) (_ any, err error) {
 // 2025-11-25, validates them and encodes them.
 func resultToOlder20251125ReadResource(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of resources/read")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of resources/read")
 	}
 	if p, ok := v.(*ReadResourceResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ReadResourceResult")
+		return nil, protocol.ConvWrongType(v, "*ReadResourceResult")
 	}
 	var x mcp20251125.ReadResourceResult
-	if x, err = toOlder20251125ReadResourceResult(v.(*ReadResourceResult), convRoot); err != nil {
+	if x, err = toOlder20251125ReadResourceResult(v.(*ReadResourceResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7650,11 +7652,11 @@ func paramsFromOlder20251125ListResourceTemplates(data []byte) (_ any, err error
 		return nil, fromOlder20251125Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20251125PaginatedRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125PaginatedRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7666,14 +7668,14 @@ func paramsToOlder20251125ListResourceTemplates(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20251125.PaginatedRequestParams
-	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7683,18 +7685,18 @@ func paramsToOlder20251125ListResourceTemplates(v any) (_ []byte, err error) {
 // them.
 func resultFromOlder20251125ListResourceTemplates(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ListResourceTemplatesResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ListResourceTemplatesResult
-	if x, err = fromOlder20251125ListResourceTemplatesResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ListResourceTemplatesResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7703,17 +7705,17 @@ func resultFromOlder20251125ListResourceTemplates(data []byte) (_ any, err error
 // to revision 2025-11-25, validates them and encodes them.
 func resultToOlder20251125ListResourceTemplates(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of resources/templates/list")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of resources/templates/list")
 	}
 	if p, ok := v.(*ListResourceTemplatesResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListResourceTemplatesResult")
+		return nil, protocol.ConvWrongType(v, "*ListResourceTemplatesResult")
 	}
 	var x mcp20251125.ListResourceTemplatesResult
-	if x, err = toOlder20251125ListResourceTemplatesResult(v.(*ListResourceTemplatesResult), convRoot); err != nil {
+	if x, err = toOlder20251125ListResourceTemplatesResult(v.(*ListResourceTemplatesResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7729,11 +7731,11 @@ func paramsFromOlder20251125ListRoots(data []byte) (_ any, err error) {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ListRootsRequestParams
-	if x, err = fromOlder20251125ListRootsRequestParamsAsRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ListRootsRequestParamsAsRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7745,14 +7747,14 @@ func paramsToOlder20251125ListRoots(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*ListRootsRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*ListRootsRequestParams")
+		return nil, protocol.ConvWrongType(v, "*ListRootsRequestParams")
 	}
 	var x mcp20251125.RequestParams
-	if x, err = toOlder20251125ListRootsRequestParamsAsRequestParams(v.(*ListRootsRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125ListRootsRequestParamsAsRequestParams(v.(*ListRootsRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7761,18 +7763,18 @@ func paramsToOlder20251125ListRoots(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20251125ListRoots(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ListRootsResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ListRootsResult
-	if x, err = fromOlder20251125ListRootsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ListRootsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7781,17 +7783,17 @@ func resultFromOlder20251125ListRoots(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20251125ListRoots(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of roots/list")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of roots/list")
 	}
 	if p, ok := v.(*ListRootsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListRootsResult")
+		return nil, protocol.ConvWrongType(v, "*ListRootsResult")
 	}
 	var x mcp20251125.ListRootsResult
-	if x, err = toOlder20251125ListRootsResult(v.(*ListRootsResult), convRoot); err != nil {
+	if x, err = toOlder20251125ListRootsResult(v.(*ListRootsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7800,18 +7802,18 @@ func resultToOlder20251125ListRoots(v any) (_ []byte, err error) {
 // revision 2025-11-25 sends them, validates them and converts them.
 func paramsFromOlder20251125CreateMessage(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CreateMessageRequestParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CreateMessageRequestParams
-	if x, err = fromOlder20251125CreateMessageRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CreateMessageRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7820,17 +7822,17 @@ func paramsFromOlder20251125CreateMessage(data []byte) (_ any, err error) {
 // revision 2025-11-25, validates them and encodes them.
 func paramsToOlder20251125CreateMessage(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of sampling/createMessage")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of sampling/createMessage")
 	}
 	if p, ok := v.(*CreateMessageRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CreateMessageRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CreateMessageRequestParams")
 	}
 	var x mcp20251125.CreateMessageRequestParams
-	if x, err = toOlder20251125CreateMessageRequestParams(v.(*CreateMessageRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125CreateMessageRequestParams(v.(*CreateMessageRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7839,18 +7841,18 @@ func paramsToOlder20251125CreateMessage(v any) (_ []byte, err error) {
 // revision 2025-11-25 sends them, validates them and converts them.
 func resultFromOlder20251125CreateMessage(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CreateMessageResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CreateMessageResult
-	if x, err = fromOlder20251125CreateMessageResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CreateMessageResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7859,17 +7861,17 @@ func resultFromOlder20251125CreateMessage(data []byte) (_ any, err error) {
 // revision 2025-11-25, validates them and encodes them.
 func resultToOlder20251125CreateMessage(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of sampling/createMessage")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of sampling/createMessage")
 	}
 	if p, ok := v.(*CreateMessageResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CreateMessageResult")
+		return nil, protocol.ConvWrongType(v, "*CreateMessageResult")
 	}
 	var x mcp20251125.CreateMessageResult
-	if x, err = toOlder20251125CreateMessageResult(v.(*CreateMessageResult), convRoot); err != nil {
+	if x, err = toOlder20251125CreateMessageResult(v.(*CreateMessageResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7878,18 +7880,18 @@ func resultToOlder20251125CreateMessage(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func paramsFromOlder20251125CallTool(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CallToolRequestParams
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CallToolRequestParams
-	if x, err = fromOlder20251125CallToolRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CallToolRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7898,17 +7900,17 @@ func paramsFromOlder20251125CallTool(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func paramsToOlder20251125CallTool(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the params of tools/call")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the params of tools/call")
 	}
 	if p, ok := v.(*CallToolRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*CallToolRequestParams")
+		return nil, protocol.ConvWrongType(v, "*CallToolRequestParams")
 	}
 	var x mcp20251125.CallToolRequestParams
-	if x, err = toOlder20251125CallToolRequestParams(v.(*CallToolRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125CallToolRequestParams(v.(*CallToolRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7917,18 +7919,18 @@ func paramsToOlder20251125CallTool(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20251125CallTool(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.CallToolResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x CallToolResult
-	if x, err = fromOlder20251125CallToolResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125CallToolResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7937,17 +7939,17 @@ func resultFromOlder20251125CallTool(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20251125CallTool(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of tools/call")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of tools/call")
 	}
 	if p, ok := v.(*CallToolResult); !ok || p == nil {
-		return nil, convWrongType(v, "*CallToolResult")
+		return nil, protocol.ConvWrongType(v, "*CallToolResult")
 	}
 	var x mcp20251125.CallToolResult
-	if x, err = toOlder20251125CallToolResult(v.(*CallToolResult), convRoot); err != nil {
+	if x, err = toOlder20251125CallToolResult(v.(*CallToolResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7963,11 +7965,11 @@ func paramsFromOlder20251125ListTools(data []byte) (_ any, err error) {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x PaginatedRequestParams
-	if x, err = fromOlder20251125PaginatedRequestParams(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125PaginatedRequestParams(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -7979,14 +7981,14 @@ func paramsToOlder20251125ListTools(v any) (_ []byte, err error) {
 		return nil, nil
 	}
 	if p, ok := v.(*PaginatedRequestParams); !ok || p == nil {
-		return nil, convWrongType(v, "*PaginatedRequestParams")
+		return nil, protocol.ConvWrongType(v, "*PaginatedRequestParams")
 	}
 	var x mcp20251125.PaginatedRequestParams
-	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), convRoot); err != nil {
+	if x, err = toOlder20251125PaginatedRequestParams(v.(*PaginatedRequestParams), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -7995,18 +7997,18 @@ func paramsToOlder20251125ListTools(v any) (_ []byte, err error) {
 // sends them, validates them and converts them.
 func resultFromOlder20251125ListTools(data []byte) (_ any, err error) {
 	if len(data) == 0 {
-		return nil, convMissingParams()
+		return nil, protocol.ConvMissingParams()
 	}
 	var h mcp20251125.ListToolsResult
 	if err := mcp20251125.UnmarshalAndValidate(data, &h); err != nil {
 		return nil, fromOlder20251125Error(err)
 	}
 	var x ListToolsResult
-	if x, err = fromOlder20251125ListToolsResult(&h, convRoot); err != nil {
+	if x, err = fromOlder20251125ListToolsResult(&h, protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2026-07-28", err)
+		return nil, protocol.ConvInvalid("2026-07-28", err)
 	}
 	return &x, nil
 }
@@ -8015,17 +8017,17 @@ func resultFromOlder20251125ListTools(data []byte) (_ any, err error) {
 // validates them and encodes them.
 func resultToOlder20251125ListTools(v any) (_ []byte, err error) {
 	if v == nil {
-		return nil, convFail(nil, "2025-11-25 requires the result of tools/list")
+		return nil, protocol.ConvFail(nil, "2025-11-25 requires the result of tools/list")
 	}
 	if p, ok := v.(*ListToolsResult); !ok || p == nil {
-		return nil, convWrongType(v, "*ListToolsResult")
+		return nil, protocol.ConvWrongType(v, "*ListToolsResult")
 	}
 	var x mcp20251125.ListToolsResult
-	if x, err = toOlder20251125ListToolsResult(v.(*ListToolsResult), convRoot); err != nil {
+	if x, err = toOlder20251125ListToolsResult(v.(*ListToolsResult), protocol.ConvRoot); err != nil {
 		return nil, err
 	}
 	if err := x.Validate(); err != nil {
-		return nil, convInvalid("2025-11-25", fromOlder20251125Error(err))
+		return nil, protocol.ConvInvalid("2025-11-25", fromOlder20251125Error(err))
 	}
 	return x.AppendJSON(nil)
 }
@@ -8038,7 +8040,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Annotations)(nil), nil
 		}
 		var x mcp20251125.Annotations
-		if x, err = toOlder20251125Annotations(v, convRoot); err != nil {
+		if x, err = toOlder20251125Annotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8047,7 +8049,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.AudioContent)(nil), nil
 		}
 		var x mcp20251125.AudioContent
-		if x, err = toOlder20251125AudioContent(v, convRoot); err != nil {
+		if x, err = toOlder20251125AudioContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8056,7 +8058,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.BlobResourceContents)(nil), nil
 		}
 		var x mcp20251125.BlobResourceContents
-		if x, err = toOlder20251125BlobResourceContents(v, convRoot); err != nil {
+		if x, err = toOlder20251125BlobResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8065,7 +8067,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.BooleanSchema)(nil), nil
 		}
 		var x mcp20251125.BooleanSchema
-		if x, err = toOlder20251125BooleanSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125BooleanSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8074,7 +8076,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CallToolRequestParams)(nil), nil
 		}
 		var x mcp20251125.CallToolRequestParams
-		if x, err = toOlder20251125CallToolRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125CallToolRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8083,7 +8085,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CallToolResult)(nil), nil
 		}
 		var x mcp20251125.CallToolResult
-		if x, err = toOlder20251125CallToolResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125CallToolResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8092,7 +8094,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CancelledNotificationParams)(nil), nil
 		}
 		var x mcp20251125.CancelledNotificationParams
-		if x, err = toOlder20251125CancelledNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125CancelledNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8101,7 +8103,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilities)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilities
-		if x, err = toOlder20251125ClientCapabilities(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8110,7 +8112,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesElicitation)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesElicitation
-		if x, err = toOlder20251125ClientCapabilitiesElicitation(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesElicitation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8119,7 +8121,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesElicitationForm)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesElicitationForm
-		if x, err = toOlder20251125ClientCapabilitiesElicitationForm(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesElicitationForm(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8128,7 +8130,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesElicitationURL)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesElicitationURL
-		if x, err = toOlder20251125ClientCapabilitiesElicitationURL(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesElicitationURL(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8137,7 +8139,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesRoots)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesRoots
-		if x, err = toOlder20251125ClientCapabilitiesRoots(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesRoots(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8146,7 +8148,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesSampling)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesSampling
-		if x, err = toOlder20251125ClientCapabilitiesSampling(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesSampling(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8155,7 +8157,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesSamplingContext)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesSamplingContext
-		if x, err = toOlder20251125ClientCapabilitiesSamplingContext(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesSamplingContext(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8164,7 +8166,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ClientCapabilitiesSamplingTools)(nil), nil
 		}
 		var x mcp20251125.ClientCapabilitiesSamplingTools
-		if x, err = toOlder20251125ClientCapabilitiesSamplingTools(v, convRoot); err != nil {
+		if x, err = toOlder20251125ClientCapabilitiesSamplingTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8173,7 +8175,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CompleteRequestParams)(nil), nil
 		}
 		var x mcp20251125.CompleteRequestParams
-		if x, err = toOlder20251125CompleteRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125CompleteRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8182,7 +8184,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CompleteRequestParamsArgument)(nil), nil
 		}
 		var x mcp20251125.CompleteRequestParamsArgument
-		if x, err = toOlder20251125CompleteRequestParamsArgument(v, convRoot); err != nil {
+		if x, err = toOlder20251125CompleteRequestParamsArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8191,7 +8193,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CompleteRequestParamsContext)(nil), nil
 		}
 		var x mcp20251125.CompleteRequestParamsContext
-		if x, err = toOlder20251125CompleteRequestParamsContext(v, convRoot); err != nil {
+		if x, err = toOlder20251125CompleteRequestParamsContext(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8200,7 +8202,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CompleteResult)(nil), nil
 		}
 		var x mcp20251125.CompleteResult
-		if x, err = toOlder20251125CompleteResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125CompleteResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8209,7 +8211,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CompleteResultCompletion)(nil), nil
 		}
 		var x mcp20251125.CompleteResultCompletion
-		if x, err = toOlder20251125CompleteResultCompletion(v, convRoot); err != nil {
+		if x, err = toOlder20251125CompleteResultCompletion(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8218,7 +8220,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CreateMessageRequestParams)(nil), nil
 		}
 		var x mcp20251125.CreateMessageRequestParams
-		if x, err = toOlder20251125CreateMessageRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125CreateMessageRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8231,7 +8233,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.CreateMessageResult)(nil), nil
 		}
 		var x mcp20251125.CreateMessageResult
-		if x, err = toOlder20251125CreateMessageResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125CreateMessageResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8240,7 +8242,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 		if v != nil {
 			s1 := make(mcp20251125.CreateMessageResultContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], convRoot.elem(i1)); err != nil {
+				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], protocol.ConvRoot.Elem(i1)); err != nil {
 					return nil, err
 				}
 			}
@@ -8252,7 +8254,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ElicitRequestFormParams)(nil), nil
 		}
 		var x mcp20251125.ElicitRequestFormParams
-		if x, err = toOlder20251125ElicitRequestFormParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125ElicitRequestFormParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8261,7 +8263,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ElicitRequestFormParamsRequestedSchema)(nil), nil
 		}
 		var x mcp20251125.ElicitRequestFormParamsRequestedSchema
-		if x, err = toOlder20251125ElicitRequestFormParamsRequestedSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125ElicitRequestFormParamsRequestedSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8270,7 +8272,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ElicitRequestURLParams)(nil), nil
 		}
 		var x mcp20251125.ElicitRequestURLParams
-		if x, err = toOlder20251125ElicitRequestURLParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125ElicitRequestURLParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8279,7 +8281,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ElicitResult)(nil), nil
 		}
 		var x mcp20251125.ElicitResult
-		if x, err = toOlder20251125ElicitResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ElicitResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8289,7 +8291,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 		return x, nil
 	case ElicitResultContentValue:
 		var x mcp20251125.ElicitResultContentValue
-		if x, err = toOlder20251125ElicitResultContentValue(v, convRoot); err != nil {
+		if x, err = toOlder20251125ElicitResultContentValue(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -8298,7 +8300,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.EmbeddedResource)(nil), nil
 		}
 		var x mcp20251125.EmbeddedResource
-		if x, err = toOlder20251125EmbeddedResource(v, convRoot); err != nil {
+		if x, err = toOlder20251125EmbeddedResource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8307,7 +8309,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.GetPromptRequestParams)(nil), nil
 		}
 		var x mcp20251125.GetPromptRequestParams
-		if x, err = toOlder20251125GetPromptRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125GetPromptRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8316,7 +8318,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.GetPromptResult)(nil), nil
 		}
 		var x mcp20251125.GetPromptResult
-		if x, err = toOlder20251125GetPromptResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125GetPromptResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8325,7 +8327,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Icon)(nil), nil
 		}
 		var x mcp20251125.Icon
-		if x, err = toOlder20251125Icon(v, convRoot); err != nil {
+		if x, err = toOlder20251125Icon(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8338,7 +8340,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ImageContent)(nil), nil
 		}
 		var x mcp20251125.ImageContent
-		if x, err = toOlder20251125ImageContent(v, convRoot); err != nil {
+		if x, err = toOlder20251125ImageContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8347,7 +8349,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Implementation)(nil), nil
 		}
 		var x mcp20251125.Implementation
-		if x, err = toOlder20251125Implementation(v, convRoot); err != nil {
+		if x, err = toOlder20251125Implementation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8356,7 +8358,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.LegacyTitledEnumSchema)(nil), nil
 		}
 		var x mcp20251125.LegacyTitledEnumSchema
-		if x, err = toOlder20251125LegacyTitledEnumSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125LegacyTitledEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8365,7 +8367,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ListPromptsResult)(nil), nil
 		}
 		var x mcp20251125.ListPromptsResult
-		if x, err = toOlder20251125ListPromptsResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ListPromptsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8374,7 +8376,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ListResourceTemplatesResult)(nil), nil
 		}
 		var x mcp20251125.ListResourceTemplatesResult
-		if x, err = toOlder20251125ListResourceTemplatesResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ListResourceTemplatesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8383,7 +8385,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ListResourcesResult)(nil), nil
 		}
 		var x mcp20251125.ListResourcesResult
-		if x, err = toOlder20251125ListResourcesResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ListResourcesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8392,7 +8394,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.RequestParams)(nil), nil
 		}
 		var x mcp20251125.RequestParams
-		if x, err = toOlder20251125ListRootsRequestParamsAsRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125ListRootsRequestParamsAsRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8401,7 +8403,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ListRootsResult)(nil), nil
 		}
 		var x mcp20251125.ListRootsResult
-		if x, err = toOlder20251125ListRootsResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ListRootsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8410,7 +8412,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ListToolsResult)(nil), nil
 		}
 		var x mcp20251125.ListToolsResult
-		if x, err = toOlder20251125ListToolsResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ListToolsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8423,7 +8425,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.LoggingMessageNotificationParams)(nil), nil
 		}
 		var x mcp20251125.LoggingMessageNotificationParams
-		if x, err = toOlder20251125LoggingMessageNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125LoggingMessageNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8432,7 +8434,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ModelHint)(nil), nil
 		}
 		var x mcp20251125.ModelHint
-		if x, err = toOlder20251125ModelHint(v, convRoot); err != nil {
+		if x, err = toOlder20251125ModelHint(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8441,7 +8443,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ModelPreferences)(nil), nil
 		}
 		var x mcp20251125.ModelPreferences
-		if x, err = toOlder20251125ModelPreferences(v, convRoot); err != nil {
+		if x, err = toOlder20251125ModelPreferences(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8450,7 +8452,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.NotificationParams)(nil), nil
 		}
 		var x mcp20251125.NotificationParams
-		if x, err = toOlder20251125NotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125NotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8459,7 +8461,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.NumberSchema)(nil), nil
 		}
 		var x mcp20251125.NumberSchema
-		if x, err = toOlder20251125NumberSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125NumberSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8472,7 +8474,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.PaginatedRequestParams)(nil), nil
 		}
 		var x mcp20251125.PaginatedRequestParams
-		if x, err = toOlder20251125PaginatedRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125PaginatedRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8481,13 +8483,13 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ProgressNotificationParams)(nil), nil
 		}
 		var x mcp20251125.ProgressNotificationParams
-		if x, err = toOlder20251125ProgressNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125ProgressNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case ProgressToken:
 		var x mcp20251125.ProgressToken
-		if x, err = toOlder20251125ProgressToken(v, convRoot); err != nil {
+		if x, err = toOlder20251125ProgressToken(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -8496,7 +8498,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Prompt)(nil), nil
 		}
 		var x mcp20251125.Prompt
-		if x, err = toOlder20251125Prompt(v, convRoot); err != nil {
+		if x, err = toOlder20251125Prompt(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8505,7 +8507,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.PromptArgument)(nil), nil
 		}
 		var x mcp20251125.PromptArgument
-		if x, err = toOlder20251125PromptArgument(v, convRoot); err != nil {
+		if x, err = toOlder20251125PromptArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8514,7 +8516,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.PromptMessage)(nil), nil
 		}
 		var x mcp20251125.PromptMessage
-		if x, err = toOlder20251125PromptMessage(v, convRoot); err != nil {
+		if x, err = toOlder20251125PromptMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8523,7 +8525,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.PromptReference)(nil), nil
 		}
 		var x mcp20251125.PromptReference
-		if x, err = toOlder20251125PromptReference(v, convRoot); err != nil {
+		if x, err = toOlder20251125PromptReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8532,7 +8534,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ReadResourceRequestParams)(nil), nil
 		}
 		var x mcp20251125.ReadResourceRequestParams
-		if x, err = toOlder20251125ReadResourceRequestParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125ReadResourceRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8541,13 +8543,13 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ReadResourceResult)(nil), nil
 		}
 		var x mcp20251125.ReadResourceResult
-		if x, err = toOlder20251125ReadResourceResult(v, convRoot); err != nil {
+		if x, err = toOlder20251125ReadResourceResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case RequestId:
 		var x mcp20251125.RequestId
-		if x, err = toOlder20251125RequestId(v, convRoot); err != nil {
+		if x, err = toOlder20251125RequestId(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -8556,7 +8558,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Resource)(nil), nil
 		}
 		var x mcp20251125.Resource
-		if x, err = toOlder20251125Resource(v, convRoot); err != nil {
+		if x, err = toOlder20251125Resource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8565,7 +8567,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ResourceLink)(nil), nil
 		}
 		var x mcp20251125.ResourceLink
-		if x, err = toOlder20251125ResourceLink(v, convRoot); err != nil {
+		if x, err = toOlder20251125ResourceLink(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8574,7 +8576,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ResourceTemplate)(nil), nil
 		}
 		var x mcp20251125.ResourceTemplate
-		if x, err = toOlder20251125ResourceTemplate(v, convRoot); err != nil {
+		if x, err = toOlder20251125ResourceTemplate(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8583,7 +8585,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ResourceTemplateReference)(nil), nil
 		}
 		var x mcp20251125.ResourceTemplateReference
-		if x, err = toOlder20251125ResourceTemplateReference(v, convRoot); err != nil {
+		if x, err = toOlder20251125ResourceTemplateReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8592,7 +8594,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ResourceUpdatedNotificationParams)(nil), nil
 		}
 		var x mcp20251125.ResourceUpdatedNotificationParams
-		if x, err = toOlder20251125ResourceUpdatedNotificationParams(v, convRoot); err != nil {
+		if x, err = toOlder20251125ResourceUpdatedNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8605,7 +8607,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Root)(nil), nil
 		}
 		var x mcp20251125.Root
-		if x, err = toOlder20251125Root(v, convRoot); err != nil {
+		if x, err = toOlder20251125Root(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8614,7 +8616,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.SamplingMessage)(nil), nil
 		}
 		var x mcp20251125.SamplingMessage
-		if x, err = toOlder20251125SamplingMessage(v, convRoot); err != nil {
+		if x, err = toOlder20251125SamplingMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8623,7 +8625,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 		if v != nil {
 			s1 := make(mcp20251125.SamplingMessageContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], convRoot.elem(i1)); err != nil {
+				if s1[i1], err = toOlder20251125SamplingMessageContentBlock(v[i1], protocol.ConvRoot.Elem(i1)); err != nil {
 					return nil, err
 				}
 			}
@@ -8635,7 +8637,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ServerCapabilities)(nil), nil
 		}
 		var x mcp20251125.ServerCapabilities
-		if x, err = toOlder20251125ServerCapabilities(v, convRoot); err != nil {
+		if x, err = toOlder20251125ServerCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8644,7 +8646,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ServerCapabilitiesCompletions)(nil), nil
 		}
 		var x mcp20251125.ServerCapabilitiesCompletions
-		if x, err = toOlder20251125ServerCapabilitiesCompletions(v, convRoot); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesCompletions(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8653,7 +8655,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ServerCapabilitiesLogging)(nil), nil
 		}
 		var x mcp20251125.ServerCapabilitiesLogging
-		if x, err = toOlder20251125ServerCapabilitiesLogging(v, convRoot); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesLogging(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8662,7 +8664,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ServerCapabilitiesPrompts)(nil), nil
 		}
 		var x mcp20251125.ServerCapabilitiesPrompts
-		if x, err = toOlder20251125ServerCapabilitiesPrompts(v, convRoot); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesPrompts(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8671,7 +8673,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ServerCapabilitiesResources)(nil), nil
 		}
 		var x mcp20251125.ServerCapabilitiesResources
-		if x, err = toOlder20251125ServerCapabilitiesResources(v, convRoot); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesResources(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8680,7 +8682,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ServerCapabilitiesTools)(nil), nil
 		}
 		var x mcp20251125.ServerCapabilitiesTools
-		if x, err = toOlder20251125ServerCapabilitiesTools(v, convRoot); err != nil {
+		if x, err = toOlder20251125ServerCapabilitiesTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8689,7 +8691,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.StringSchema)(nil), nil
 		}
 		var x mcp20251125.StringSchema
-		if x, err = toOlder20251125StringSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125StringSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8702,7 +8704,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TextContent)(nil), nil
 		}
 		var x mcp20251125.TextContent
-		if x, err = toOlder20251125TextContent(v, convRoot); err != nil {
+		if x, err = toOlder20251125TextContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8711,7 +8713,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TextResourceContents)(nil), nil
 		}
 		var x mcp20251125.TextResourceContents
-		if x, err = toOlder20251125TextResourceContents(v, convRoot); err != nil {
+		if x, err = toOlder20251125TextResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8720,7 +8722,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TitledMultiSelectEnumSchema)(nil), nil
 		}
 		var x mcp20251125.TitledMultiSelectEnumSchema
-		if x, err = toOlder20251125TitledMultiSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125TitledMultiSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8729,7 +8731,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TitledMultiSelectEnumSchemaItems)(nil), nil
 		}
 		var x mcp20251125.TitledMultiSelectEnumSchemaItems
-		if x, err = toOlder20251125TitledMultiSelectEnumSchemaItems(v, convRoot); err != nil {
+		if x, err = toOlder20251125TitledMultiSelectEnumSchemaItems(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8738,7 +8740,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem)(nil), nil
 		}
 		var x mcp20251125.TitledMultiSelectEnumSchemaItemsAnyOfItem
-		if x, err = toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(v, convRoot); err != nil {
+		if x, err = toOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8747,7 +8749,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TitledSingleSelectEnumSchema)(nil), nil
 		}
 		var x mcp20251125.TitledSingleSelectEnumSchema
-		if x, err = toOlder20251125TitledSingleSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125TitledSingleSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8756,7 +8758,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.TitledSingleSelectEnumSchemaOneOfItem)(nil), nil
 		}
 		var x mcp20251125.TitledSingleSelectEnumSchemaOneOfItem
-		if x, err = toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(v, convRoot); err != nil {
+		if x, err = toOlder20251125TitledSingleSelectEnumSchemaOneOfItem(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8765,7 +8767,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.Tool)(nil), nil
 		}
 		var x mcp20251125.Tool
-		if x, err = toOlder20251125Tool(v, convRoot); err != nil {
+		if x, err = toOlder20251125Tool(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8774,7 +8776,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ToolAnnotations)(nil), nil
 		}
 		var x mcp20251125.ToolAnnotations
-		if x, err = toOlder20251125ToolAnnotations(v, convRoot); err != nil {
+		if x, err = toOlder20251125ToolAnnotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8783,7 +8785,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ToolChoice)(nil), nil
 		}
 		var x mcp20251125.ToolChoice
-		if x, err = toOlder20251125ToolChoice(v, convRoot); err != nil {
+		if x, err = toOlder20251125ToolChoice(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8796,7 +8798,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ToolInputSchema)(nil), nil
 		}
 		var x mcp20251125.ToolInputSchema
-		if x, err = toOlder20251125ToolInputSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125ToolInputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8805,7 +8807,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ToolOutputSchema)(nil), nil
 		}
 		var x mcp20251125.ToolOutputSchema
-		if x, err = toOlder20251125ToolOutputSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125ToolOutputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8814,7 +8816,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ToolResultContent)(nil), nil
 		}
 		var x mcp20251125.ToolResultContent
-		if x, err = toOlder20251125ToolResultContent(v, convRoot); err != nil {
+		if x, err = toOlder20251125ToolResultContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8823,7 +8825,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.ToolUseContent)(nil), nil
 		}
 		var x mcp20251125.ToolUseContent
-		if x, err = toOlder20251125ToolUseContent(v, convRoot); err != nil {
+		if x, err = toOlder20251125ToolUseContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8832,7 +8834,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.UntitledMultiSelectEnumSchema)(nil), nil
 		}
 		var x mcp20251125.UntitledMultiSelectEnumSchema
-		if x, err = toOlder20251125UntitledMultiSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125UntitledMultiSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8841,7 +8843,7 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.UntitledMultiSelectEnumSchemaItems)(nil), nil
 		}
 		var x mcp20251125.UntitledMultiSelectEnumSchemaItems
-		if x, err = toOlder20251125UntitledMultiSelectEnumSchemaItems(v, convRoot); err != nil {
+		if x, err = toOlder20251125UntitledMultiSelectEnumSchemaItems(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8850,12 +8852,12 @@ func toOlder20251125Value(v any) (_ any, err error) {
 			return (*mcp20251125.UntitledSingleSelectEnumSchema)(nil), nil
 		}
 		var x mcp20251125.UntitledSingleSelectEnumSchema
-		if x, err = toOlder20251125UntitledSingleSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = toOlder20251125UntitledSingleSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	}
-	return nil, convWrongType(v, "a value of a type both revisions declare")
+	return nil, protocol.ConvWrongType(v, "a value of a type both revisions declare")
 }
 
 // fromOlder20251125Value is Older.FromOlder of revision 2025-11-25.
@@ -8866,7 +8868,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Annotations)(nil), nil
 		}
 		var x Annotations
-		if x, err = fromOlder20251125Annotations(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Annotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8875,7 +8877,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*AudioContent)(nil), nil
 		}
 		var x AudioContent
-		if x, err = fromOlder20251125AudioContent(v, convRoot); err != nil {
+		if x, err = fromOlder20251125AudioContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8884,7 +8886,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*BlobResourceContents)(nil), nil
 		}
 		var x BlobResourceContents
-		if x, err = fromOlder20251125BlobResourceContents(v, convRoot); err != nil {
+		if x, err = fromOlder20251125BlobResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8893,7 +8895,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*BooleanSchema)(nil), nil
 		}
 		var x BooleanSchema
-		if x, err = fromOlder20251125BooleanSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125BooleanSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8902,7 +8904,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CallToolRequestParams)(nil), nil
 		}
 		var x CallToolRequestParams
-		if x, err = fromOlder20251125CallToolRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CallToolRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8911,7 +8913,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CallToolResult)(nil), nil
 		}
 		var x CallToolResult
-		if x, err = fromOlder20251125CallToolResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CallToolResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8920,7 +8922,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CancelledNotificationParams)(nil), nil
 		}
 		var x CancelledNotificationParams
-		if x, err = fromOlder20251125CancelledNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CancelledNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8929,7 +8931,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilities)(nil), nil
 		}
 		var x ClientCapabilities
-		if x, err = fromOlder20251125ClientCapabilities(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8938,7 +8940,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesElicitation)(nil), nil
 		}
 		var x ClientCapabilitiesElicitation
-		if x, err = fromOlder20251125ClientCapabilitiesElicitation(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesElicitation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8947,7 +8949,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesElicitationForm)(nil), nil
 		}
 		var x ClientCapabilitiesElicitationForm
-		if x, err = fromOlder20251125ClientCapabilitiesElicitationForm(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesElicitationForm(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8956,7 +8958,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesElicitationURL)(nil), nil
 		}
 		var x ClientCapabilitiesElicitationURL
-		if x, err = fromOlder20251125ClientCapabilitiesElicitationURL(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesElicitationURL(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8965,7 +8967,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesRoots)(nil), nil
 		}
 		var x ClientCapabilitiesRoots
-		if x, err = fromOlder20251125ClientCapabilitiesRoots(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesRoots(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8974,7 +8976,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesSampling)(nil), nil
 		}
 		var x ClientCapabilitiesSampling
-		if x, err = fromOlder20251125ClientCapabilitiesSampling(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesSampling(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8983,7 +8985,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesSamplingContext)(nil), nil
 		}
 		var x ClientCapabilitiesSamplingContext
-		if x, err = fromOlder20251125ClientCapabilitiesSamplingContext(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesSamplingContext(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -8992,7 +8994,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ClientCapabilitiesSamplingTools)(nil), nil
 		}
 		var x ClientCapabilitiesSamplingTools
-		if x, err = fromOlder20251125ClientCapabilitiesSamplingTools(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ClientCapabilitiesSamplingTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9001,7 +9003,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CompleteRequestParams)(nil), nil
 		}
 		var x CompleteRequestParams
-		if x, err = fromOlder20251125CompleteRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CompleteRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9010,7 +9012,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CompleteRequestParamsArgument)(nil), nil
 		}
 		var x CompleteRequestParamsArgument
-		if x, err = fromOlder20251125CompleteRequestParamsArgument(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CompleteRequestParamsArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9019,7 +9021,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CompleteRequestParamsContext)(nil), nil
 		}
 		var x CompleteRequestParamsContext
-		if x, err = fromOlder20251125CompleteRequestParamsContext(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CompleteRequestParamsContext(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9028,7 +9030,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CompleteResult)(nil), nil
 		}
 		var x CompleteResult
-		if x, err = fromOlder20251125CompleteResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CompleteResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9037,7 +9039,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CompleteResultCompletion)(nil), nil
 		}
 		var x CompleteResultCompletion
-		if x, err = fromOlder20251125CompleteResultCompletion(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CompleteResultCompletion(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9046,7 +9048,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CreateMessageRequestParams)(nil), nil
 		}
 		var x CreateMessageRequestParams
-		if x, err = fromOlder20251125CreateMessageRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CreateMessageRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9059,7 +9061,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*CreateMessageResult)(nil), nil
 		}
 		var x CreateMessageResult
-		if x, err = fromOlder20251125CreateMessageResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125CreateMessageResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9068,7 +9070,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 		if v != nil {
 			s1 := make(CreateMessageResultContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], convRoot.elem(i1)); err != nil {
+				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], protocol.ConvRoot.Elem(i1)); err != nil {
 					return nil, err
 				}
 			}
@@ -9080,7 +9082,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ElicitRequestFormParams)(nil), nil
 		}
 		var x ElicitRequestFormParams
-		if x, err = fromOlder20251125ElicitRequestFormParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ElicitRequestFormParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9089,7 +9091,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ElicitRequestFormParamsRequestedSchema)(nil), nil
 		}
 		var x ElicitRequestFormParamsRequestedSchema
-		if x, err = fromOlder20251125ElicitRequestFormParamsRequestedSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ElicitRequestFormParamsRequestedSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9098,7 +9100,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ElicitRequestURLParams)(nil), nil
 		}
 		var x ElicitRequestURLParams
-		if x, err = fromOlder20251125ElicitRequestURLParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ElicitRequestURLParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9107,7 +9109,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ElicitResult)(nil), nil
 		}
 		var x ElicitResult
-		if x, err = fromOlder20251125ElicitResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ElicitResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9117,7 +9119,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 		return x, nil
 	case mcp20251125.ElicitResultContentValue:
 		var x ElicitResultContentValue
-		if x, err = fromOlder20251125ElicitResultContentValue(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ElicitResultContentValue(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -9126,7 +9128,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*EmbeddedResource)(nil), nil
 		}
 		var x EmbeddedResource
-		if x, err = fromOlder20251125EmbeddedResource(v, convRoot); err != nil {
+		if x, err = fromOlder20251125EmbeddedResource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9135,7 +9137,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*GetPromptRequestParams)(nil), nil
 		}
 		var x GetPromptRequestParams
-		if x, err = fromOlder20251125GetPromptRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125GetPromptRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9144,7 +9146,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*GetPromptResult)(nil), nil
 		}
 		var x GetPromptResult
-		if x, err = fromOlder20251125GetPromptResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125GetPromptResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9153,7 +9155,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Icon)(nil), nil
 		}
 		var x Icon
-		if x, err = fromOlder20251125Icon(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Icon(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9166,7 +9168,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ImageContent)(nil), nil
 		}
 		var x ImageContent
-		if x, err = fromOlder20251125ImageContent(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ImageContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9175,7 +9177,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Implementation)(nil), nil
 		}
 		var x Implementation
-		if x, err = fromOlder20251125Implementation(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Implementation(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9184,7 +9186,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*LegacyTitledEnumSchema)(nil), nil
 		}
 		var x LegacyTitledEnumSchema
-		if x, err = fromOlder20251125LegacyTitledEnumSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125LegacyTitledEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9193,7 +9195,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ListPromptsResult)(nil), nil
 		}
 		var x ListPromptsResult
-		if x, err = fromOlder20251125ListPromptsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ListPromptsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9202,7 +9204,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ListResourceTemplatesResult)(nil), nil
 		}
 		var x ListResourceTemplatesResult
-		if x, err = fromOlder20251125ListResourceTemplatesResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ListResourceTemplatesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9211,7 +9213,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ListResourcesResult)(nil), nil
 		}
 		var x ListResourcesResult
-		if x, err = fromOlder20251125ListResourcesResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ListResourcesResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9220,7 +9222,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ListRootsRequestParams)(nil), nil
 		}
 		var x ListRootsRequestParams
-		if x, err = fromOlder20251125ListRootsRequestParamsAsRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ListRootsRequestParamsAsRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9229,7 +9231,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ListRootsResult)(nil), nil
 		}
 		var x ListRootsResult
-		if x, err = fromOlder20251125ListRootsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ListRootsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9238,7 +9240,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ListToolsResult)(nil), nil
 		}
 		var x ListToolsResult
-		if x, err = fromOlder20251125ListToolsResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ListToolsResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9251,7 +9253,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*LoggingMessageNotificationParams)(nil), nil
 		}
 		var x LoggingMessageNotificationParams
-		if x, err = fromOlder20251125LoggingMessageNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125LoggingMessageNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9260,7 +9262,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ModelHint)(nil), nil
 		}
 		var x ModelHint
-		if x, err = fromOlder20251125ModelHint(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ModelHint(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9269,7 +9271,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ModelPreferences)(nil), nil
 		}
 		var x ModelPreferences
-		if x, err = fromOlder20251125ModelPreferences(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ModelPreferences(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9278,7 +9280,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*NotificationParams)(nil), nil
 		}
 		var x NotificationParams
-		if x, err = fromOlder20251125NotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125NotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9287,7 +9289,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*NumberSchema)(nil), nil
 		}
 		var x NumberSchema
-		if x, err = fromOlder20251125NumberSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125NumberSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9300,7 +9302,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*PaginatedRequestParams)(nil), nil
 		}
 		var x PaginatedRequestParams
-		if x, err = fromOlder20251125PaginatedRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125PaginatedRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9309,13 +9311,13 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ProgressNotificationParams)(nil), nil
 		}
 		var x ProgressNotificationParams
-		if x, err = fromOlder20251125ProgressNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ProgressNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case mcp20251125.ProgressToken:
 		var x ProgressToken
-		if x, err = fromOlder20251125ProgressToken(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ProgressToken(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -9324,7 +9326,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Prompt)(nil), nil
 		}
 		var x Prompt
-		if x, err = fromOlder20251125Prompt(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Prompt(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9333,7 +9335,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*PromptArgument)(nil), nil
 		}
 		var x PromptArgument
-		if x, err = fromOlder20251125PromptArgument(v, convRoot); err != nil {
+		if x, err = fromOlder20251125PromptArgument(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9342,7 +9344,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*PromptMessage)(nil), nil
 		}
 		var x PromptMessage
-		if x, err = fromOlder20251125PromptMessage(v, convRoot); err != nil {
+		if x, err = fromOlder20251125PromptMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9351,7 +9353,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*PromptReference)(nil), nil
 		}
 		var x PromptReference
-		if x, err = fromOlder20251125PromptReference(v, convRoot); err != nil {
+		if x, err = fromOlder20251125PromptReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9360,7 +9362,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ReadResourceRequestParams)(nil), nil
 		}
 		var x ReadResourceRequestParams
-		if x, err = fromOlder20251125ReadResourceRequestParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ReadResourceRequestParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9369,13 +9371,13 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ReadResourceResult)(nil), nil
 		}
 		var x ReadResourceResult
-		if x, err = fromOlder20251125ReadResourceResult(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ReadResourceResult(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case mcp20251125.RequestId:
 		var x RequestId
-		if x, err = fromOlder20251125RequestId(v, convRoot); err != nil {
+		if x, err = fromOlder20251125RequestId(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return x, nil
@@ -9384,7 +9386,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Resource)(nil), nil
 		}
 		var x Resource
-		if x, err = fromOlder20251125Resource(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Resource(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9393,7 +9395,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ResourceLink)(nil), nil
 		}
 		var x ResourceLink
-		if x, err = fromOlder20251125ResourceLink(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ResourceLink(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9402,7 +9404,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ResourceTemplate)(nil), nil
 		}
 		var x ResourceTemplate
-		if x, err = fromOlder20251125ResourceTemplate(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ResourceTemplate(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9411,7 +9413,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ResourceTemplateReference)(nil), nil
 		}
 		var x ResourceTemplateReference
-		if x, err = fromOlder20251125ResourceTemplateReference(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ResourceTemplateReference(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9420,7 +9422,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ResourceUpdatedNotificationParams)(nil), nil
 		}
 		var x ResourceUpdatedNotificationParams
-		if x, err = fromOlder20251125ResourceUpdatedNotificationParams(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ResourceUpdatedNotificationParams(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9433,7 +9435,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Root)(nil), nil
 		}
 		var x Root
-		if x, err = fromOlder20251125Root(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Root(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9442,7 +9444,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*SamplingMessage)(nil), nil
 		}
 		var x SamplingMessage
-		if x, err = fromOlder20251125SamplingMessage(v, convRoot); err != nil {
+		if x, err = fromOlder20251125SamplingMessage(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9451,7 +9453,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 		if v != nil {
 			s1 := make(SamplingMessageContentArray, len(v))
 			for i1 := range v {
-				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], convRoot.elem(i1)); err != nil {
+				if s1[i1], err = fromOlder20251125SamplingMessageContentBlock(v[i1], protocol.ConvRoot.Elem(i1)); err != nil {
 					return nil, err
 				}
 			}
@@ -9463,7 +9465,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ServerCapabilities)(nil), nil
 		}
 		var x ServerCapabilities
-		if x, err = fromOlder20251125ServerCapabilities(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ServerCapabilities(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9472,7 +9474,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesCompletions)(nil), nil
 		}
 		var x ServerCapabilitiesCompletions
-		if x, err = fromOlder20251125ServerCapabilitiesCompletions(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesCompletions(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9481,7 +9483,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesLogging)(nil), nil
 		}
 		var x ServerCapabilitiesLogging
-		if x, err = fromOlder20251125ServerCapabilitiesLogging(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesLogging(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9490,7 +9492,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesPrompts)(nil), nil
 		}
 		var x ServerCapabilitiesPrompts
-		if x, err = fromOlder20251125ServerCapabilitiesPrompts(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesPrompts(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9499,7 +9501,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesResources)(nil), nil
 		}
 		var x ServerCapabilitiesResources
-		if x, err = fromOlder20251125ServerCapabilitiesResources(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesResources(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9508,7 +9510,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ServerCapabilitiesTools)(nil), nil
 		}
 		var x ServerCapabilitiesTools
-		if x, err = fromOlder20251125ServerCapabilitiesTools(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ServerCapabilitiesTools(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9517,7 +9519,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*StringSchema)(nil), nil
 		}
 		var x StringSchema
-		if x, err = fromOlder20251125StringSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125StringSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9530,7 +9532,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TextContent)(nil), nil
 		}
 		var x TextContent
-		if x, err = fromOlder20251125TextContent(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TextContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9539,7 +9541,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TextResourceContents)(nil), nil
 		}
 		var x TextResourceContents
-		if x, err = fromOlder20251125TextResourceContents(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TextResourceContents(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9548,7 +9550,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TitledMultiSelectEnumSchema)(nil), nil
 		}
 		var x TitledMultiSelectEnumSchema
-		if x, err = fromOlder20251125TitledMultiSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TitledMultiSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9557,7 +9559,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TitledMultiSelectEnumSchemaItems)(nil), nil
 		}
 		var x TitledMultiSelectEnumSchemaItems
-		if x, err = fromOlder20251125TitledMultiSelectEnumSchemaItems(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TitledMultiSelectEnumSchemaItems(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9566,7 +9568,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TitledMultiSelectEnumSchemaItemsAnyOfItem)(nil), nil
 		}
 		var x TitledMultiSelectEnumSchemaItemsAnyOfItem
-		if x, err = fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TitledMultiSelectEnumSchemaItemsAnyOfItem(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9575,7 +9577,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TitledSingleSelectEnumSchema)(nil), nil
 		}
 		var x TitledSingleSelectEnumSchema
-		if x, err = fromOlder20251125TitledSingleSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TitledSingleSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9584,7 +9586,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*TitledSingleSelectEnumSchemaOneOfItem)(nil), nil
 		}
 		var x TitledSingleSelectEnumSchemaOneOfItem
-		if x, err = fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(v, convRoot); err != nil {
+		if x, err = fromOlder20251125TitledSingleSelectEnumSchemaOneOfItem(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9593,7 +9595,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*Tool)(nil), nil
 		}
 		var x Tool
-		if x, err = fromOlder20251125Tool(v, convRoot); err != nil {
+		if x, err = fromOlder20251125Tool(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9602,7 +9604,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ToolAnnotations)(nil), nil
 		}
 		var x ToolAnnotations
-		if x, err = fromOlder20251125ToolAnnotations(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ToolAnnotations(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9611,7 +9613,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ToolChoice)(nil), nil
 		}
 		var x ToolChoice
-		if x, err = fromOlder20251125ToolChoice(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ToolChoice(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9624,7 +9626,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ToolInputSchema)(nil), nil
 		}
 		var x ToolInputSchema
-		if x, err = fromOlder20251125ToolInputSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ToolInputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9633,7 +9635,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ToolOutputSchema)(nil), nil
 		}
 		var x ToolOutputSchema
-		if x, err = fromOlder20251125ToolOutputSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ToolOutputSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9642,7 +9644,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ToolResultContent)(nil), nil
 		}
 		var x ToolResultContent
-		if x, err = fromOlder20251125ToolResultContent(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ToolResultContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9651,7 +9653,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*ToolUseContent)(nil), nil
 		}
 		var x ToolUseContent
-		if x, err = fromOlder20251125ToolUseContent(v, convRoot); err != nil {
+		if x, err = fromOlder20251125ToolUseContent(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9660,7 +9662,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*UntitledMultiSelectEnumSchema)(nil), nil
 		}
 		var x UntitledMultiSelectEnumSchema
-		if x, err = fromOlder20251125UntitledMultiSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125UntitledMultiSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9669,7 +9671,7 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*UntitledMultiSelectEnumSchemaItems)(nil), nil
 		}
 		var x UntitledMultiSelectEnumSchemaItems
-		if x, err = fromOlder20251125UntitledMultiSelectEnumSchemaItems(v, convRoot); err != nil {
+		if x, err = fromOlder20251125UntitledMultiSelectEnumSchemaItems(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
@@ -9678,12 +9680,12 @@ func fromOlder20251125Value(v any) (_ any, err error) {
 			return (*UntitledSingleSelectEnumSchema)(nil), nil
 		}
 		var x UntitledSingleSelectEnumSchema
-		if x, err = fromOlder20251125UntitledSingleSelectEnumSchema(v, convRoot); err != nil {
+		if x, err = fromOlder20251125UntitledSingleSelectEnumSchema(v, protocol.ConvRoot); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	}
-	return nil, convWrongType(v, "a value of a type both revisions declare")
+	return nil, protocol.ConvWrongType(v, "a value of a type both revisions declare")
 }
 
 // fromOlder20251125Error turns the validation and syntax errors of revision 2025-11-25's
@@ -9726,87 +9728,87 @@ func fromOlder20251125Error(err error) error {
 // io.modelcontextprotocol/clientInfo, io.modelcontextprotocol/logLevel,
 // io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/serverInfo,
 // io.modelcontextprotocol/subscriptionId, resultType, ttlMs.
-var Older20251125 = newOlder("2025-11-25", map[string]olderMethod{"completion/complete": {
-	paramsDown: paramsToOlder20251125Complete,
-	paramsUp:   paramsFromOlder20251125Complete,
-	resultDown: resultToOlder20251125Complete,
-	resultUp:   resultFromOlder20251125Complete,
+var Older20251125 = protocol.NewOlder("2025-11-25", map[string]protocol.OlderMethod{"completion/complete": {
+	ParamsDown: paramsToOlder20251125Complete,
+	ParamsUp:   paramsFromOlder20251125Complete,
+	ResultDown: resultToOlder20251125Complete,
+	ResultUp:   resultFromOlder20251125Complete,
 }, "elicitation/create": {
-	paramsDown: paramsToOlder20251125Elicit,
-	paramsUp:   paramsFromOlder20251125Elicit,
-	resultDown: resultToOlder20251125Elicit,
-	resultUp:   resultFromOlder20251125Elicit,
+	ParamsDown: paramsToOlder20251125Elicit,
+	ParamsUp:   paramsFromOlder20251125Elicit,
+	ResultDown: resultToOlder20251125Elicit,
+	ResultUp:   resultFromOlder20251125Elicit,
 }, "notifications/cancelled": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125CancelledNotification,
-	paramsUp:     paramsFromOlder20251125CancelledNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125CancelledNotification,
+	ParamsUp:     paramsFromOlder20251125CancelledNotification,
 }, "notifications/message": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125LoggingMessageNotification,
-	paramsUp:     paramsFromOlder20251125LoggingMessageNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125LoggingMessageNotification,
+	ParamsUp:     paramsFromOlder20251125LoggingMessageNotification,
 }, "notifications/progress": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125ProgressNotification,
-	paramsUp:     paramsFromOlder20251125ProgressNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125ProgressNotification,
+	ParamsUp:     paramsFromOlder20251125ProgressNotification,
 }, "notifications/prompts/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125PromptListChangedNotification,
-	paramsUp:     paramsFromOlder20251125PromptListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125PromptListChangedNotification,
+	ParamsUp:     paramsFromOlder20251125PromptListChangedNotification,
 }, "notifications/resources/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125ResourceListChangedNotification,
-	paramsUp:     paramsFromOlder20251125ResourceListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125ResourceListChangedNotification,
+	ParamsUp:     paramsFromOlder20251125ResourceListChangedNotification,
 }, "notifications/resources/updated": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125ResourceUpdatedNotification,
-	paramsUp:     paramsFromOlder20251125ResourceUpdatedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125ResourceUpdatedNotification,
+	ParamsUp:     paramsFromOlder20251125ResourceUpdatedNotification,
 }, "notifications/tools/list_changed": {
-	notification: true,
-	paramsDown:   paramsToOlder20251125ToolListChangedNotification,
-	paramsUp:     paramsFromOlder20251125ToolListChangedNotification,
+	Notification: true,
+	ParamsDown:   paramsToOlder20251125ToolListChangedNotification,
+	ParamsUp:     paramsFromOlder20251125ToolListChangedNotification,
 }, "prompts/get": {
-	paramsDown: paramsToOlder20251125GetPrompt,
-	paramsUp:   paramsFromOlder20251125GetPrompt,
-	resultDown: resultToOlder20251125GetPrompt,
-	resultUp:   resultFromOlder20251125GetPrompt,
+	ParamsDown: paramsToOlder20251125GetPrompt,
+	ParamsUp:   paramsFromOlder20251125GetPrompt,
+	ResultDown: resultToOlder20251125GetPrompt,
+	ResultUp:   resultFromOlder20251125GetPrompt,
 }, "prompts/list": {
-	paramsDown: paramsToOlder20251125ListPrompts,
-	paramsUp:   paramsFromOlder20251125ListPrompts,
-	resultDown: resultToOlder20251125ListPrompts,
-	resultUp:   resultFromOlder20251125ListPrompts,
+	ParamsDown: paramsToOlder20251125ListPrompts,
+	ParamsUp:   paramsFromOlder20251125ListPrompts,
+	ResultDown: resultToOlder20251125ListPrompts,
+	ResultUp:   resultFromOlder20251125ListPrompts,
 }, "resources/list": {
-	paramsDown: paramsToOlder20251125ListResources,
-	paramsUp:   paramsFromOlder20251125ListResources,
-	resultDown: resultToOlder20251125ListResources,
-	resultUp:   resultFromOlder20251125ListResources,
+	ParamsDown: paramsToOlder20251125ListResources,
+	ParamsUp:   paramsFromOlder20251125ListResources,
+	ResultDown: resultToOlder20251125ListResources,
+	ResultUp:   resultFromOlder20251125ListResources,
 }, "resources/read": {
-	paramsDown: paramsToOlder20251125ReadResource,
-	paramsUp:   paramsFromOlder20251125ReadResource,
-	resultDown: resultToOlder20251125ReadResource,
-	resultUp:   resultFromOlder20251125ReadResource,
+	ParamsDown: paramsToOlder20251125ReadResource,
+	ParamsUp:   paramsFromOlder20251125ReadResource,
+	ResultDown: resultToOlder20251125ReadResource,
+	ResultUp:   resultFromOlder20251125ReadResource,
 }, "resources/templates/list": {
-	paramsDown: paramsToOlder20251125ListResourceTemplates,
-	paramsUp:   paramsFromOlder20251125ListResourceTemplates,
-	resultDown: resultToOlder20251125ListResourceTemplates,
-	resultUp:   resultFromOlder20251125ListResourceTemplates,
+	ParamsDown: paramsToOlder20251125ListResourceTemplates,
+	ParamsUp:   paramsFromOlder20251125ListResourceTemplates,
+	ResultDown: resultToOlder20251125ListResourceTemplates,
+	ResultUp:   resultFromOlder20251125ListResourceTemplates,
 }, "roots/list": {
-	paramsDown: paramsToOlder20251125ListRoots,
-	paramsUp:   paramsFromOlder20251125ListRoots,
-	resultDown: resultToOlder20251125ListRoots,
-	resultUp:   resultFromOlder20251125ListRoots,
+	ParamsDown: paramsToOlder20251125ListRoots,
+	ParamsUp:   paramsFromOlder20251125ListRoots,
+	ResultDown: resultToOlder20251125ListRoots,
+	ResultUp:   resultFromOlder20251125ListRoots,
 }, "sampling/createMessage": {
-	paramsDown: paramsToOlder20251125CreateMessage,
-	paramsUp:   paramsFromOlder20251125CreateMessage,
-	resultDown: resultToOlder20251125CreateMessage,
-	resultUp:   resultFromOlder20251125CreateMessage,
+	ParamsDown: paramsToOlder20251125CreateMessage,
+	ParamsUp:   paramsFromOlder20251125CreateMessage,
+	ResultDown: resultToOlder20251125CreateMessage,
+	ResultUp:   resultFromOlder20251125CreateMessage,
 }, "tools/call": {
-	paramsDown: paramsToOlder20251125CallTool,
-	paramsUp:   paramsFromOlder20251125CallTool,
-	resultDown: resultToOlder20251125CallTool,
-	resultUp:   resultFromOlder20251125CallTool,
+	ParamsDown: paramsToOlder20251125CallTool,
+	ParamsUp:   paramsFromOlder20251125CallTool,
+	ResultDown: resultToOlder20251125CallTool,
+	ResultUp:   resultFromOlder20251125CallTool,
 }, "tools/list": {
-	paramsDown: paramsToOlder20251125ListTools,
-	paramsUp:   paramsFromOlder20251125ListTools,
-	resultDown: resultToOlder20251125ListTools,
-	resultUp:   resultFromOlder20251125ListTools,
+	ParamsDown: paramsToOlder20251125ListTools,
+	ParamsUp:   paramsFromOlder20251125ListTools,
+	ResultDown: resultToOlder20251125ListTools,
+	ResultUp:   resultFromOlder20251125ListTools,
 }}, toOlder20251125Value, fromOlder20251125Value)

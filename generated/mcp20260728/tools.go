@@ -4,6 +4,8 @@ package mcp20260728
 
 import (
 	"context"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"time"
 )
 
@@ -54,7 +56,7 @@ type Tools struct {
 	TTL time.Duration
 	// CacheScope is the cacheScope of the tools/list answer; empty means public.
 	CacheScope CacheScope
-	set        toolSet[Tool, CallToolRequestParams, CallToolResult]
+	set        protocol.ToolSet[Tool, CallToolRequestParams, CallToolResult]
 }
 
 // ToolAdder is where AddTool (or AddStructuredTool, for a tool with structured results) adds
@@ -86,10 +88,10 @@ func (d *ServerDispatcher) tools() *Tools {
 // AddTool panics if In has no schema (see Tools), if the tool breaks the schema of Tool, or
 // if the set has a tool of that name already.
 func AddTool[In any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
-	args := toolCodec[In](tool.Name, false)
-	setToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
+	args := protocol.ToolCodec[In](tool.Name, false)
+	protocol.SetToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
 	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-		return callTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
+		return protocol.CallTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			return h(ctx, p, in)
 		}, toolError)
 	})
@@ -103,20 +105,20 @@ func AddTool[In any](s ToolAdder, tool Tool, h func(ctx context.Context, p *Call
 // specification recommends). An Out the schema refuses (a string outside its enum, a NaN) is
 // an internal error, not a result.
 func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (Out, error)) {
-	args := toolCodec[In](tool.Name, false)
-	out := toolCodec[Out](tool.Name, true)
-	setToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
+	args := protocol.ToolCodec[In](tool.Name, false)
+	out := protocol.ToolCodec[Out](tool.Name, true)
+	protocol.SetToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
 	if tool.OutputSchema == nil {
 		tool.OutputSchema = new(ToolOutputSchema)
 	}
-	setToolSchema(tool.Name, "outputSchema", tool.OutputSchema, out)
+	protocol.SetToolSchema(tool.Name, "outputSchema", tool.OutputSchema, out)
 	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-		return callTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
+		return protocol.CallTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			v, err := h(ctx, p, in)
 			if err != nil {
 				return nil, err
 			}
-			b, err := structuredResult(out, p.Name, v)
+			b, err := protocol.StructuredResult(out, p.Name, v)
 			if err != nil {
 				return nil, err
 			}
@@ -131,16 +133,16 @@ func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.C
 // add adds a tool, after checking it against the schema.
 func (t *Tools) add(tool Tool, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
 	if err := tool.Validate(); err != nil {
-		panic("mcp: tool " + rtQuote(tool.Name) + ": " + err.Error())
+		panic("mcp: tool " + codec.Quote(tool.Name) + ": " + err.Error())
 	}
-	t.set.add(tool.Name, tool, call)
+	t.set.Add(tool.Name, tool, call)
 }
 
 // ListTools answers tools/list with the tools of t, in the order they were added, on one
 // page (so a cursor is invalid params, -32602), with t's TTL and CacheScope.
 func (t *Tools) ListTools(_ context.Context, p *PaginatedRequestParams) (*ListToolsResult, error) {
 	if p != nil && p.Cursor != nil {
-		return nil, errToolsCursor
+		return nil, protocol.ErrToolsCursor
 	}
 	scope := t.CacheScope
 	if scope == "" {
@@ -149,14 +151,14 @@ func (t *Tools) ListTools(_ context.Context, p *PaginatedRequestParams) (*ListTo
 	return &ListToolsResult{
 		CacheScope: scope,
 		TTLMs:      max(t.TTL.Milliseconds(), 0),
-		Tools:      t.set.list(),
+		Tools:      t.set.List(),
 	}, nil
 }
 
 // CallTool answers tools/call: it runs the tool p names. An unknown name is invalid params
 // (-32602), the protocol error the specification gives it.
 func (t *Tools) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-	return t.set.call(ctx, p.Name, p)
+	return t.set.Call(ctx, p.Name, p)
 }
 
 // toolError is a tool execution error: a result with isError and msg as its text.

@@ -2,7 +2,10 @@
 
 package mcp20260728
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // Optional annotations for the client. The client can use annotations to inform how objects
 // are used or displayed
@@ -288,8 +291,8 @@ type CallToolResultResponseResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*InputRequiredResult) isCallToolResultResponseResult() {}
@@ -466,8 +469,8 @@ type ClientRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*DiscoverRequest) isClientRequest() {}
@@ -562,8 +565,8 @@ type CompleteRequestParamsRef interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*PromptReference) isCompleteRequestParamsRef() {}
@@ -655,8 +658,8 @@ type ContentBlock interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isContentBlock() {}
@@ -818,8 +821,8 @@ type CreateMessageResultContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isCreateMessageResultContent() {}
@@ -1003,8 +1006,8 @@ type ElicitRequestParams interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
@@ -1169,8 +1172,8 @@ type EmbeddedResourceResource interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isEmbeddedResourceResource() {}
@@ -1209,8 +1212,8 @@ type EnumSchema interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*UntitledSingleSelectEnumSchema) isEnumSchema() {}
@@ -1336,8 +1339,8 @@ type GetPromptResultResponseResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*InputRequiredResult) isGetPromptResultResponseResult() {}
@@ -1544,8 +1547,8 @@ type InputRequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CreateMessageRequest) isInputRequest() {}
@@ -1612,8 +1615,8 @@ type InputResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CreateMessageResult) isInputResponse() {}
@@ -1748,8 +1751,8 @@ type JSONRPCMessage interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCRequest) isJSONRPCMessage() {}
@@ -1808,8 +1811,8 @@ type JSONRPCResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCResultResponse) isJSONRPCResponse() {}
@@ -2429,8 +2432,8 @@ type MultiSelectEnumSchema interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
@@ -2630,8 +2633,8 @@ type PrimitiveSchemaDefinition interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*StringSchema) isPrimitiveSchemaDefinition() {}
@@ -2976,8 +2979,8 @@ type ReadResourceResultContentsItem interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextResourceContents) isReadResourceResultContentsItem() {}
@@ -3025,8 +3028,8 @@ type ReadResourceResultResponseResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*InputRequiredResult) isReadResourceResultResponseResult() {}
@@ -3550,8 +3553,8 @@ type SamplingMessageContent interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isSamplingMessageContent() {}
@@ -3598,8 +3601,8 @@ type SamplingMessageContentBlock interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextContent) isSamplingMessageContentBlock() {}
@@ -3738,8 +3741,8 @@ type ServerNotification interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*CancelledNotification) isServerNotification() {}
@@ -3788,8 +3791,8 @@ type ServerResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Result) isServerResult() {}
@@ -3843,8 +3846,8 @@ type SingleSelectEnumSchema interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*UntitledSingleSelectEnumSchema) isSingleSelectEnumSchema() {}

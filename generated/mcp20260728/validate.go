@@ -4,4043 +4,4044 @@ package mcp20260728
 
 import (
 	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	"strconv"
 )
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Annotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Annotations) validate(s *vstate) {
+func (v *Annotations) ValidateWith(s *codec.Validator) {
 	if v.Audience != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Audience {
-			m0 := s.mark()
-			v.Audience[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Audience[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "audience")
+		s.At(m, "audience")
 	}
 	if v.Priority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.Priority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
 		}
 		if *v.Priority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.Priority, byte(0x67), -1, 64))
 		}
-		s.at(m, "priority")
+		s.At(m, "priority")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AudioContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AudioContent) validate(s *vstate) {
+func (v *AudioContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	{
-		m := s.mark()
-		if !formatByte(v.Data) {
-			s.add("format", rtQuote(v.Data)+" is not a valid byte")
+		m := s.Mark()
+		if !codec.FormatByte(v.Data) {
+			s.Add("format", codec.Quote(v.Data)+" is not a valid byte")
 		}
-		s.at(m, "data")
+		s.At(m, "data")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *BaseMetadata) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *BaseMetadata) validate(s *vstate) {}
+func (v *BaseMetadata) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *BlobResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *BlobResourceContents) validate(s *vstate) {
+func (v *BlobResourceContents) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatByte(v.Blob) {
-			s.add("format", rtQuote(v.Blob)+" is not a valid byte")
+		m := s.Mark()
+		if !codec.FormatByte(v.Blob) {
+			s.Add("format", codec.Quote(v.Blob)+" is not a valid byte")
 		}
-		s.at(m, "blob")
+		s.At(m, "blob")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *BooleanSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *BooleanSchema) validate(s *vstate) {}
+func (v *BooleanSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CacheScope) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CacheScope) validate(s *vstate) {
+func (v CacheScope) ValidateWith(s *codec.Validator) {
 	switch v {
 	case CacheScopePrivate, CacheScopePublic:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"private\", \"public\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"private\", \"public\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CacheableResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CacheableResult) validate(s *vstate) {
+func (v *CacheableResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolRequest) validate(s *vstate) {
+func (v *CallToolRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolRequestParams) validate(s *vstate) {
+func (v *CallToolRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Arguments != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Arguments; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck1(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "arguments")
+		s.At(m, "arguments")
 	}
 	if v.InputResponses != nil {
-		m := s.mark()
-		v.InputResponses.validate(s)
-		s.at(m, "inputResponses")
+		m := s.Mark()
+		v.InputResponses.ValidateWith(s)
+		s.At(m, "inputResponses")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolResult) validate(s *vstate) {
+func (v *CallToolResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Content {
-			m0 := s.mark()
-			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			ContentBlockHolder{Value: v.Content[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "content")
+		s.At(m, "content")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CallToolResultResponse) validate(s *vstate) {
+func (v *CallToolResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Result == nil {
-		s.add("required", "missing required member \"result\"")
+		s.Add("required", "missing required member \"result\"")
 	} else {
-		m := s.mark()
-		CallToolResultResponseResultHolder{Value: v.Result}.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		CallToolResultResponseResultHolder{Value: v.Result}.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CallToolResultResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CallToolResultResponseResultHolder) validate(s *vstate) {
+func (v CallToolResultResponseResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *InputRequiredResult, *CallToolResult")
+		s.Add("anyOf", "no value: want one of *InputRequiredResult, *CallToolResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelledNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelledNotification) validate(s *vstate) {
+func (v *CancelledNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelledNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelledNotificationParams) validate(s *vstate) {
+func (v *CancelledNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.RequestID.IsZero() {
-		s.add("required", "missing required member \"requestId\"")
+		s.Add("required", "missing required member \"requestId\"")
 	} else {
-		m := s.mark()
-		v.RequestID.validate(s)
-		s.at(m, "requestId")
+		m := s.Mark()
+		v.RequestID.ValidateWith(s)
+		s.At(m, "requestId")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilities) validate(s *vstate) {
+func (v *ClientCapabilities) ValidateWith(s *codec.Validator) {
 	if v.Elicitation != nil {
-		m := s.mark()
-		v.Elicitation.validate(s)
-		s.at(m, "elicitation")
+		m := s.Mark()
+		v.Elicitation.ValidateWith(s)
+		s.At(m, "elicitation")
 	}
 	if v.Experimental != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Experimental {
-				m0 := s.mark()
-				x0.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				x0.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "experimental")
+		s.At(m, "experimental")
 	}
 	if v.Extensions != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Extensions {
-				m0 := s.mark()
-				x0.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				x0.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "extensions")
+		s.At(m, "extensions")
 	}
 	if v.Sampling != nil {
-		m := s.mark()
-		v.Sampling.validate(s)
-		s.at(m, "sampling")
+		m := s.Mark()
+		v.Sampling.ValidateWith(s)
+		s.At(m, "sampling")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesElicitation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesElicitation) validate(s *vstate) {
+func (v *ClientCapabilitiesElicitation) ValidateWith(s *codec.Validator) {
 	if v.Form != nil {
-		m := s.mark()
-		v.Form.validate(s)
-		s.at(m, "form")
+		m := s.Mark()
+		v.Form.ValidateWith(s)
+		s.At(m, "form")
 	}
 	if v.URL != nil {
-		m := s.mark()
-		v.URL.validate(s)
-		s.at(m, "url")
+		m := s.Mark()
+		v.URL.ValidateWith(s)
+		s.At(m, "url")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesElicitationForm) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesElicitationForm) validate(s *vstate) {
-	m0 := s.mark()
+func (v *ClientCapabilitiesElicitationForm) ValidateWith(s *codec.Validator) {
+	m0 := s.Mark()
 	for k, x := range v.Extra {
-		m := s.mark()
-		x.validate(s)
-		s.at(m, k)
+		m := s.Mark()
+		x.ValidateWith(s)
+		s.At(m, k)
 	}
-	s.sortSince(m0)
+	s.SortSince(m0)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesElicitationURL) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesElicitationURL) validate(s *vstate) {
-	m0 := s.mark()
+func (v *ClientCapabilitiesElicitationURL) ValidateWith(s *codec.Validator) {
+	m0 := s.Mark()
 	for k, x := range v.Extra {
-		m := s.mark()
-		x.validate(s)
-		s.at(m, k)
+		m := s.Mark()
+		x.ValidateWith(s)
+		s.At(m, k)
 	}
-	s.sortSince(m0)
+	s.SortSince(m0)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesRoots) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesRoots) validate(s *vstate) {}
+func (v *ClientCapabilitiesRoots) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesSampling) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesSampling) validate(s *vstate) {
+func (v *ClientCapabilitiesSampling) ValidateWith(s *codec.Validator) {
 	if v.Context != nil {
-		m := s.mark()
-		v.Context.validate(s)
-		s.at(m, "context")
+		m := s.Mark()
+		v.Context.ValidateWith(s)
+		s.At(m, "context")
 	}
 	if v.Tools != nil {
-		m := s.mark()
-		v.Tools.validate(s)
-		s.at(m, "tools")
+		m := s.Mark()
+		v.Tools.ValidateWith(s)
+		s.At(m, "tools")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesSamplingContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesSamplingContext) validate(s *vstate) {
-	m0 := s.mark()
+func (v *ClientCapabilitiesSamplingContext) ValidateWith(s *codec.Validator) {
+	m0 := s.Mark()
 	for k, x := range v.Extra {
-		m := s.mark()
-		x.validate(s)
-		s.at(m, k)
+		m := s.Mark()
+		x.ValidateWith(s)
+		s.At(m, k)
 	}
-	s.sortSince(m0)
+	s.SortSince(m0)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCapabilitiesSamplingTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCapabilitiesSamplingTools) validate(s *vstate) {
-	m0 := s.mark()
+func (v *ClientCapabilitiesSamplingTools) ValidateWith(s *codec.Validator) {
+	m0 := s.Mark()
 	for k, x := range v.Extra {
-		m := s.mark()
-		x.validate(s)
-		s.at(m, k)
+		m := s.Mark()
+		x.ValidateWith(s)
+		s.At(m, k)
 	}
-	s.sortSince(m0)
+	s.SortSince(m0)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientNotification) validate(s *vstate) {
+func (v *ClientNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ClientRequestHolder) validate(s *vstate) {
+func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest")
+		s.Add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequest) validate(s *vstate) {
+func (v *CompleteRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParams) validate(s *vstate) {
+func (v *CompleteRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Ref == nil {
-		s.add("required", "missing required member \"ref\"")
+		s.Add("required", "missing required member \"ref\"")
 	} else {
-		m := s.mark()
-		CompleteRequestParamsRefHolder{Value: v.Ref}.validate(s)
-		s.at(m, "ref")
+		m := s.Mark()
+		CompleteRequestParamsRefHolder{Value: v.Ref}.ValidateWith(s)
+		s.At(m, "ref")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParamsArgument) validate(s *vstate) {}
+func (v *CompleteRequestParamsArgument) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteRequestParamsContext) validate(s *vstate) {}
+func (v *CompleteRequestParamsContext) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteRequestParamsRefHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CompleteRequestParamsRefHolder) validate(s *vstate) {
+func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
+		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteResult) validate(s *vstate) {
+func (v *CompleteResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Completion.validate(s)
-		s.at(m, "completion")
+		m := s.Mark()
+		v.Completion.ValidateWith(s)
+		s.At(m, "completion")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteResultCompletion) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteResultCompletion) validate(s *vstate) {
+func (v *CompleteResultCompletion) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
+		m := s.Mark()
 		if len(v.Values) > 100 {
-			s.add("maxItems", "has "+strconv.Itoa(len(v.Values))+" items, want at most 100")
+			s.Add("maxItems", "has "+strconv.Itoa(len(v.Values))+" items, want at most 100")
 		}
-		s.at(m, "values")
+		s.At(m, "values")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CompleteResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CompleteResultResponse) validate(s *vstate) {
+func (v *CompleteResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ContentBlockHolder) validate(s *vstate) {
+func (v ContentBlockHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageRequest) validate(s *vstate) {
+func (v *CreateMessageRequest) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageRequestParams) validate(s *vstate) {
+func (v *CreateMessageRequestParams) ValidateWith(s *codec.Validator) {
 	if v.IncludeContext != nil {
-		m := s.mark()
-		v.IncludeContext.validate(s)
-		s.at(m, "includeContext")
+		m := s.Mark()
+		v.IncludeContext.ValidateWith(s)
+		s.At(m, "includeContext")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Messages {
-			m0 := s.mark()
-			v.Messages[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Messages[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "messages")
+		s.At(m, "messages")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
-		v.Metadata.validate(s)
-		s.at(m, "metadata")
+		m := s.Mark()
+		v.Metadata.ValidateWith(s)
+		s.At(m, "metadata")
 	}
 	if v.ModelPreferences != nil {
-		m := s.mark()
-		v.ModelPreferences.validate(s)
-		s.at(m, "modelPreferences")
+		m := s.Mark()
+		v.ModelPreferences.ValidateWith(s)
+		s.At(m, "modelPreferences")
 	}
 	if v.ToolChoice != nil {
-		m := s.mark()
-		v.ToolChoice.validate(s)
-		s.at(m, "toolChoice")
+		m := s.Mark()
+		v.ToolChoice.ValidateWith(s)
+		s.At(m, "toolChoice")
 	}
 	if v.Tools != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Tools {
-			m0 := s.mark()
-			v.Tools[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Tools[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "tools")
+		s.At(m, "tools")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CreateMessageRequestParamsIncludeContext) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CreateMessageRequestParamsIncludeContext) validate(s *vstate) {
+func (v CreateMessageRequestParamsIncludeContext) ValidateWith(s *codec.Validator) {
 	switch v {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"allServers\", \"none\", \"thisServer\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CreateMessageResult) validate(s *vstate) {
+func (v *CreateMessageResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Content == nil {
-		s.add("required", "missing required member \"content\"")
+		s.Add("required", "missing required member \"content\"")
 	} else {
-		m := s.mark()
-		CreateMessageResultContentHolder{Value: v.Content}.validate(s)
-		s.at(m, "content")
+		m := s.Mark()
+		CreateMessageResultContentHolder{Value: v.Content}.ValidateWith(s)
+		s.At(m, "content")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CreateMessageResultContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CreateMessageResultContentHolder) validate(s *vstate) {
+func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CreateMessageResultContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CreateMessageResultContentArray) validate(s *vstate) {
+func (v CreateMessageResultContentArray) ValidateWith(s *codec.Validator) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
-		m0 := s.mark()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
-		s.atIndex(m0, i0)
+		m0 := s.Mark()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.ValidateWith(s)
+		s.AtIndex(m0, i0)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v Cursor) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v Cursor) validate(s *vstate) {}
+func (v Cursor) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DiscoverRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DiscoverRequest) validate(s *vstate) {
+func (v *DiscoverRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DiscoverResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DiscoverResult) validate(s *vstate) {
+func (v *DiscoverResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
-		v.Capabilities.validate(s)
-		s.at(m, "capabilities")
+		m := s.Mark()
+		v.Capabilities.ValidateWith(s)
+		s.At(m, "capabilities")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DiscoverResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DiscoverResultResponse) validate(s *vstate) {
+func (v *DiscoverResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequest) validate(s *vstate) {
+func (v *ElicitRequest) ValidateWith(s *codec.Validator) {
 	if v.Params == nil {
-		s.add("required", "missing required member \"params\"")
+		s.Add("required", "missing required member \"params\"")
 	} else {
-		m := s.mark()
-		ElicitRequestParamsHolder{Value: v.Params}.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		ElicitRequestParamsHolder{Value: v.Params}.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestFormParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestFormParams) validate(s *vstate) {
+func (v *ElicitRequestFormParams) ValidateWith(s *codec.Validator) {
 	if v.Mode != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.Mode != "form" {
-			s.add("const", rtQuote(*v.Mode)+" is not \"form\"")
+			s.Add("const", codec.Quote(*v.Mode)+" is not \"form\"")
 		}
-		s.at(m, "mode")
+		s.At(m, "mode")
 	}
 	{
-		m := s.mark()
-		v.RequestedSchema.validate(s)
-		s.at(m, "requestedSchema")
+		m := s.Mark()
+		v.RequestedSchema.ValidateWith(s)
+		s.At(m, "requestedSchema")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestFormParamsRequestedSchema) validate(s *vstate) {
+func (v *ElicitRequestFormParamsRequestedSchema) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Properties {
-				m0 := s.mark()
-				PrimitiveSchemaDefinitionHolder{Value: x0}.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				PrimitiveSchemaDefinitionHolder{Value: x0}.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "properties")
+		s.At(m, "properties")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestParamsHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ElicitRequestParamsHolder) validate(s *vstate) {
+func (v ElicitRequestParamsHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *ElicitRequestFormParams, *ElicitRequestURLParams")
+		s.Add("anyOf", "no value: want one of *ElicitRequestFormParams, *ElicitRequestURLParams")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitRequestURLParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitRequestURLParams) validate(s *vstate) {
+func (v *ElicitRequestURLParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		if !formatURI(v.URL) {
-			s.add("format", rtQuote(v.URL)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URL) {
+			s.Add("format", codec.Quote(v.URL)+" is not a valid uri")
 		}
-		s.at(m, "url")
+		s.At(m, "url")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ElicitResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ElicitResult) validate(s *vstate) {
+func (v *ElicitResult) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Action.validate(s)
-		s.at(m, "action")
+		m := s.Mark()
+		v.Action.ValidateWith(s)
+		s.At(m, "action")
 	}
 	if v.Content != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Content {
-				m0 := s.mark()
-				x0.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				x0.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "content")
+		s.At(m, "content")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ElicitResultAction) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ElicitResultAction) validate(s *vstate) {
+func (v ElicitResultAction) ValidateWith(s *codec.Validator) {
 	switch v {
 	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"accept\", \"cancel\", \"decline\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ElicitResultContentValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ElicitResultContentValue) validate(s *vstate) {
+func (v ElicitResultContentValue) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindArray:
 	case KindString:
 	case KindInteger:
 	case KindBoolean:
 	case 0:
-		s.add("type", "no value: want array or string or integer or boolean")
+		s.Add("type", "no value: want array or string or integer or boolean")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
+		s.Add("type", "holds a "+v.Kind.String()+", want array or string or integer or boolean")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EmbeddedResource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *EmbeddedResource) validate(s *vstate) {
+func (v *EmbeddedResource) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Resource == nil {
-		s.add("required", "missing required member \"resource\"")
+		s.Add("required", "missing required member \"resource\"")
 	} else {
-		m := s.mark()
-		EmbeddedResourceResourceHolder{Value: v.Resource}.validate(s)
-		s.at(m, "resource")
+		m := s.Mark()
+		EmbeddedResourceResourceHolder{Value: v.Resource}.ValidateWith(s)
+		s.At(m, "resource")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EmbeddedResourceResourceHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v EmbeddedResourceResourceHolder) validate(s *vstate) {
+func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
+		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v EnumSchemaHolder) validate(s *vstate) {
+func (v EnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Error) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Error) validate(s *vstate) {}
+func (v *Error) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptRequest) validate(s *vstate) {
+func (v *GetPromptRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptRequestParams) validate(s *vstate) {
+func (v *GetPromptRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.InputResponses != nil {
-		m := s.mark()
-		v.InputResponses.validate(s)
-		s.at(m, "inputResponses")
+		m := s.Mark()
+		v.InputResponses.ValidateWith(s)
+		s.At(m, "inputResponses")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptResult) validate(s *vstate) {
+func (v *GetPromptResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Messages {
-			m0 := s.mark()
-			v.Messages[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Messages[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "messages")
+		s.At(m, "messages")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetPromptResultResponse) validate(s *vstate) {
+func (v *GetPromptResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Result == nil {
-		s.add("required", "missing required member \"result\"")
+		s.Add("required", "missing required member \"result\"")
 	} else {
-		m := s.mark()
-		GetPromptResultResponseResultHolder{Value: v.Result}.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		GetPromptResultResponseResultHolder{Value: v.Result}.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetPromptResultResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetPromptResultResponseResultHolder) validate(s *vstate) {
+func (v GetPromptResultResponseResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *InputRequiredResult, *GetPromptResult")
+		s.Add("anyOf", "no value: want one of *InputRequiredResult, *GetPromptResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *HeaderMismatchError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *HeaderMismatchError) validate(s *vstate) {
+func (v *HeaderMismatchError) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
+		m := s.Mark()
+		v.Error.ValidateWith(s)
+		s.At(m, "error")
 	}
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *HeaderMismatchErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *HeaderMismatchErrorError) validate(s *vstate) {}
+func (v *HeaderMismatchErrorError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Icon) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Icon) validate(s *vstate) {
+func (v *Icon) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		if !formatURI(v.Src) {
-			s.add("format", rtQuote(v.Src)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.Src) {
+			s.Add("format", codec.Quote(v.Src)+" is not a valid uri")
 		}
-		s.at(m, "src")
+		s.At(m, "src")
 	}
 	if v.Theme != nil {
-		m := s.mark()
-		v.Theme.validate(s)
-		s.at(m, "theme")
+		m := s.Mark()
+		v.Theme.ValidateWith(s)
+		s.At(m, "theme")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v IconTheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v IconTheme) validate(s *vstate) {
+func (v IconTheme) ValidateWith(s *codec.Validator) {
 	switch v {
 	case IconThemeDark, IconThemeLight:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"dark\", \"light\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"dark\", \"light\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Icons) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Icons) validate(s *vstate) {
+func (v *Icons) ValidateWith(s *codec.Validator) {
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ImageContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ImageContent) validate(s *vstate) {
+func (v *ImageContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	{
-		m := s.mark()
-		if !formatByte(v.Data) {
-			s.add("format", rtQuote(v.Data)+" is not a valid byte")
+		m := s.Mark()
+		if !codec.FormatByte(v.Data) {
+			s.Add("format", codec.Quote(v.Data)+" is not a valid byte")
 		}
-		s.at(m, "data")
+		s.At(m, "data")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Implementation) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Implementation) validate(s *vstate) {
+func (v *Implementation) ValidateWith(s *codec.Validator) {
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	if v.WebsiteURL != nil {
-		m := s.mark()
-		if !formatURI(*v.WebsiteURL) {
-			s.add("format", rtQuote(*v.WebsiteURL)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(*v.WebsiteURL) {
+			s.Add("format", codec.Quote(*v.WebsiteURL)+" is not a valid uri")
 		}
-		s.at(m, "websiteUrl")
+		s.At(m, "websiteUrl")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InputRequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v InputRequestHolder) validate(s *vstate) {
+func (v InputRequestHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
+		s.Add("anyOf", "no value: want one of *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v InputRequests) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v InputRequests) validate(s *vstate) {
+func (v InputRequests) ValidateWith(s *codec.Validator) {
 	u := map[string]InputRequest(v)
 	{
-		start := s.mark()
+		start := s.Mark()
 		for k0, x0 := range u {
-			m0 := s.mark()
-			InputRequestHolder{Value: x0}.validate(s)
-			s.at(m0, k0)
+			m0 := s.Mark()
+			InputRequestHolder{Value: x0}.ValidateWith(s)
+			s.At(m0, k0)
 		}
-		s.sortSince(start)
+		s.SortSince(start)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InputRequiredResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InputRequiredResult) validate(s *vstate) {
+func (v *InputRequiredResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.InputRequests != nil {
-		m := s.mark()
-		v.InputRequests.validate(s)
-		s.at(m, "inputRequests")
+		m := s.Mark()
+		v.InputRequests.ValidateWith(s)
+		s.At(m, "inputRequests")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InputResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v InputResponseHolder) validate(s *vstate) {
+func (v InputResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *CreateMessageResult, *ListRootsResult, *ElicitResult")
+		s.Add("anyOf", "no value: want one of *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InputResponseRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InputResponseRequestParams) validate(s *vstate) {
+func (v *InputResponseRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.InputResponses != nil {
-		m := s.mark()
-		v.InputResponses.validate(s)
-		s.at(m, "inputResponses")
+		m := s.Mark()
+		v.InputResponses.ValidateWith(s)
+		s.At(m, "inputResponses")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v InputResponses) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v InputResponses) validate(s *vstate) {
+func (v InputResponses) ValidateWith(s *codec.Validator) {
 	u := map[string]InputResponse(v)
 	{
-		start := s.mark()
+		start := s.Mark()
 		for k0, x0 := range u {
-			m0 := s.mark()
-			InputResponseHolder{Value: x0}.validate(s)
-			s.at(m0, k0)
+			m0 := s.Mark()
+			InputResponseHolder{Value: x0}.ValidateWith(s)
+			s.At(m0, k0)
 		}
-		s.sortSince(start)
+		s.SortSince(start)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InternalError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InternalError) validate(s *vstate) {}
+func (v *InternalError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InvalidParamsError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InvalidParamsError) validate(s *vstate) {}
+func (v *InvalidParamsError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InvalidRequestError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InvalidRequestError) validate(s *vstate) {}
+func (v *InvalidRequestError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONArray) validate(s *vstate) {
+func (v JSONArray) ValidateWith(s *codec.Validator) {
 	u := []JSONValue(v)
 	for i0 := range u {
-		m0 := s.mark()
-		u[i0].validate(s)
-		s.atIndex(m0, i0)
+		m0 := s.Mark()
+		u[i0].ValidateWith(s)
+		s.AtIndex(m0, i0)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONObject) validate(s *vstate) {
+func (v JSONObject) ValidateWith(s *codec.Validator) {
 	if b := v; b == nil {
-		s.add("type", "no value")
+		s.Add("type", "no value")
 	} else {
-		var d decoder
-		s.reader(&d, b)
+		var d codec.Decoder
+		s.Reader(&d, b)
 		rawCheck2(&d, s)
-		d.rawDone(s)
+		d.RawDone(s)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCErrorResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCErrorResponse) validate(s *vstate) {
+func (v *JSONRPCErrorResponse) ValidateWith(s *codec.Validator) {
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCMessageHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCMessageHolder) validate(s *vstate) {
+func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCNotification) validate(s *vstate) {
+func (v *JSONRPCNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck3(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCRequest) validate(s *vstate) {
+func (v *JSONRPCRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck4(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCResponseHolder) validate(s *vstate) {
+func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCResultResponse) validate(s *vstate) {
+func (v *JSONRPCResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONValue) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONValue) validate(s *vstate) {
+func (v JSONValue) ValidateWith(s *codec.Validator) {
 	if b := v; b == nil {
-		s.add("type", "no value")
+		s.Add("type", "no value")
 	} else {
-		var d decoder
-		s.reader(&d, b)
+		var d codec.Decoder
+		s.Reader(&d, b)
 		rawCheck5(&d, s)
-		d.rawDone(s)
+		d.RawDone(s)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *LegacyTitledEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *LegacyTitledEnumSchema) validate(s *vstate) {}
+func (v *LegacyTitledEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListPromptsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListPromptsRequest) validate(s *vstate) {
+func (v *ListPromptsRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListPromptsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListPromptsResult) validate(s *vstate) {
+func (v *ListPromptsResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Prompts {
-			m0 := s.mark()
-			v.Prompts[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Prompts[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "prompts")
+		s.At(m, "prompts")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListPromptsResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListPromptsResultResponse) validate(s *vstate) {
+func (v *ListPromptsResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourceTemplatesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourceTemplatesRequest) validate(s *vstate) {
+func (v *ListResourceTemplatesRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourceTemplatesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourceTemplatesResult) validate(s *vstate) {
+func (v *ListResourceTemplatesResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.ResourceTemplates {
-			m0 := s.mark()
-			v.ResourceTemplates[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.ResourceTemplates[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "resourceTemplates")
+		s.At(m, "resourceTemplates")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourceTemplatesResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourceTemplatesResultResponse) validate(s *vstate) {
+func (v *ListResourceTemplatesResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourcesRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourcesRequest) validate(s *vstate) {
+func (v *ListResourcesRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourcesResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourcesResult) validate(s *vstate) {
+func (v *ListResourcesResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Resources {
-			m0 := s.mark()
-			v.Resources[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Resources[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "resources")
+		s.At(m, "resources")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListResourcesResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListResourcesResultResponse) validate(s *vstate) {
+func (v *ListResourcesResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListRootsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListRootsRequest) validate(s *vstate) {
+func (v *ListRootsRequest) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListRootsRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListRootsRequestParams) validate(s *vstate) {
+func (v *ListRootsRequestParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListRootsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListRootsResult) validate(s *vstate) {
+func (v *ListRootsResult) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Roots {
-			m0 := s.mark()
-			v.Roots[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Roots[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "roots")
+		s.At(m, "roots")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListToolsRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListToolsRequest) validate(s *vstate) {
+func (v *ListToolsRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListToolsResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListToolsResult) validate(s *vstate) {
+func (v *ListToolsResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Tools {
-			m0 := s.mark()
-			v.Tools[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Tools[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "tools")
+		s.At(m, "tools")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListToolsResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListToolsResultResponse) validate(s *vstate) {
+func (v *ListToolsResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v LoggingLevel) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v LoggingLevel) validate(s *vstate) {
+func (v LoggingLevel) ValidateWith(s *codec.Validator) {
 	switch v {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"alert\", \"critical\", \"debug\", \"emergency\", \"error\", \"info\", \"notice\", \"warning\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *LoggingMessageNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *LoggingMessageNotification) validate(s *vstate) {
+func (v *LoggingMessageNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *LoggingMessageNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *LoggingMessageNotificationParams) validate(s *vstate) {
+func (v *LoggingMessageNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.Level.validate(s)
-		s.at(m, "level")
+		m := s.Mark()
+		v.Level.ValidateWith(s)
+		s.At(m, "level")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v MetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v MetaObject) validate(s *vstate) {
+func (v MetaObject) ValidateWith(s *codec.Validator) {
 	u := json.RawMessage(v)
 	if b := u; b == nil {
-		s.add("type", "no value")
+		s.Add("type", "no value")
 	} else {
-		var d decoder
-		s.reader(&d, b)
+		var d codec.Decoder
+		s.Reader(&d, b)
 		rawCheck6(&d, s)
-		d.rawDone(s)
+		d.RawDone(s)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MethodNotFoundError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MethodNotFoundError) validate(s *vstate) {}
+func (v *MethodNotFoundError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MissingRequiredClientCapabilityError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MissingRequiredClientCapabilityError) validate(s *vstate) {
+func (v *MissingRequiredClientCapabilityError) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
+		m := s.Mark()
+		v.Error.ValidateWith(s)
+		s.At(m, "error")
 	}
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MissingRequiredClientCapabilityErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MissingRequiredClientCapabilityErrorError) validate(s *vstate) {
+func (v *MissingRequiredClientCapabilityErrorError) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Data.validate(s)
-		s.at(m, "data")
+		m := s.Mark()
+		v.Data.ValidateWith(s)
+		s.At(m, "data")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MissingRequiredClientCapabilityErrorErrorData) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MissingRequiredClientCapabilityErrorErrorData) validate(s *vstate) {
+func (v *MissingRequiredClientCapabilityErrorErrorData) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.RequiredCapabilities.validate(s)
-		s.at(m, "requiredCapabilities")
+		m := s.Mark()
+		v.RequiredCapabilities.ValidateWith(s)
+		s.At(m, "requiredCapabilities")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ModelHint) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ModelHint) validate(s *vstate) {}
+func (v *ModelHint) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ModelPreferences) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ModelPreferences) validate(s *vstate) {
+func (v *ModelPreferences) ValidateWith(s *codec.Validator) {
 	if v.CostPriority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.CostPriority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
 		}
 		if *v.CostPriority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.CostPriority, byte(0x67), -1, 64))
 		}
-		s.at(m, "costPriority")
+		s.At(m, "costPriority")
 	}
 	if v.IntelligencePriority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.IntelligencePriority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
 		}
 		if *v.IntelligencePriority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.IntelligencePriority, byte(0x67), -1, 64))
 		}
-		s.at(m, "intelligencePriority")
+		s.At(m, "intelligencePriority")
 	}
 	if v.SpeedPriority != nil {
-		m := s.mark()
+		m := s.Mark()
 		if *v.SpeedPriority < 0.0 {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
 		}
 		if *v.SpeedPriority > 1.0 {
-			s.add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
+			s.Add("maximum", "must be <= 1, got "+strconv.FormatFloat(*v.SpeedPriority, byte(0x67), -1, 64))
 		}
-		s.at(m, "speedPriority")
+		s.At(m, "speedPriority")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MultiSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v MultiSelectEnumSchemaHolder) validate(s *vstate) {
+func (v MultiSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Notification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Notification) validate(s *vstate) {
+func (v *Notification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck7(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *NotificationMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *NotificationMetaObject) validate(s *vstate) {
+func (v *NotificationMetaObject) ValidateWith(s *codec.Validator) {
 	if !v.SubscriptionID.IsZero() {
-		m := s.mark()
-		v.SubscriptionID.validate(s)
-		s.at(m, "io.modelcontextprotocol/subscriptionId")
+		m := s.Mark()
+		v.SubscriptionID.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/subscriptionId")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *NotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *NotificationParams) validate(s *vstate) {
+func (v *NotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *NumberSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *NumberSchema) validate(s *vstate) {
+func (v *NumberSchema) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Type.validate(s)
-		s.at(m, "type")
+		m := s.Mark()
+		v.Type.ValidateWith(s)
+		s.At(m, "type")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v NumberSchemaType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v NumberSchemaType) validate(s *vstate) {
+func (v NumberSchemaType) ValidateWith(s *codec.Validator) {
 	switch v {
 	case NumberSchemaTypeInteger, NumberSchemaTypeNumber:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"integer\", \"number\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"integer\", \"number\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedRequest) validate(s *vstate) {
+func (v *PaginatedRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedRequestParams) validate(s *vstate) {
+func (v *PaginatedRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PaginatedResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PaginatedResult) validate(s *vstate) {
+func (v *PaginatedResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ParseError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ParseError) validate(s *vstate) {}
+func (v *ParseError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v PrimitiveSchemaDefinitionHolder) validate(s *vstate) {
+func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ProgressNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ProgressNotification) validate(s *vstate) {
+func (v *ProgressNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ProgressNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ProgressNotificationParams) validate(s *vstate) {
+func (v *ProgressNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.ProgressToken.IsZero() {
-		s.add("required", "missing required member \"progressToken\"")
+		s.Add("required", "missing required member \"progressToken\"")
 	} else {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ProgressToken) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ProgressToken) validate(s *vstate) {
+func (v ProgressToken) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Prompt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Prompt) validate(s *vstate) {
+func (v *Prompt) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptArgument) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptArgument) validate(s *vstate) {}
+func (v *PromptArgument) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptListChangedNotification) validate(s *vstate) {
+func (v *PromptListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptMessage) validate(s *vstate) {
+func (v *PromptMessage) ValidateWith(s *codec.Validator) {
 	if v.Content == nil {
-		s.add("required", "missing required member \"content\"")
+		s.Add("required", "missing required member \"content\"")
 	} else {
-		m := s.mark()
-		ContentBlockHolder{Value: v.Content}.validate(s)
-		s.at(m, "content")
+		m := s.Mark()
+		ContentBlockHolder{Value: v.Content}.ValidateWith(s)
+		s.At(m, "content")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PromptReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PromptReference) validate(s *vstate) {}
+func (v *PromptReference) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceRequest) validate(s *vstate) {
+func (v *ReadResourceRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceRequestParams) validate(s *vstate) {
+func (v *ReadResourceRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.InputResponses != nil {
-		m := s.mark()
-		v.InputResponses.validate(s)
-		s.at(m, "inputResponses")
+		m := s.Mark()
+		v.InputResponses.ValidateWith(s)
+		s.At(m, "inputResponses")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceResult) validate(s *vstate) {
+func (v *ReadResourceResult) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		v.CacheScope.validate(s)
-		s.at(m, "cacheScope")
+		m := s.Mark()
+		v.CacheScope.ValidateWith(s)
+		s.At(m, "cacheScope")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Contents {
-			m0 := s.mark()
-			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			ReadResourceResultContentsItemHolder{Value: v.Contents[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "contents")
+		s.At(m, "contents")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.TTLMs < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.TTLMs, 10))
 		}
-		s.at(m, "ttlMs")
+		s.At(m, "ttlMs")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceResultContentsItemHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ReadResourceResultContentsItemHolder) validate(s *vstate) {
+func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
+		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ReadResourceResultResponse) validate(s *vstate) {
+func (v *ReadResourceResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Result == nil {
-		s.add("required", "missing required member \"result\"")
+		s.Add("required", "missing required member \"result\"")
 	} else {
-		m := s.mark()
-		ReadResourceResultResponseResultHolder{Value: v.Result}.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		ReadResourceResultResponseResultHolder{Value: v.Result}.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ReadResourceResultResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ReadResourceResultResponseResultHolder) validate(s *vstate) {
+func (v ReadResourceResultResponseResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *InputRequiredResult, *ReadResourceResult")
+		s.Add("anyOf", "no value: want one of *InputRequiredResult, *ReadResourceResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Request) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Request) validate(s *vstate) {
+func (v *Request) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck8(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v RequestId) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v RequestId) validate(s *vstate) {
+func (v RequestId) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *RequestMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *RequestMetaObject) validate(s *vstate) {
+func (v *RequestMetaObject) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.ClientCapabilities.validate(s)
-		s.at(m, "io.modelcontextprotocol/clientCapabilities")
+		m := s.Mark()
+		v.ClientCapabilities.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/clientCapabilities")
 	}
 	if v.ClientInfo != nil {
-		m := s.mark()
-		v.ClientInfo.validate(s)
-		s.at(m, "io.modelcontextprotocol/clientInfo")
+		m := s.Mark()
+		v.ClientInfo.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/clientInfo")
 	}
 	if v.LogLevel != nil {
-		m := s.mark()
-		v.LogLevel.validate(s)
-		s.at(m, "io.modelcontextprotocol/logLevel")
+		m := s.Mark()
+		v.LogLevel.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/logLevel")
 	}
 	if !v.ProgressToken.IsZero() {
-		m := s.mark()
-		v.ProgressToken.validate(s)
-		s.at(m, "progressToken")
+		m := s.Mark()
+		v.ProgressToken.ValidateWith(s)
+		s.At(m, "progressToken")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *RequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *RequestParams) validate(s *vstate) {
+func (v *RequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Resource) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Resource) validate(s *vstate) {
+func (v *Resource) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceContents) validate(s *vstate) {
+func (v *ResourceContents) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceLink) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceLink) validate(s *vstate) {
+func (v *ResourceLink) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceListChangedNotification) validate(s *vstate) {
+func (v *ResourceListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceRequestParams) validate(s *vstate) {
+func (v *ResourceRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceTemplate) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceTemplate) validate(s *vstate) {
+func (v *ResourceTemplate) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		if !formatURITemplate(v.URITemplate) {
-			s.add("format", rtQuote(v.URITemplate)+" is not a valid uri-template")
+		m := s.Mark()
+		if !codec.FormatURITemplate(v.URITemplate) {
+			s.Add("format", codec.Quote(v.URITemplate)+" is not a valid uri-template")
 		}
-		s.at(m, "uriTemplate")
+		s.At(m, "uriTemplate")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceTemplateReference) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceTemplateReference) validate(s *vstate) {
+func (v *ResourceTemplateReference) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		if !formatURITemplate(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri-template")
+		m := s.Mark()
+		if !codec.FormatURITemplate(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri-template")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceUpdatedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceUpdatedNotification) validate(s *vstate) {
+func (v *ResourceUpdatedNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResourceUpdatedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResourceUpdatedNotificationParams) validate(s *vstate) {
+func (v *ResourceUpdatedNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Result) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Result) validate(s *vstate) {
+func (v *Result) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ResultMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ResultMetaObject) validate(s *vstate) {
+func (v *ResultMetaObject) ValidateWith(s *codec.Validator) {
 	if v.ServerInfo != nil {
-		m := s.mark()
-		v.ServerInfo.validate(s)
-		s.at(m, "io.modelcontextprotocol/serverInfo")
+		m := s.Mark()
+		v.ServerInfo.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/serverInfo")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ResultType) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ResultType) validate(s *vstate) {}
+func (v ResultType) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v Role) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v Role) validate(s *vstate) {
+func (v Role) ValidateWith(s *codec.Validator) {
 	switch v {
 	case RoleAssistant, RoleUser:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"assistant\", \"user\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"assistant\", \"user\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Root) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Root) validate(s *vstate) {
+func (v *Root) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SamplingMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SamplingMessage) validate(s *vstate) {
+func (v *SamplingMessage) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Content == nil {
-		s.add("required", "missing required member \"content\"")
+		s.Add("required", "missing required member \"content\"")
 	} else {
-		m := s.mark()
-		SamplingMessageContentHolder{Value: v.Content}.validate(s)
-		s.at(m, "content")
+		m := s.Mark()
+		SamplingMessageContentHolder{Value: v.Content}.ValidateWith(s)
+		s.At(m, "content")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SamplingMessageContentHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SamplingMessageContentHolder) validate(s *vstate) {
+func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SamplingMessageContentArray) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SamplingMessageContentArray) validate(s *vstate) {
+func (v SamplingMessageContentArray) ValidateWith(s *codec.Validator) {
 	u := []SamplingMessageContentBlock(v)
 	for i0 := range u {
-		m0 := s.mark()
-		SamplingMessageContentBlockHolder{Value: u[i0]}.validate(s)
-		s.atIndex(m0, i0)
+		m0 := s.Mark()
+		SamplingMessageContentBlockHolder{Value: u[i0]}.ValidateWith(s)
+		s.AtIndex(m0, i0)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SamplingMessageContentBlockHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SamplingMessageContentBlockHolder) validate(s *vstate) {
+func (v SamplingMessageContentBlockHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilities) validate(s *vstate) {
+func (v *ServerCapabilities) ValidateWith(s *codec.Validator) {
 	if v.Completions != nil {
-		m := s.mark()
-		v.Completions.validate(s)
-		s.at(m, "completions")
+		m := s.Mark()
+		v.Completions.ValidateWith(s)
+		s.At(m, "completions")
 	}
 	if v.Experimental != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Experimental {
-				m0 := s.mark()
-				x0.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				x0.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "experimental")
+		s.At(m, "experimental")
 	}
 	if v.Extensions != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.Extensions {
-				m0 := s.mark()
-				x0.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				x0.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "extensions")
+		s.At(m, "extensions")
 	}
 	if v.Logging != nil {
-		m := s.mark()
-		v.Logging.validate(s)
-		s.at(m, "logging")
+		m := s.Mark()
+		v.Logging.ValidateWith(s)
+		s.At(m, "logging")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesCompletions) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesCompletions) validate(s *vstate) {
-	m0 := s.mark()
+func (v *ServerCapabilitiesCompletions) ValidateWith(s *codec.Validator) {
+	m0 := s.Mark()
 	for k, x := range v.Extra {
-		m := s.mark()
-		x.validate(s)
-		s.at(m, k)
+		m := s.Mark()
+		x.ValidateWith(s)
+		s.At(m, k)
 	}
-	s.sortSince(m0)
+	s.SortSince(m0)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesLogging) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesLogging) validate(s *vstate) {
-	m0 := s.mark()
+func (v *ServerCapabilitiesLogging) ValidateWith(s *codec.Validator) {
+	m0 := s.Mark()
 	for k, x := range v.Extra {
-		m := s.mark()
-		x.validate(s)
-		s.at(m, k)
+		m := s.Mark()
+		x.ValidateWith(s)
+		s.At(m, k)
 	}
-	s.sortSince(m0)
+	s.SortSince(m0)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesPrompts) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesPrompts) validate(s *vstate) {}
+func (v *ServerCapabilitiesPrompts) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesResources) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesResources) validate(s *vstate) {}
+func (v *ServerCapabilitiesResources) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerCapabilitiesTools) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ServerCapabilitiesTools) validate(s *vstate) {}
+func (v *ServerCapabilitiesTools) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerNotificationHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ServerNotificationHolder) validate(s *vstate) {
+func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ServerResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ServerResultHolder) validate(s *vstate) {
+func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
+		s.Add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SingleSelectEnumSchemaHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SingleSelectEnumSchemaHolder) validate(s *vstate) {
+func (v SingleSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *StringSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *StringSchema) validate(s *vstate) {
+func (v *StringSchema) ValidateWith(s *codec.Validator) {
 	if v.Format != nil {
-		m := s.mark()
-		v.Format.validate(s)
-		s.at(m, "format")
+		m := s.Mark()
+		v.Format.ValidateWith(s)
+		s.At(m, "format")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v StringSchemaFormat) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v StringSchemaFormat) validate(s *vstate) {
+func (v StringSchemaFormat) ValidateWith(s *codec.Validator) {
 	switch v {
 	case StringSchemaFormatDate, StringSchemaFormatDateTime, StringSchemaFormatEmail, StringSchemaFormatURI:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"date\", \"date-time\", \"email\", \"uri\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionFilter) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionFilter) validate(s *vstate) {}
+func (v *SubscriptionFilter) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsAcknowledgedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsAcknowledgedNotification) validate(s *vstate) {
+func (v *SubscriptionsAcknowledgedNotification) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsAcknowledgedNotificationParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsAcknowledgedNotificationParams) validate(s *vstate) {
+func (v *SubscriptionsAcknowledgedNotificationParams) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsListenRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsListenRequest) validate(s *vstate) {
+func (v *SubscriptionsListenRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsListenRequestParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsListenRequestParams) validate(s *vstate) {
+func (v *SubscriptionsListenRequestParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsListenResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsListenResult) validate(s *vstate) {
+func (v *SubscriptionsListenResult) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsListenResultMetaObject) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsListenResultMetaObject) validate(s *vstate) {
+func (v *SubscriptionsListenResultMetaObject) ValidateWith(s *codec.Validator) {
 	if v.ServerInfo != nil {
-		m := s.mark()
-		v.ServerInfo.validate(s)
-		s.at(m, "io.modelcontextprotocol/serverInfo")
+		m := s.Mark()
+		v.ServerInfo.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/serverInfo")
 	}
 	if v.SubscriptionID.IsZero() {
-		s.add("required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
+		s.Add("required", "missing required member \"io.modelcontextprotocol/subscriptionId\"")
 	} else {
-		m := s.mark()
-		v.SubscriptionID.validate(s)
-		s.at(m, "io.modelcontextprotocol/subscriptionId")
+		m := s.Mark()
+		v.SubscriptionID.ValidateWith(s)
+		s.At(m, "io.modelcontextprotocol/subscriptionId")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SubscriptionsListenResultResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SubscriptionsListenResultResponse) validate(s *vstate) {
+func (v *SubscriptionsListenResultResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TextContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TextContent) validate(s *vstate) {
+func (v *TextContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Annotations != nil {
-		m := s.mark()
-		v.Annotations.validate(s)
-		s.at(m, "annotations")
+		m := s.Mark()
+		v.Annotations.ValidateWith(s)
+		s.At(m, "annotations")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TextResourceContents) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TextResourceContents) validate(s *vstate) {
+func (v *TextResourceContents) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
-		if !formatURI(v.URI) {
-			s.add("format", rtQuote(v.URI)+" is not a valid uri")
+		m := s.Mark()
+		if !codec.FormatURI(v.URI) {
+			s.Add("format", codec.Quote(v.URI)+" is not a valid uri")
 		}
-		s.at(m, "uri")
+		s.At(m, "uri")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledMultiSelectEnumSchema) validate(s *vstate) {}
+func (v *TitledMultiSelectEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+func (v *TitledMultiSelectEnumSchemaItems) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(s *vstate) {}
+func (v *TitledMultiSelectEnumSchemaItemsAnyOfItem) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledSingleSelectEnumSchema) validate(s *vstate) {}
+func (v *TitledSingleSelectEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TitledSingleSelectEnumSchemaOneOfItem) validate(s *vstate) {}
+func (v *TitledSingleSelectEnumSchemaOneOfItem) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Tool) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Tool) validate(s *vstate) {
+func (v *Tool) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	if v.Icons != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Icons {
-			m0 := s.mark()
-			v.Icons[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Icons[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "icons")
+		s.At(m, "icons")
 	}
 	{
-		m := s.mark()
-		v.InputSchema.validate(s)
-		s.at(m, "inputSchema")
+		m := s.Mark()
+		v.InputSchema.ValidateWith(s)
+		s.At(m, "inputSchema")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolAnnotations) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolAnnotations) validate(s *vstate) {}
+func (v *ToolAnnotations) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolChoice) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolChoice) validate(s *vstate) {
+func (v *ToolChoice) ValidateWith(s *codec.Validator) {
 	if v.Mode != nil {
-		m := s.mark()
-		v.Mode.validate(s)
-		s.at(m, "mode")
+		m := s.Mark()
+		v.Mode.ValidateWith(s)
+		s.At(m, "mode")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ToolChoiceMode) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ToolChoiceMode) validate(s *vstate) {
+func (v ToolChoiceMode) ValidateWith(s *codec.Validator) {
 	switch v {
 	case ToolChoiceModeAuto, ToolChoiceModeNone, ToolChoiceModeRequired:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"auto\", \"none\", \"required\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolInputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolInputSchema) validate(s *vstate) {}
+func (v *ToolInputSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolListChangedNotification) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolListChangedNotification) validate(s *vstate) {
+func (v *ToolListChangedNotification) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolOutputSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolOutputSchema) validate(s *vstate) {}
+func (v *ToolOutputSchema) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolResultContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolResultContent) validate(s *vstate) {
+func (v *ToolResultContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Content {
-			m0 := s.mark()
-			ContentBlockHolder{Value: v.Content[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			ContentBlockHolder{Value: v.Content[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "content")
+		s.At(m, "content")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ToolUseContent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ToolUseContent) validate(s *vstate) {
+func (v *ToolUseContent) ValidateWith(s *codec.Validator) {
 	if v.Meta != nil {
-		m := s.mark()
-		v.Meta.validate(s)
-		s.at(m, "_meta")
+		m := s.Mark()
+		v.Meta.ValidateWith(s)
+		s.At(m, "_meta")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Input; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck9(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "input")
+		s.At(m, "input")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsupportedProtocolVersionError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsupportedProtocolVersionError) validate(s *vstate) {
+func (v *UnsupportedProtocolVersionError) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Error.validate(s)
-		s.at(m, "error")
+		m := s.Mark()
+		v.Error.ValidateWith(s)
+		s.At(m, "error")
 	}
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsupportedProtocolVersionErrorError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsupportedProtocolVersionErrorError) validate(s *vstate) {}
+func (v *UnsupportedProtocolVersionErrorError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsupportedProtocolVersionErrorErrorData) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsupportedProtocolVersionErrorErrorData) validate(s *vstate) {}
+func (v *UnsupportedProtocolVersionErrorErrorData) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UntitledMultiSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UntitledMultiSelectEnumSchema) validate(s *vstate) {
+func (v *UntitledMultiSelectEnumSchema) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Items.validate(s)
-		s.at(m, "items")
+		m := s.Mark()
+		v.Items.ValidateWith(s)
+		s.At(m, "items")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UntitledMultiSelectEnumSchemaItems) validate(s *vstate) {}
+func (v *UntitledMultiSelectEnumSchemaItems) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UntitledSingleSelectEnumSchema) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UntitledSingleSelectEnumSchema) validate(s *vstate) {}
+func (v *UntitledSingleSelectEnumSchema) ValidateWith(s *codec.Validator) {}
 
 // rawCheck1 checks one JSON value against
 // #/$defs/CallToolRequestParams/properties/arguments.
-func rawCheck1(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck1(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck10(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck2 checks one JSON value against #/$defs/JSONObject.
-func rawCheck2(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck2(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck11(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck3 checks one JSON value against #/$defs/JSONRPCNotification/properties/params.
-func rawCheck3(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck3(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck12(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck4 checks one JSON value against #/$defs/JSONRPCRequest/properties/params.
-func rawCheck4(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck4(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck13(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck5 checks one JSON value against #/$defs/JSONValue.
-func rawCheck5(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck5(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	{
 		n := 0
 		if c == '{' {
-			sd := d.sub()
-			vs := newQuietVState()
+			sd := d.Sub()
+			vs := codec.NewQuietValidator()
 			rawCheck14(&sd, vs)
-			if vs.release() {
+			if vs.Release() {
 				n++
 			}
 		}
 		if c == '[' {
-			sd := d.sub()
-			vs := newQuietVState()
+			sd := d.Sub()
+			vs := codec.NewQuietValidator()
 			rawCheck15(&sd, vs)
-			if vs.release() {
+			if vs.Release() {
 				n++
 			}
 		}
-		if (c == '"') || (rtIsNumberStart(c)) || (c == 't' || c == 'f') {
-			sd := d.sub()
-			vs := newQuietVState()
+		if (c == '"') || (codec.IsNumberStart(c)) || (c == 't' || c == 'f') {
+			sd := d.Sub()
+			vs := codec.NewQuietValidator()
 			rawCheck16(&sd, vs)
-			if vs.release() {
+			if vs.Release() {
 				n++
 			}
 		}
 		if n == 0 {
-			s.add("anyOf", "matches none of the alternatives")
+			s.Add("anyOf", "matches none of the alternatives")
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck6 checks one JSON value against #/$defs/MetaObject.
-func rawCheck6(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck6(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck7 checks one JSON value against #/$defs/Notification/properties/params.
-func rawCheck7(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck7(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck17(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck8 checks one JSON value against #/$defs/Request/properties/params.
-func rawCheck8(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck8(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck18(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck9 checks one JSON value against #/$defs/ToolUseContent/properties/input.
-func rawCheck9(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck9(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck19(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck10 checks one JSON value against
 // #/$defs/CallToolRequestParams/properties/arguments/additionalProperties.
-func rawCheck10(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck10(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck11 checks one JSON value against #/$defs/JSONObject/additionalProperties.
-func rawCheck11(d *decoder, s *vstate) {
+func rawCheck11(d *codec.Decoder, s *codec.Validator) {
 	{
-		sd := d.sub()
+		sd := d.Sub()
 		rawCheck5(&sd, s)
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck12 checks one JSON value against
 // #/$defs/JSONRPCNotification/properties/params/additionalProperties.
-func rawCheck12(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck12(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck13 checks one JSON value against
 // #/$defs/JSONRPCRequest/properties/params/additionalProperties.
-func rawCheck13(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck13(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck14 checks one JSON value against #/$defs/JSONValue/anyOf/0.
-func rawCheck14(d *decoder, s *vstate) {
+func rawCheck14(d *codec.Decoder, s *codec.Validator) {
 	{
-		sd := d.sub()
+		sd := d.Sub()
 		rawCheck2(&sd, s)
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck15 checks one JSON value against #/$defs/JSONValue/anyOf/1.
-func rawCheck15(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck15(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '[') {
-		if s.loud() {
-			s.add("type", "expected array, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected array, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '[':
-		d.array()
+		d.Array()
 		n := 0
-		for first := true; d.elem(&first); n++ {
-			m := s.mark()
+		for first := true; d.NextElem(&first); n++ {
+			m := s.Mark()
 			rawCheck20(d, s)
-			s.atIndex(m, n)
+			s.AtIndex(m, n)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck16 checks one JSON value against #/$defs/JSONValue/anyOf/2.
-func rawCheck16(d *decoder, s *vstate) {
-	c := d.peek()
-	if !((c == '"') || (rtIsNumberStart(c) && d.peekInteger()) || (c == 't' || c == 'f')) {
-		if s.loud() {
-			s.add("type", "expected string or integer or boolean, got "+d.describe())
+func rawCheck16(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
+	if !((c == '"') || (codec.IsNumberStart(c) && d.PeekInteger()) || (c == 't' || c == 'f')) {
+		if s.Loud() {
+			s.Add("type", "expected string or integer or boolean, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck17 checks one JSON value against
 // #/$defs/Notification/properties/params/additionalProperties.
-func rawCheck17(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck17(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck18 checks one JSON value against
 // #/$defs/Request/properties/params/additionalProperties.
-func rawCheck18(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck18(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck19 checks one JSON value against
 // #/$defs/ToolUseContent/properties/input/additionalProperties.
-func rawCheck19(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck19(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck20 checks one JSON value against #/$defs/JSONValue/anyOf/1/items.
-func rawCheck20(d *decoder, s *vstate) {
+func rawCheck20(d *codec.Decoder, s *codec.Validator) {
 	{
-		sd := d.sub()
+		sd := d.Sub()
 		rawCheck5(&sd, s)
 	}
-	d.skip()
+	d.Skip()
 }

@@ -154,7 +154,7 @@ func TestGenerateWriteAndCheck(t *testing.T) {
 	if want := "mcpgen: revision next is not pinned; " + src + " has sha256 " + schema.SHA256(data); !strings.Contains(stderr, want) {
 		t.Errorf("stderr %q does not say the sha256", stderr)
 	}
-	for _, f := range []string{"types.go", "json.go", "validate.go", "doc.go", "README.md", "rt_decode.go"} {
+	for _, f := range []string{"types.go", "json.go", "validate.go", "doc.go", "README.md", "runtime.go"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("%s not written: %v", f, err)
 		}

@@ -2,7 +2,10 @@
 
 package kwexample
 
-import "strconv"
+import (
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	"strconv"
+)
 
 // MarshalJSON encodes v as JSON.
 func (v Batch) MarshalJSON() ([]byte, error) {
@@ -11,113 +14,113 @@ func (v Batch) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Batch) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Batch) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Batch) decodeJSON(d *decoder) {
+func (v *Batch) DecodeJSON(d *codec.Decoder) {
 	*v = Batch{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "events":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Event
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Event
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Events = append(make([]Event, 0, len(s0)), s0...)
 			}
 		case "cursor":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Cursor = d.stringPtr()
+			v.Cursor = d.StrPtr()
 		case "limit":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Limit = d.intPtr()
+			v.Limit = d.IntPtr()
 		case "labels":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Labels = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"events\"")
+			d.Violate(off, "required", "missing required member \"events\"")
 		}
 	}
 }
 
-func (v *Batch) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"events\":")
-	e.buf = append(e.buf, '[')
+func (v *Batch) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"events\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Events {
-		e.comma()
-		v.Events[i0].encodeJSON(e)
+		e.Comma()
+		v.Events[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.Cursor != nil {
-		e.name("\"cursor\":")
-		e.string(*v.Cursor)
+		e.Name("\"cursor\":")
+		e.Str(*v.Cursor)
 	}
 	if v.Limit != nil {
-		e.name("\"limit\":")
-		e.int(*v.Limit)
+		e.Name("\"limit\":")
+		e.Int(*v.Limit)
 	}
 	if v.Labels != nil {
-		e.name("\"labels\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"labels\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Labels {
-			e.comma()
-			e.string(v.Labels[i0])
+			e.Comma()
+			e.Str(v.Labels[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Batch) extraCount() int {
@@ -131,131 +134,131 @@ func (v Event) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Event) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Event) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Event) decodeJSON(d *decoder) {
+func (v *Event) DecodeJSON(d *codec.Decoder) {
 	*v = Event{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "kind":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Kind.decodeJSON(d)
+			v.Kind.DecodeJSON(d)
 		case "at":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.At.decodeJSON(d)
+			v.At.DecodeJSON(d)
 		case "keys":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Keys = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "delta":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Delta = d.floatExactPtr("", "", "", "", "0.5")
+			v.Delta = d.FloatExactPtr("", "", "", "", "0.5")
 		case "tags":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Tags = m0
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"at\"")
+			d.Violate(off, "required", "missing required member \"at\"")
 		}
 	}
 }
 
-func (v *Event) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"kind\":")
-	v.Kind.encodeJSON(e)
-	e.name("\"at\":")
-	v.At.encodeJSON(e)
+func (v *Event) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"kind\":")
+	v.Kind.EncodeJSON(e)
+	e.Name("\"at\":")
+	v.At.EncodeJSON(e)
 	if v.Keys != nil {
-		e.name("\"keys\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"keys\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Keys {
-			e.comma()
-			e.string(v.Keys[i0])
+			e.Comma()
+			e.Str(v.Keys[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Delta != nil {
-		e.name("\"delta\":")
-		e.float(*v.Delta)
+		e.Name("\"delta\":")
+		e.Float(*v.Delta)
 	}
 	if v.Tags != nil {
-		e.name("\"tags\":")
+		e.Name("\"tags\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.Tags)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.Tags)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				e.string(v.Tags[k0])
+				e.Key(k0)
+				e.Str(v.Tags[k0])
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Event) extraCount() int {
@@ -269,53 +272,53 @@ func (v EventAt) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *EventAt) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EventAt) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *EventAt) decodeJSON(d *decoder) {
+func (v *EventAt) DecodeJSON(d *codec.Decoder) {
 	*v = EventAt{}
-	d.peek()
-	off := d.pos
-	if !d.array() {
+	d.Peek()
+	off := d.Pos
+	if !d.Array() {
 		return
 	}
 	n := 0
-	for first := true; d.elem(&first); n++ {
+	for first := true; d.NextElem(&first); n++ {
 		switch n {
 		case 0:
-			v.Item0 = d.int()
+			v.Item0 = d.Int()
 		case 1:
-			v.Item1 = d.int()
+			v.Item1 = d.Int()
 		default:
-			d.peek()
-			d.violate(d.pos, "false", "no value is allowed here")
-			d.skip()
+			d.Peek()
+			d.Violate(d.Pos, "false", "no value is allowed here")
+			d.Skip()
 		}
 	}
 	if n < 2 {
-		d.violate(off, "minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
+		d.Violate(off, "minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
 	}
 }
 
-func (v *EventAt) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '[')
-	e.comma()
-	e.int(v.Item0)
-	e.comma()
-	e.int(v.Item1)
-	e.buf = append(e.buf, ']')
+func (v *EventAt) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '[')
+	e.Comma()
+	e.Int(v.Item0)
+	e.Comma()
+	e.Int(v.Item1)
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -325,28 +328,28 @@ func (v EventKind) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v EventKind) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *EventKind) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *EventKind) decodeJSON(d *decoder) {
+func (v *EventKind) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = EventKind(u)
 }
 
-func (v EventKind) encodeJSON(e *encoder) {
+func (v EventKind) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }

@@ -3,6 +3,7 @@
 package kwexample
 
 import (
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	"regexp"
 	"strconv"
 	"unicode/utf8"
@@ -10,17 +11,17 @@ import (
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Batch) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Batch) validate(s *vstate) {
+func (v *Batch) ValidateWith(s *codec.Validator) {
 	{
-		e := s.encoder()
-		v.encodeJSON(e)
-		var d decoder
-		if s.encoded(&d) {
+		e := s.Encoder()
+		v.EncodeJSON(e)
+		var d codec.Decoder
+		if s.Encoded(&d) {
 			rawCheck1(&d, s)
 		}
 	}
@@ -28,17 +29,17 @@ func (v *Batch) validate(s *vstate) {
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Event) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Event) validate(s *vstate) {
+func (v *Event) ValidateWith(s *codec.Validator) {
 	{
-		e := s.encoder()
-		v.encodeJSON(e)
-		var d decoder
-		if s.encoded(&d) {
+		e := s.Encoder()
+		v.EncodeJSON(e)
+		var d codec.Decoder
+		if s.Encoded(&d) {
 			rawCheck2(&d, s)
 		}
 	}
@@ -46,79 +47,79 @@ func (v *Event) validate(s *vstate) {
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *EventAt) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *EventAt) validate(s *vstate) {
+func (v *EventAt) ValidateWith(s *codec.Validator) {
 	n := 2
 	if n < 2 {
-		s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
+		s.Add("minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.Item0 < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.Item0, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.Item0, 10))
 		}
-		s.atIndex(m, 0)
+		s.AtIndex(m, 0)
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if v.Item1 < int64(0) {
-			s.add("minimum", "must be >= 0, got "+strconv.FormatInt(v.Item1, 10))
+			s.Add("minimum", "must be >= 0, got "+strconv.FormatInt(v.Item1, 10))
 		}
-		s.atIndex(m, 1)
+		s.AtIndex(m, 1)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v EventKind) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v EventKind) validate(s *vstate) {
+func (v EventKind) ValidateWith(s *codec.Validator) {
 	switch v {
 	case EventKindClick, EventKindKey, EventKindScroll:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"click\", \"key\", \"scroll\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"click\", \"key\", \"scroll\"")
 	}
 }
 
 // rawCheck1 checks one JSON value against #/$defs/Batch.
-func rawCheck1(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck1(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if c == '{' {
-		p0 := d.peekKeys(rawNames1)
+		p0 := d.PeekKeys(rawNames1)
 		if p0&(1<<0) != 0 {
 			if !(p0&(1<<1) != 0) {
-				if s.loud() {
-					s.add("dependentRequired", "missing member \"limit\", which member \"cursor\" requires")
+				if s.Loud() {
+					s.Add("dependentRequired", "missing member \"limit\", which member \"cursor\" requires")
 				}
 			}
 		}
 		if p0&(1<<2) != 0 {
-			sd := d.sub()
+			sd := d.Sub()
 			rawCheck3(&sd, s)
 		}
 	}
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
 		i := 0
-		for first := true; d.member(&first); i++ {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); i++ {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "events":
 				seen[0] |= (1 << 0)
@@ -133,316 +134,316 @@ func rawCheck1(d *decoder, s *vstate) {
 				seen[0] |= (1 << 3)
 				rawCheck7(d, s)
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 		if seen[0]&(1<<0) == 0 {
-			s.add("required", "missing required member \"events\"")
+			s.Add("required", "missing required member \"events\"")
 		}
 		if i < 1 {
-			if s.loud() {
-				s.add("minProperties", "has "+strconv.Itoa(i)+" members, want at least 1")
+			if s.Loud() {
+				s.Add("minProperties", "has "+strconv.Itoa(i)+" members, want at least 1")
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck2 checks one JSON value against #/$defs/Event.
-func rawCheck2(d *decoder, s *vstate) {
-	c := d.peek()
-	var evs rtEval
+func rawCheck2(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
+	var evs codec.Eval
 	ev := &evs
-	sv := d.sub()
+	sv := d.Sub()
 	{
-		sd := d.sub()
+		sd := d.Sub()
 		rawEval1(&sd, s, ev)
 	}
 	{
-		sd := d.sub()
+		sd := d.Sub()
 		rawEval2(&sd, s, ev)
 	}
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
 		i := 0
-		for first := true; d.member(&first); i++ {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); i++ {
+			k := d.Key
+			m := s.Mark()
 			{
-				kd := d.sub()
-				kd.pos = d.keyPos
+				kd := d.Sub()
+				kd.Pos = d.KeyPos
 				rawCheck13(&kd, s)
 			}
 			switch k {
 			case "kind":
 				seen[0] |= (1 << 0)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck8(d, s)
 			case "at":
 				seen[0] |= (1 << 1)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck9(d, s)
 			case "keys":
 				seen[0] |= (1 << 2)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck10(d, s)
 			case "delta":
 				seen[0] |= (1 << 3)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck11(d, s)
 			case "tags":
 				seen[0] |= (1 << 4)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck12(d, s)
 			default:
 				matched := false
 				if pattern1.MatchString(k) {
 					matched = true
 					{
-						sd := d.sub()
+						sd := d.Sub()
 						rawCheck14(&sd, s)
 					}
 				}
 				if matched {
-					ev.set(i)
-					d.skip()
+					ev.Set(i)
+					d.Skip()
 				} else {
-					d.skip()
+					d.Skip()
 				}
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 		if seen[0]&(1<<0) == 0 {
-			s.add("required", "missing required member \"kind\"")
+			s.Add("required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			s.add("required", "missing required member \"at\"")
+			s.Add("required", "missing required member \"at\"")
 		}
-		sv.object()
-		for i, first := 0, true; sv.member(&first); i++ {
-			if ev.has(i) {
-				sv.skip()
+		sv.Object()
+		for i, first := 0, true; sv.NextMember(&first); i++ {
+			if ev.Has(i) {
+				sv.Skip()
 				continue
 			}
-			m := s.mark()
-			s.add("unevaluatedProperties", "member is not allowed")
-			sv.skip()
-			s.at(m, sv.key)
+			m := s.Mark()
+			s.Add("unevaluatedProperties", "member is not allowed")
+			sv.Skip()
+			s.At(m, sv.Key)
 		}
-		ev.all = true
+		ev.All = true
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck3 checks one JSON value against #/$defs/Batch/dependentSchemas/labels.
-func rawCheck3(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck3(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "labels":
 				seen[0] |= (1 << 0)
 				rawCheck15(d, s)
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck4 checks one JSON value against #/$defs/Batch/properties/events.
-func rawCheck4(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck4(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '[') {
-		if s.loud() {
-			s.add("type", "expected array, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected array, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '[':
-		d.array()
+		d.Array()
 		n := 0
 		matched := 0
-		for first := true; d.elem(&first); n++ {
-			m := s.mark()
+		for first := true; d.NextElem(&first); n++ {
+			m := s.Mark()
 			{
-				sd := d.sub()
-				vs := newQuietVState()
+				sd := d.Sub()
+				vs := codec.NewQuietValidator()
 				rawCheck16(&sd, vs)
-				if vs.release() {
+				if vs.Release() {
 					matched++
 				}
 			}
 			rawCheck17(d, s)
-			s.atIndex(m, n)
+			s.AtIndex(m, n)
 		}
 		if matched < 1 {
-			if s.loud() {
-				s.add("contains", "no item is valid against contains")
+			if s.Loud() {
+				s.Add("contains", "no item is valid against contains")
 			}
 		}
 		if matched > 100 {
-			if s.loud() {
-				s.add("maxContains", strconv.Itoa(matched)+" items are valid against contains, want at most 100")
+			if s.Loud() {
+				s.Add("maxContains", strconv.Itoa(matched)+" items are valid against contains, want at most 100")
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck5 checks one JSON value against #/$defs/Batch/properties/cursor.
-func rawCheck5(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck5(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '"') {
-		if s.loud() {
-			s.add("type", "expected string, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected string, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck6 checks one JSON value against #/$defs/Batch/properties/limit.
-func rawCheck6(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(rtIsNumberStart(c) && d.peekInteger()) {
-		if s.loud() {
-			s.add("type", "expected integer, got "+d.describe())
+func rawCheck6(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
+	if !(codec.IsNumberStart(c) && d.PeekInteger()) {
+		if s.Loud() {
+			s.Add("type", "expected integer, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
-	case rtIsNumberStart(c):
-		x, _ := d.number()
-		if rtCmpNumber(x, "0") <= 0 {
-			if s.loud() {
-				s.add("exclusiveMinimum", "must be > 0, got "+string(x))
+	case codec.IsNumberStart(c):
+		x, _ := d.Number()
+		if codec.CmpNumber(x, "0") <= 0 {
+			if s.Loud() {
+				s.Add("exclusiveMinimum", "must be > 0, got "+string(x))
 			}
 		}
-		if !rtMultipleOf(x, "10") {
-			if s.loud() {
-				s.add("multipleOf", "must be a multiple of 10, got "+string(x))
+		if !codec.MultipleOf(x, "10") {
+			if s.Loud() {
+				s.Add("multipleOf", "must be a multiple of 10, got "+string(x))
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck7 checks one JSON value against #/$defs/Batch/properties/labels.
-func rawCheck7(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck7(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '[') {
-		if s.loud() {
-			s.add("type", "expected array, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected array, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '[':
-		if i, j, dup := rtUniqueItems(d); dup {
-			if s.loud() {
-				s.add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+		if i, j, dup := codec.UniqueItems(d); dup {
+			if s.Loud() {
+				s.Add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
 			}
 		}
-		d.array()
+		d.Array()
 		n := 0
-		for first := true; d.elem(&first); n++ {
-			m := s.mark()
+		for first := true; d.NextElem(&first); n++ {
+			m := s.Mark()
 			rawCheck18(d, s)
-			s.atIndex(m, n)
+			s.AtIndex(m, n)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawEval1 checks one JSON value against #/$defs/Event/allOf/0 and records in ev the members
 // or items it evaluated.
-func rawEval1(d *decoder, s *vstate, ev *rtEval) {
+func rawEval1(d *codec.Decoder, s *codec.Validator, ev *codec.Eval) {
 	{
-		sd := d.sub()
-		vs := newQuietVState()
-		var ie rtEval
+		sd := d.Sub()
+		vs := codec.NewQuietValidator()
+		var ie codec.Eval
 		rawEval3(&sd, vs, &ie)
-		if vs.release() {
-			ev.merge(&ie)
-			sd := d.sub()
+		if vs.Release() {
+			ev.Merge(&ie)
+			sd := d.Sub()
 			rawEval4(&sd, s, ev)
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawEval2 checks one JSON value against #/$defs/Event/allOf/1 and records in ev the members
 // or items it evaluated.
-func rawEval2(d *decoder, s *vstate, ev *rtEval) {
+func rawEval2(d *codec.Decoder, s *codec.Validator, ev *codec.Eval) {
 	{
-		sd := d.sub()
-		vs := newQuietVState()
-		var ie rtEval
+		sd := d.Sub()
+		vs := codec.NewQuietValidator()
+		var ie codec.Eval
 		rawEval5(&sd, vs, &ie)
-		if vs.release() {
-			ev.merge(&ie)
-			sd := d.sub()
+		if vs.Release() {
+			ev.Merge(&ie)
+			sd := d.Sub()
 			rawEval6(&sd, s, ev)
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck8 checks one JSON value against #/$defs/Event/properties/kind.
-func rawCheck8(d *decoder, s *vstate) {
-	if raw := d.peekRaw(); !rtEqualsConst(raw, "\"click\"") && !rtEqualsConst(raw, "\"key\"") && !rtEqualsConst(raw, "\"scroll\"") {
-		if s.loud() {
-			s.add("enum", rtQuote(string(raw))+" is not one of \"click\", \"key\", \"scroll\"")
+func rawCheck8(d *codec.Decoder, s *codec.Validator) {
+	if raw := d.PeekRaw(); !codec.EqualsConst(raw, "\"click\"") && !codec.EqualsConst(raw, "\"key\"") && !codec.EqualsConst(raw, "\"scroll\"") {
+		if s.Loud() {
+			s.Add("enum", codec.Quote(string(raw))+" is not one of \"click\", \"key\", \"scroll\"")
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck9 checks one JSON value against #/$defs/Event/properties/at.
-func rawCheck9(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck9(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '[') {
-		if s.loud() {
-			s.add("type", "expected array, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected array, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '[':
-		d.array()
+		d.Array()
 		n := 0
-		for first := true; d.elem(&first); n++ {
-			m := s.mark()
+		for first := true; d.NextElem(&first); n++ {
+			m := s.Mark()
 			switch n {
 			case 0:
 				rawCheck19(d, s)
@@ -451,452 +452,452 @@ func rawCheck9(d *decoder, s *vstate) {
 			default:
 				rawCheck21(d, s)
 			}
-			s.atIndex(m, n)
+			s.AtIndex(m, n)
 		}
 		if n < 2 {
-			if s.loud() {
-				s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
+			if s.Loud() {
+				s.Add("minItems", "has "+strconv.Itoa(n)+" items, want at least 2")
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck10 checks one JSON value against #/$defs/Event/properties/keys.
-func rawCheck10(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck10(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '[') {
-		if s.loud() {
-			s.add("type", "expected array, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected array, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '[':
-		if i, j, dup := rtUniqueItems(d); dup {
-			if s.loud() {
-				s.add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
+		if i, j, dup := codec.UniqueItems(d); dup {
+			if s.Loud() {
+				s.Add("uniqueItems", "items "+strconv.Itoa(i)+" and "+strconv.Itoa(j)+" are equal")
 			}
 		}
-		d.array()
+		d.Array()
 		n := 0
-		for first := true; d.elem(&first); n++ {
-			m := s.mark()
+		for first := true; d.NextElem(&first); n++ {
+			m := s.Mark()
 			rawCheck22(d, s)
-			s.atIndex(m, n)
+			s.AtIndex(m, n)
 		}
 		if n > 4 {
-			if s.loud() {
-				s.add("maxItems", "has "+strconv.Itoa(n)+" items, want at most 4")
+			if s.Loud() {
+				s.Add("maxItems", "has "+strconv.Itoa(n)+" items, want at most 4")
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck11 checks one JSON value against #/$defs/Event/properties/delta.
-func rawCheck11(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck11(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	{
-		sd := d.sub()
-		vs := newQuietVState()
+		sd := d.Sub()
+		vs := codec.NewQuietValidator()
 		rawCheck23(&sd, vs)
-		if vs.release() {
-			if s.loud() {
-				s.add("not", "must not be valid against #/$defs/Event/properties/delta/not")
+		if vs.Release() {
+			if s.Loud() {
+				s.Add("not", "must not be valid against #/$defs/Event/properties/delta/not")
 			}
 		}
 	}
-	if !(rtIsNumberStart(c)) {
-		if s.loud() {
-			s.add("type", "expected number, got "+d.describe())
+	if !(codec.IsNumberStart(c)) {
+		if s.Loud() {
+			s.Add("type", "expected number, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
-	case rtIsNumberStart(c):
-		x, _ := d.number()
-		if !rtMultipleOf(x, "0.5") {
-			if s.loud() {
-				s.add("multipleOf", "must be a multiple of 0.5, got "+string(x))
+	case codec.IsNumberStart(c):
+		x, _ := d.Number()
+		if !codec.MultipleOf(x, "0.5") {
+			if s.Loud() {
+				s.Add("multipleOf", "must be a multiple of 0.5, got "+string(x))
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck12 checks one JSON value against #/$defs/Event/properties/tags.
-func rawCheck12(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck12(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		i := 0
-		for first := true; d.member(&first); i++ {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); i++ {
+			k := d.Key
+			m := s.Mark()
 			matched := false
 			if pattern2.MatchString(k) {
 				matched = true
 				{
-					sd := d.sub()
+					sd := d.Sub()
 					rawCheck24(&sd, s)
 				}
 			}
 			if matched {
-				d.skip()
+				d.Skip()
 			} else {
-				s.add("additionalProperties", "member is not allowed")
-				d.skip()
+				s.Add("additionalProperties", "member is not allowed")
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 		if i > 8 {
-			if s.loud() {
-				s.add("maxProperties", "has "+strconv.Itoa(i)+" members, want at most 8")
+			if s.Loud() {
+				s.Add("maxProperties", "has "+strconv.Itoa(i)+" members, want at most 8")
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck13 checks one JSON value against #/$defs/Event/propertyNames.
-func rawCheck13(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck13(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	switch {
 	case c == '"':
-		x := d.string()
-		if (utf8.RuneCountInString(x) > 16) && s.loud() {
-			s.add("maxLength", rtQuote(x)+" is longer than 16 characters")
+		x := d.Str()
+		if (utf8.RuneCountInString(x) > 16) && s.Loud() {
+			s.Add("maxLength", codec.Quote(x)+" is longer than 16 characters")
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck14 checks one JSON value against #/$defs/Event/patternProperties/^x-.
-func rawCheck14(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck14(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck15 checks one JSON value against
 // #/$defs/Batch/dependentSchemas/labels/properties/labels.
-func rawCheck15(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck15(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	switch {
 	case c == '[':
-		d.array()
+		d.Array()
 		n := 0
-		for first := true; d.elem(&first); n++ {
-			m := s.mark()
-			d.skip()
-			s.atIndex(m, n)
+		for first := true; d.NextElem(&first); n++ {
+			m := s.Mark()
+			d.Skip()
+			s.AtIndex(m, n)
 		}
 		if n < 1 {
-			if s.loud() {
-				s.add("minItems", "has "+strconv.Itoa(n)+" items, want at least 1")
+			if s.Loud() {
+				s.Add("minItems", "has "+strconv.Itoa(n)+" items, want at least 1")
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck16 checks one JSON value against #/$defs/Batch/properties/events/contains.
-func rawCheck16(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck16(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "kind":
 				seen[0] |= (1 << 0)
 				rawCheck25(d, s)
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck17 checks one JSON value against #/$defs/Batch/properties/events/items.
-func rawCheck17(d *decoder, s *vstate) {
+func rawCheck17(d *codec.Decoder, s *codec.Validator) {
 	{
-		sd := d.sub()
+		sd := d.Sub()
 		rawCheck2(&sd, s)
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck18 checks one JSON value against #/$defs/Batch/properties/labels/items.
-func rawCheck18(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck18(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '"') {
-		if s.loud() {
-			s.add("type", "expected string, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected string, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawEval3 checks one JSON value against #/$defs/Event/allOf/0/if and records in ev the
 // members or items it evaluated.
-func rawEval3(d *decoder, s *vstate, ev *rtEval) {
-	c := d.peek()
+func rawEval3(d *codec.Decoder, s *codec.Validator, ev *codec.Eval) {
+	c := d.Peek()
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
 		i := 0
-		for first := true; d.member(&first); i++ {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); i++ {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "kind":
 				seen[0] |= (1 << 0)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck26(d, s)
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawEval4 checks one JSON value against #/$defs/Event/allOf/0/then and records in ev the
 // members or items it evaluated.
-func rawEval4(d *decoder, s *vstate, ev *rtEval) {
-	c := d.peek()
+func rawEval4(d *codec.Decoder, s *codec.Validator, ev *codec.Eval) {
+	c := d.Peek()
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "keys":
 				seen[0] |= (1 << 0)
-				d.skip()
+				d.Skip()
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 		if seen[0]&(1<<0) == 0 {
-			s.add("required", "missing required member \"keys\"")
+			s.Add("required", "missing required member \"keys\"")
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawEval5 checks one JSON value against #/$defs/Event/allOf/1/if and records in ev the
 // members or items it evaluated.
-func rawEval5(d *decoder, s *vstate, ev *rtEval) {
-	c := d.peek()
+func rawEval5(d *codec.Decoder, s *codec.Validator, ev *codec.Eval) {
+	c := d.Peek()
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
 		i := 0
-		for first := true; d.member(&first); i++ {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); i++ {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "kind":
 				seen[0] |= (1 << 0)
-				ev.set(i)
+				ev.Set(i)
 				rawCheck27(d, s)
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawEval6 checks one JSON value against #/$defs/Event/allOf/1/then and records in ev the
 // members or items it evaluated.
-func rawEval6(d *decoder, s *vstate, ev *rtEval) {
-	c := d.peek()
+func rawEval6(d *codec.Decoder, s *codec.Validator, ev *codec.Eval) {
+	c := d.Peek()
 	switch {
 	case c == '{':
-		d.object()
+		d.Object()
 		var seen [1]uint64
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			switch k {
 			case "delta":
 				seen[0] |= (1 << 0)
-				d.skip()
+				d.Skip()
 			default:
-				d.skip()
+				d.Skip()
 			}
-			s.at(m, k)
+			s.At(m, k)
 		}
 		if seen[0]&(1<<0) == 0 {
-			s.add("required", "missing required member \"delta\"")
+			s.Add("required", "missing required member \"delta\"")
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck19 checks one JSON value against #/$defs/Event/properties/at/prefixItems/0.
-func rawCheck19(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(rtIsNumberStart(c) && d.peekInteger()) {
-		if s.loud() {
-			s.add("type", "expected integer, got "+d.describe())
+func rawCheck19(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
+	if !(codec.IsNumberStart(c) && d.PeekInteger()) {
+		if s.Loud() {
+			s.Add("type", "expected integer, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
-	case rtIsNumberStart(c):
-		x, _ := d.number()
-		if rtCmpNumber(x, "0") < 0 {
-			if s.loud() {
-				s.add("minimum", "must be >= 0, got "+string(x))
+	case codec.IsNumberStart(c):
+		x, _ := d.Number()
+		if codec.CmpNumber(x, "0") < 0 {
+			if s.Loud() {
+				s.Add("minimum", "must be >= 0, got "+string(x))
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck20 checks one JSON value against #/$defs/Event/properties/at/prefixItems/1.
-func rawCheck20(d *decoder, s *vstate) {
-	c := d.peek()
-	if !(rtIsNumberStart(c) && d.peekInteger()) {
-		if s.loud() {
-			s.add("type", "expected integer, got "+d.describe())
+func rawCheck20(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
+	if !(codec.IsNumberStart(c) && d.PeekInteger()) {
+		if s.Loud() {
+			s.Add("type", "expected integer, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
-	case rtIsNumberStart(c):
-		x, _ := d.number()
-		if rtCmpNumber(x, "0") < 0 {
-			if s.loud() {
-				s.add("minimum", "must be >= 0, got "+string(x))
+	case codec.IsNumberStart(c):
+		x, _ := d.Number()
+		if codec.CmpNumber(x, "0") < 0 {
+			if s.Loud() {
+				s.Add("minimum", "must be >= 0, got "+string(x))
 			}
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck21 checks one JSON value against #/$defs/Event/properties/at/items.
-func rawCheck21(d *decoder, s *vstate) {
-	s.add("false", "no value is allowed here")
-	d.skip()
+func rawCheck21(d *codec.Decoder, s *codec.Validator) {
+	s.Add("false", "no value is allowed here")
+	d.Skip()
 }
 
 // rawCheck22 checks one JSON value against #/$defs/Event/properties/keys/items.
-func rawCheck22(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck22(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '"') {
-		if s.loud() {
-			s.add("type", "expected string, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected string, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '"':
-		x := d.string()
-		if (utf8.RuneCountInString(x) < 1) && s.loud() {
-			s.add("minLength", rtQuote(x)+" is shorter than 1 characters")
+		x := d.Str()
+		if (utf8.RuneCountInString(x) < 1) && s.Loud() {
+			s.Add("minLength", codec.Quote(x)+" is shorter than 1 characters")
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck23 checks one JSON value against #/$defs/Event/properties/delta/not.
-func rawCheck23(d *decoder, s *vstate) {
-	if !rtEqualsConst(d.peekRaw(), "0") {
-		if s.loud() {
-			s.add("const", string(d.peekRaw())+" is not 0")
+func rawCheck23(d *codec.Decoder, s *codec.Validator) {
+	if !codec.EqualsConst(d.PeekRaw(), "0") {
+		if s.Loud() {
+			s.Add("const", string(d.PeekRaw())+" is not 0")
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck24 checks one JSON value against
 // #/$defs/Event/properties/tags/patternProperties/^[a-z]+$.
-func rawCheck24(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck24(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '"') {
-		if s.loud() {
-			s.add("type", "expected string, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected string, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck25 checks one JSON value against
 // #/$defs/Batch/properties/events/contains/properties/kind.
-func rawCheck25(d *decoder, s *vstate) {
-	if !rtEqualsConst(d.peekRaw(), "\"click\"") {
-		if s.loud() {
-			s.add("const", string(d.peekRaw())+" is not \"click\"")
+func rawCheck25(d *codec.Decoder, s *codec.Validator) {
+	if !codec.EqualsConst(d.PeekRaw(), "\"click\"") {
+		if s.Loud() {
+			s.Add("const", string(d.PeekRaw())+" is not \"click\"")
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck26 checks one JSON value against #/$defs/Event/allOf/0/if/properties/kind.
-func rawCheck26(d *decoder, s *vstate) {
-	if !rtEqualsConst(d.peekRaw(), "\"key\"") {
-		if s.loud() {
-			s.add("const", string(d.peekRaw())+" is not \"key\"")
+func rawCheck26(d *codec.Decoder, s *codec.Validator) {
+	if !codec.EqualsConst(d.PeekRaw(), "\"key\"") {
+		if s.Loud() {
+			s.Add("const", string(d.PeekRaw())+" is not \"key\"")
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck27 checks one JSON value against #/$defs/Event/allOf/1/if/properties/kind.
-func rawCheck27(d *decoder, s *vstate) {
-	if !rtEqualsConst(d.peekRaw(), "\"scroll\"") {
-		if s.loud() {
-			s.add("const", string(d.peekRaw())+" is not \"scroll\"")
+func rawCheck27(d *codec.Decoder, s *codec.Validator) {
+	if !codec.EqualsConst(d.PeekRaw(), "\"scroll\"") {
+		if s.Loud() {
+			s.Add("const", string(d.PeekRaw())+" is not \"scroll\"")
 		}
 	}
-	d.skip()
+	d.Skip()
 }
 
 var rawNames1 = []string{"cursor", "limit", "labels"}

@@ -125,3 +125,12 @@ func A2ASpecDir(t testing.TB) string {
 		dir = parent
 	}
 }
+
+// GoMod returns a go.mod for a module of the tests' making that holds
+// generated code: it requires mcpgen (for the runtime packages generated
+// code imports) and replaces it with this checkout, so that the build
+// needs no network.
+func GoMod(t testing.TB, module string) string {
+	t.Helper()
+	return "module " + module + "\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + ModuleRoot(t) + "\n"
+}

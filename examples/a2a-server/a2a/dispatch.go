@@ -5,6 +5,7 @@ package a2a
 import (
 	"context"
 	"fmt"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"time"
 )
@@ -192,39 +193,39 @@ type ServerHandler interface {
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) GetAuthenticatedExtendedCard(context.Context) (*AgentCard, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SendMessage(context.Context, *MessageSendParams) (SendMessageSuccessResponseResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SendStreamingMessage(context.Context, *MessageSendParams) (SendStreamingMessageSuccessResponseResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) CancelTask(context.Context, *TaskIdParams) (*Task, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) GetTask(context.Context, *TaskQueryParams) (*Task, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) DeleteTaskPushNotificationConfig(context.Context, *DeleteTaskPushNotificationConfigParams) (DeleteTaskPushNotificationConfigSuccessResponseResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) GetTaskPushNotificationConfig(context.Context, GetTaskPushNotificationConfigRequestParams) (*TaskPushNotificationConfig, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListTaskPushNotificationConfig(context.Context, *ListTaskPushNotificationConfigParams) (ListTaskPushNotificationConfigSuccessResponseResult, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SetTaskPushNotificationConfig(context.Context, *TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
-	return nil, errNotImplemented
+	return nil, protocol.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
@@ -270,7 +271,7 @@ type ServerOptions struct {
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
-	rpc  rpcDispatcher
+	rpc  protocol.RpcDispatcher
 }
 
 // NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
@@ -282,15 +283,15 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = rpcDispatcher{batches: false, omitUnknownID: false, logf: opts.Logf, limits: serveLimits{grace: opts.ShutdownGrace, maxInFlight: opts.MaxInFlight, maxBuffered: opts.MaxBufferedBytes, requestTimeout: opts.RequestTimeout}, methods: map[string]*rpcMethod{MethodGetAuthenticatedExtendedCard: {call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {call: d.callSendMessage}, MethodSendStreamingMessage: {call: d.callSendStreamingMessage}, MethodCancelTask: {call: d.callCancelTask}, MethodGetTask: {call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {call: d.callSetTaskPushNotificationConfig}}, modern: false, versions: opts.SupportedVersions}
-	d.rpc.addExtensions(opts.ExtensionMethods)
+	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}, Modern: false, Versions: opts.SupportedVersions}
+	d.rpc.AddExtensions(opts.ExtensionMethods)
 	return d
 }
 
 // Handle answers one JSON-RPC message (or batch, where the revision has them): it returns
 // the response to send, or nil when there is none (a notification).
 func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
-	return d.rpc.handle(ctx, msg)
+	return d.rpc.Handle(ctx, msg)
 }
 
 // Serve reads newline-delimited messages from r (the MCP stdio transport), answers requests
@@ -305,7 +306,7 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // of one connection (past them Serve stops reading), and ShutdownGrace bounds how long Serve
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return d.rpc.serve(ctx, r, w)
+	return d.rpc.Serve(ctx, r, w)
 }
 
 // NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
@@ -318,7 +319,7 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 // SessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See
 // HTTPHandler.NewServer for an http.Server with timeouts.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return newSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
+	return protocol.NewSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
 }
 
 // Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
@@ -327,10 +328,10 @@ func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 func (d *ServerDispatcher) Broadcast(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) (int, error) {
-	return d.rpc.broadcastJSON(method, params)
+	return d.rpc.BroadcastJSON(method, params)
 }
 
-func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	_ = raw
 	r, err := d.h.GetAuthenticatedExtendedCard(ctx)
 	if err != nil {
@@ -342,19 +343,19 @@ func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context,
 	return d.finishAgentCard(r)
 }
 
-func (d *ServerDispatcher) finishAgentCard(r *AgentCard) (rpcResult, error) {
+func (d *ServerDispatcher) finishAgentCard(r *AgentCard) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSendMessage(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callSendMessage(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p MessageSendParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SendMessage(ctx, &p)
@@ -364,9 +365,9 @@ func (d *ServerDispatcher) callSendMessage(ctx context.Context, raw []byte) (rpc
 	return &SendMessageSuccessResponseResultHolder{Value: r}, nil
 }
 
-func (d *ServerDispatcher) callSendStreamingMessage(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callSendStreamingMessage(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p MessageSendParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SendStreamingMessage(ctx, &p)
@@ -376,9 +377,9 @@ func (d *ServerDispatcher) callSendStreamingMessage(ctx context.Context, raw []b
 	return &SendStreamingMessageSuccessResponseResultHolder{Value: r}, nil
 }
 
-func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p TaskIdParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.CancelTask(ctx, &p)
@@ -391,19 +392,19 @@ func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (rpcR
 	return d.finishTask(r)
 }
 
-func (d *ServerDispatcher) finishTask(r *Task) (rpcResult, error) {
+func (d *ServerDispatcher) finishTask(r *Task) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p TaskQueryParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.GetTask(ctx, &p)
@@ -416,9 +417,9 @@ func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (rpcResu
 	return d.finishTask(r)
 }
 
-func (d *ServerDispatcher) callDeleteTaskPushNotificationConfig(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callDeleteTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p DeleteTaskPushNotificationConfigParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.DeleteTaskPushNotificationConfig(ctx, &p)
@@ -428,9 +429,9 @@ func (d *ServerDispatcher) callDeleteTaskPushNotificationConfig(ctx context.Cont
 	return r, nil
 }
 
-func (d *ServerDispatcher) callGetTaskPushNotificationConfig(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callGetTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p GetTaskPushNotificationConfigRequestParamsHolder
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.GetTaskPushNotificationConfig(ctx, p.Value)
@@ -443,19 +444,19 @@ func (d *ServerDispatcher) callGetTaskPushNotificationConfig(ctx context.Context
 	return d.finishTaskPushNotificationConfig(r)
 }
 
-func (d *ServerDispatcher) finishTaskPushNotificationConfig(r *TaskPushNotificationConfig) (rpcResult, error) {
+func (d *ServerDispatcher) finishTaskPushNotificationConfig(r *TaskPushNotificationConfig) (protocol.RpcResult, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, invalidResult(err)
+			return nil, protocol.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListTaskPushNotificationConfig(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callListTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p ListTaskPushNotificationConfigParams
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListTaskPushNotificationConfig(ctx, &p)
@@ -465,9 +466,9 @@ func (d *ServerDispatcher) callListTaskPushNotificationConfig(ctx context.Contex
 	return r, nil
 }
 
-func (d *ServerDispatcher) callSetTaskPushNotificationConfig(ctx context.Context, raw []byte) (rpcResult, error) {
+func (d *ServerDispatcher) callSetTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
 	var p TaskPushNotificationConfig
-	if err := decodeParams(raw, &p, true); err != nil {
+	if err := protocol.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SetTaskPushNotificationConfig(ctx, &p)

@@ -2,7 +2,10 @@
 
 package a2a
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // MarshalJSON encodes v as JSON.
 func (v A2AErrorHolder) MarshalJSON() ([]byte, error) {
@@ -11,36 +14,36 @@ func (v A2AErrorHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *A2AErrorHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *A2AErrorHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v A2AErrorHolder) encodeJSON(e *encoder) {
+func (v A2AErrorHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *A2AErrorHolder) decodeJSON(d *decoder) {
+func (v *A2AErrorHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best A2AError
-		keys := d.peekKeys([]string{"code", "message"})
+		keys := d.PeekKeys([]string{"code", "message"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
 		ok2 := keys&3 == 3
@@ -57,153 +60,153 @@ func (v *A2AErrorHolder) decodeJSON(d *decoder) {
 			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11 = true, true, true, true, true, true, true, true, true, true, true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONParseError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InvalidRequestError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(MethodNotFoundError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InvalidParamsError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok4 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InternalError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok5 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TaskNotFoundError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok6 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TaskNotCancelableError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok7 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(PushNotificationNotSupportedError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok8 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(UnsupportedOperationError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok9 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ContentTypeNotSupportedError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok10 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InvalidAgentResponseError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok11 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(AuthenticatedExtendedCardNotConfiguredError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -214,87 +217,87 @@ func (v A2ARequestHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *A2ARequestHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *A2ARequestHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v A2ARequestHolder) encodeJSON(e *encoder) {
+func (v A2ARequestHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *A2ARequestHolder) decodeJSON(d *decoder) {
+func (v *A2ARequestHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("method")
+		tag, state := d.PeekTag("method")
 		switch state {
-		case tagAbsent:
-			d.missingTag("method", "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("method", "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
+		case codec.TagString:
 			switch tag {
 			case "message/send":
 				x := new(SendMessageRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "message/stream":
 				x := new(SendStreamingMessageRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/get":
 				x := new(GetTaskRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/cancel":
 				x := new(CancelTaskRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/pushNotificationConfig/set":
 				x := new(SetTaskPushNotificationConfigRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/pushNotificationConfig/get":
 				x := new(GetTaskPushNotificationConfigRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/resubscribe":
 				x := new(TaskResubscriptionRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/pushNotificationConfig/list":
 				x := new(ListTaskPushNotificationConfigRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "tasks/pushNotificationConfig/delete":
 				x := new(DeleteTaskPushNotificationConfigRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "agent/getAuthenticatedExtendedCard":
 				x := new(GetAuthenticatedExtendedCardRequest)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
+				d.BadTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
 			}
 		default:
-			d.badTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
+			d.BadTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -305,86 +308,86 @@ func (v APIKeySecurityScheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *APIKeySecurityScheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *APIKeySecurityScheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *APIKeySecurityScheme) decodeJSON(d *decoder) {
+func (v *APIKeySecurityScheme) DecodeJSON(d *codec.Decoder) {
 	*v = APIKeySecurityScheme{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "in":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.In.decodeJSON(d)
+			v.In.DecodeJSON(d)
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("apiKey")
+			d.ConstString("apiKey")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&14 != 14 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"in\"")
+			d.Violate(off, "required", "missing required member \"in\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *APIKeySecurityScheme) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *APIKeySecurityScheme) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"in\":")
-	v.In.encodeJSON(e)
-	e.name("\"name\":")
-	e.string(v.Name)
-	e.name("\"type\":\"apiKey\"")
+	e.Name("\"in\":")
+	v.In.EncodeJSON(e)
+	e.Name("\"name\":")
+	e.Str(v.Name)
+	e.Name("\"type\":\"apiKey\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *APIKeySecurityScheme) extraCount() int {
@@ -398,30 +401,30 @@ func (v APIKeySecuritySchemeIn) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v APIKeySecuritySchemeIn) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *APIKeySecuritySchemeIn) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *APIKeySecuritySchemeIn) decodeJSON(d *decoder) {
+func (v *APIKeySecuritySchemeIn) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = APIKeySecuritySchemeIn(u)
 }
 
-func (v APIKeySecuritySchemeIn) encodeJSON(e *encoder) {
+func (v APIKeySecuritySchemeIn) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -431,95 +434,95 @@ func (v AgentCapabilities) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentCapabilities) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentCapabilities) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentCapabilities) decodeJSON(d *decoder) {
+func (v *AgentCapabilities) DecodeJSON(d *codec.Decoder) {
 	*v = AgentCapabilities{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "extensions":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]AgentExtension
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 AgentExtension
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Extensions = append(make([]AgentExtension, 0, len(s0)), s0...)
 			}
 		case "pushNotifications":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.PushNotifications = d.boolPtr()
+			v.PushNotifications = d.BoolPtr()
 		case "stateTransitionHistory":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.StateTransitionHistory = d.boolPtr()
+			v.StateTransitionHistory = d.BoolPtr()
 		case "streaming":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Streaming = d.boolPtr()
+			v.Streaming = d.BoolPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *AgentCapabilities) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AgentCapabilities) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Extensions != nil {
-		e.name("\"extensions\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"extensions\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Extensions {
-			e.comma()
-			v.Extensions[i0].encodeJSON(e)
+			e.Comma()
+			v.Extensions[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.PushNotifications != nil {
-		e.name("\"pushNotifications\":")
-		e.bool(*v.PushNotifications)
+		e.Name("\"pushNotifications\":")
+		e.Bool(*v.PushNotifications)
 	}
 	if v.StateTransitionHistory != nil {
-		e.name("\"stateTransitionHistory\":")
-		e.bool(*v.StateTransitionHistory)
+		e.Name("\"stateTransitionHistory\":")
+		e.Bool(*v.StateTransitionHistory)
 	}
 	if v.Streaming != nil {
-		e.name("\"streaming\":")
-		e.bool(*v.Streaming)
+		e.Name("\"streaming\":")
+		e.Bool(*v.Streaming)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentCapabilities) extraCount() int {
@@ -533,138 +536,138 @@ func (v AgentCard) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentCard) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentCard) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentCard) decodeJSON(d *decoder) {
+func (v *AgentCard) DecodeJSON(d *codec.Decoder) {
 	*v = AgentCard{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "additionalInterfaces":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]AgentInterface
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 AgentInterface
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.AdditionalInterfaces = append(make([]AgentInterface, 0, len(s0)), s0...)
 			}
 		case "capabilities":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Capabilities.decodeJSON(d)
+			v.Capabilities.DecodeJSON(d)
 		case "defaultInputModes":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.DefaultInputModes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "defaultOutputModes":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.DefaultOutputModes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "description":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Description = d.string()
+			v.Description = d.Str()
 		case "documentationUrl":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.DocumentationURL = d.stringPtr()
+			v.DocumentationURL = d.StrPtr()
 		case "iconUrl":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.IconURL = d.stringPtr()
+			v.IconURL = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "preferredTransport":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			v.PreferredTransport = d.stringPtr()
+			v.PreferredTransport = d.StrPtr()
 		case "protocolVersion":
-			if !d.once(&seen[0], (1 << 9)) {
+			if !d.Once(&seen[0], (1 << 9)) {
 				return
 			}
-			v.ProtocolVersion = d.string()
+			v.ProtocolVersion = d.Str()
 		case "provider":
-			if !d.once(&seen[0], (1 << 10)) {
+			if !d.Once(&seen[0], (1 << 10)) {
 				return
 			}
 			v.Provider = new(AgentProvider)
-			v.Provider.decodeJSON(d)
+			v.Provider.DecodeJSON(d)
 		case "security":
-			if !d.once(&seen[0], (1 << 11)) {
+			if !d.Once(&seen[0], (1 << 11)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]map[string][]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 map[string][]string
-					if d.object() {
+					if d.Object() {
 						m1 := map[string][]string{}
-						for first := true; d.member(&first); {
-							k1 := d.key
+						for first := true; d.NextMember(&first); {
+							k1 := d.Key
 							if _, dup := m1[k1]; dup {
-								d.dup(k1)
+								d.Dup(k1)
 								break
 							}
 							var x1 []string
-							if d.array() {
+							if d.Array() {
 								var buf2 [8]string
 								s2 := buf2[:0]
-								for first := true; d.elem(&first); {
+								for first := true; d.NextElem(&first); {
 									var x2 string
-									x2 = d.string()
+									x2 = d.Str()
 									s2 = append(s2, x2)
 								}
 								x1 = append(make([]string, 0, len(s2)), s2...)
@@ -678,219 +681,219 @@ func (v *AgentCard) decodeJSON(d *decoder) {
 				v.Security = append(make([]map[string][]string, 0, len(s0)), s0...)
 			}
 		case "securitySchemes":
-			if !d.once(&seen[0], (1 << 12)) {
+			if !d.Once(&seen[0], (1 << 12)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]SecurityScheme{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 SecurityScheme
 					var h1 SecuritySchemeHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					m0[k0] = x0
 				}
 				v.SecuritySchemes = m0
 			}
 		case "signatures":
-			if !d.once(&seen[0], (1 << 13)) {
+			if !d.Once(&seen[0], (1 << 13)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]AgentCardSignature
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 AgentCardSignature
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Signatures = append(make([]AgentCardSignature, 0, len(s0)), s0...)
 			}
 		case "skills":
-			if !d.once(&seen[0], (1 << 14)) {
+			if !d.Once(&seen[0], (1 << 14)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]AgentSkill
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 AgentSkill
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Skills = append(make([]AgentSkill, 0, len(s0)), s0...)
 			}
 		case "supportsAuthenticatedExtendedCard":
-			if !d.once(&seen[0], (1 << 15)) {
+			if !d.Once(&seen[0], (1 << 15)) {
 				return
 			}
-			v.SupportsAuthenticatedExtendedCard = d.boolPtr()
+			v.SupportsAuthenticatedExtendedCard = d.BoolPtr()
 		case "url":
-			if !d.once(&seen[0], (1 << 16)) {
+			if !d.Once(&seen[0], (1 << 16)) {
 				return
 			}
-			v.URL = d.string()
+			v.URL = d.Str()
 		case "version":
-			if !d.once(&seen[0], (1 << 17)) {
+			if !d.Once(&seen[0], (1 << 17)) {
 				return
 			}
-			v.Version = d.string()
+			v.Version = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&213662 != 213662 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"capabilities\"")
+			d.Violate(off, "required", "missing required member \"capabilities\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"defaultInputModes\"")
+			d.Violate(off, "required", "missing required member \"defaultInputModes\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"defaultOutputModes\"")
+			d.Violate(off, "required", "missing required member \"defaultOutputModes\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"description\"")
+			d.Violate(off, "required", "missing required member \"description\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<9) == 0 {
-			d.violate(off, "required", "missing required member \"protocolVersion\"")
+			d.Violate(off, "required", "missing required member \"protocolVersion\"")
 		}
 		if seen[0]&(1<<14) == 0 {
-			d.violate(off, "required", "missing required member \"skills\"")
+			d.Violate(off, "required", "missing required member \"skills\"")
 		}
 		if seen[0]&(1<<16) == 0 {
-			d.violate(off, "required", "missing required member \"url\"")
+			d.Violate(off, "required", "missing required member \"url\"")
 		}
 		if seen[0]&(1<<17) == 0 {
-			d.violate(off, "required", "missing required member \"version\"")
+			d.Violate(off, "required", "missing required member \"version\"")
 		}
 	}
 }
 
-func (v *AgentCard) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AgentCard) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.AdditionalInterfaces != nil {
-		e.name("\"additionalInterfaces\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"additionalInterfaces\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.AdditionalInterfaces {
-			e.comma()
-			v.AdditionalInterfaces[i0].encodeJSON(e)
+			e.Comma()
+			v.AdditionalInterfaces[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"capabilities\":")
-	v.Capabilities.encodeJSON(e)
-	e.name("\"defaultInputModes\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"capabilities\":")
+	v.Capabilities.EncodeJSON(e)
+	e.Name("\"defaultInputModes\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.DefaultInputModes {
-		e.comma()
-		e.string(v.DefaultInputModes[i0])
+		e.Comma()
+		e.Str(v.DefaultInputModes[i0])
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"defaultOutputModes\":")
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"defaultOutputModes\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.DefaultOutputModes {
-		e.comma()
-		e.string(v.DefaultOutputModes[i0])
+		e.Comma()
+		e.Str(v.DefaultOutputModes[i0])
 	}
-	e.buf = append(e.buf, ']')
-	e.name("\"description\":")
-	e.string(v.Description)
+	e.Buf = append(e.Buf, ']')
+	e.Name("\"description\":")
+	e.Str(v.Description)
 	if v.DocumentationURL != nil {
-		e.name("\"documentationUrl\":")
-		e.string(*v.DocumentationURL)
+		e.Name("\"documentationUrl\":")
+		e.Str(*v.DocumentationURL)
 	}
 	if v.IconURL != nil {
-		e.name("\"iconUrl\":")
-		e.string(*v.IconURL)
+		e.Name("\"iconUrl\":")
+		e.Str(*v.IconURL)
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.PreferredTransport != nil {
-		e.name("\"preferredTransport\":")
-		e.string(*v.PreferredTransport)
+		e.Name("\"preferredTransport\":")
+		e.Str(*v.PreferredTransport)
 	}
-	e.name("\"protocolVersion\":")
-	e.string(v.ProtocolVersion)
+	e.Name("\"protocolVersion\":")
+	e.Str(v.ProtocolVersion)
 	if v.Provider != nil {
-		e.name("\"provider\":")
-		v.Provider.encodeJSON(e)
+		e.Name("\"provider\":")
+		v.Provider.EncodeJSON(e)
 	}
 	if v.Security != nil {
-		e.name("\"security\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"security\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Security {
-			e.comma()
+			e.Comma()
 			{
-				e.buf = append(e.buf, '{')
-				ks1, n1 := rtSortedKeys(e, v.Security[i0])
+				e.Buf = append(e.Buf, '{')
+				ks1, n1 := codec.SortedKeys(e, v.Security[i0])
 				for _, k1 := range ks1 {
-					e.key(k1)
-					e.buf = append(e.buf, '[')
+					e.Key(k1)
+					e.Buf = append(e.Buf, '[')
 					for i2 := range v.Security[i0][k1] {
-						e.comma()
-						e.string(v.Security[i0][k1][i2])
+						e.Comma()
+						e.Str(v.Security[i0][k1][i2])
 					}
-					e.buf = append(e.buf, ']')
+					e.Buf = append(e.Buf, ']')
 				}
-				e.keys = e.keys[:n1]
-				e.buf = append(e.buf, '}')
+				e.Keys = e.Keys[:n1]
+				e.Buf = append(e.Buf, '}')
 			}
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.SecuritySchemes != nil {
-		e.name("\"securitySchemes\":")
+		e.Name("\"securitySchemes\":")
 		{
-			e.buf = append(e.buf, '{')
-			ks0, n0 := rtSortedKeys(e, v.SecuritySchemes)
+			e.Buf = append(e.Buf, '{')
+			ks0, n0 := codec.SortedKeys(e, v.SecuritySchemes)
 			for _, k0 := range ks0 {
-				e.key(k0)
-				SecuritySchemeHolder{Value: v.SecuritySchemes[k0]}.encodeJSON(e)
+				e.Key(k0)
+				SecuritySchemeHolder{Value: v.SecuritySchemes[k0]}.EncodeJSON(e)
 			}
-			e.keys = e.keys[:n0]
-			e.buf = append(e.buf, '}')
+			e.Keys = e.Keys[:n0]
+			e.Buf = append(e.Buf, '}')
 		}
 	}
 	if v.Signatures != nil {
-		e.name("\"signatures\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"signatures\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Signatures {
-			e.comma()
-			v.Signatures[i0].encodeJSON(e)
+			e.Comma()
+			v.Signatures[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"skills\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"skills\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Skills {
-		e.comma()
-		v.Skills[i0].encodeJSON(e)
+		e.Comma()
+		v.Skills[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.SupportsAuthenticatedExtendedCard != nil {
-		e.name("\"supportsAuthenticatedExtendedCard\":")
-		e.bool(*v.SupportsAuthenticatedExtendedCard)
+		e.Name("\"supportsAuthenticatedExtendedCard\":")
+		e.Bool(*v.SupportsAuthenticatedExtendedCard)
 	}
-	e.name("\"url\":")
-	e.string(v.URL)
-	e.name("\"version\":")
-	e.string(v.Version)
+	e.Name("\"url\":")
+	e.Str(v.URL)
+	e.Name("\"version\":")
+	e.Str(v.Version)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentCard) extraCount() int {
@@ -904,77 +907,77 @@ func (v AgentCardSignature) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentCardSignature) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentCardSignature) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentCardSignature) decodeJSON(d *decoder) {
+func (v *AgentCardSignature) DecodeJSON(d *codec.Decoder) {
 	*v = AgentCardSignature{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "header":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Header = d.raw()
+			v.Header = d.Raw()
 		case "protected":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Protected = d.string()
+			v.Protected = d.Str()
 		case "signature":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Signature = d.string()
+			v.Signature = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"protected\"")
+			d.Violate(off, "required", "missing required member \"protected\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"signature\"")
+			d.Violate(off, "required", "missing required member \"signature\"")
 		}
 	}
 }
 
-func (v *AgentCardSignature) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AgentCardSignature) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Header != nil {
-		e.name("\"header\":")
-		e.raw(v.Header)
+		e.Name("\"header\":")
+		e.Raw(v.Header)
 	}
-	e.name("\"protected\":")
-	e.string(v.Protected)
-	e.name("\"signature\":")
-	e.string(v.Signature)
+	e.Name("\"protected\":")
+	e.Str(v.Protected)
+	e.Name("\"signature\":")
+	e.Str(v.Signature)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentCardSignature) extraCount() int {
@@ -988,85 +991,85 @@ func (v AgentExtension) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentExtension) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentExtension) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentExtension) decodeJSON(d *decoder) {
+func (v *AgentExtension) DecodeJSON(d *codec.Decoder) {
 	*v = AgentExtension{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "params":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		case "required":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Required = d.boolPtr()
+			v.Required = d.BoolPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *AgentExtension) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *AgentExtension) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	if v.Required != nil {
-		e.name("\"required\":")
-		e.bool(*v.Required)
+		e.Name("\"required\":")
+		e.Bool(*v.Required)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentExtension) extraCount() int {
@@ -1080,68 +1083,68 @@ func (v AgentInterface) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentInterface) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentInterface) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentInterface) decodeJSON(d *decoder) {
+func (v *AgentInterface) DecodeJSON(d *codec.Decoder) {
 	*v = AgentInterface{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "transport":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Transport = d.string()
+			v.Transport = d.Str()
 		case "url":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URL = d.string()
+			v.URL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"transport\"")
+			d.Violate(off, "required", "missing required member \"transport\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"url\"")
+			d.Violate(off, "required", "missing required member \"url\"")
 		}
 	}
 }
 
-func (v *AgentInterface) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"transport\":")
-	e.string(v.Transport)
-	e.name("\"url\":")
-	e.string(v.URL)
+func (v *AgentInterface) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"transport\":")
+	e.Str(v.Transport)
+	e.Name("\"url\":")
+	e.Str(v.URL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentInterface) extraCount() int {
@@ -1155,68 +1158,68 @@ func (v AgentProvider) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentProvider) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentProvider) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentProvider) decodeJSON(d *decoder) {
+func (v *AgentProvider) DecodeJSON(d *codec.Decoder) {
 	*v = AgentProvider{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "organization":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Organization = d.string()
+			v.Organization = d.Str()
 		case "url":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.URL = d.string()
+			v.URL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"organization\"")
+			d.Violate(off, "required", "missing required member \"organization\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"url\"")
+			d.Violate(off, "required", "missing required member \"url\"")
 		}
 	}
 }
 
-func (v *AgentProvider) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"organization\":")
-	e.string(v.Organization)
-	e.name("\"url\":")
-	e.string(v.URL)
+func (v *AgentProvider) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"organization\":")
+	e.Str(v.Organization)
+	e.Name("\"url\":")
+	e.Str(v.URL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentProvider) extraCount() int {
@@ -1230,112 +1233,112 @@ func (v AgentSkill) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AgentSkill) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AgentSkill) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AgentSkill) decodeJSON(d *decoder) {
+func (v *AgentSkill) DecodeJSON(d *codec.Decoder) {
 	*v = AgentSkill{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.string()
+			v.Description = d.Str()
 		case "examples":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Examples = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "id":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "inputModes":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.InputModes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "name":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Name = d.string()
+			v.Name = d.Str()
 		case "outputModes":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.OutputModes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "security":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]map[string][]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 map[string][]string
-					if d.object() {
+					if d.Object() {
 						m1 := map[string][]string{}
-						for first := true; d.member(&first); {
-							k1 := d.key
+						for first := true; d.NextMember(&first); {
+							k1 := d.Key
 							if _, dup := m1[k1]; dup {
-								d.dup(k1)
+								d.Dup(k1)
 								break
 							}
 							var x1 []string
-							if d.array() {
+							if d.Array() {
 								var buf2 [8]string
 								s2 := buf2[:0]
-								for first := true; d.elem(&first); {
+								for first := true; d.NextElem(&first); {
 									var x2 string
-									x2 = d.string()
+									x2 = d.Str()
 									s2 = append(s2, x2)
 								}
 								x1 = append(make([]string, 0, len(s2)), s2...)
@@ -1349,111 +1352,111 @@ func (v *AgentSkill) decodeJSON(d *decoder) {
 				v.Security = append(make([]map[string][]string, 0, len(s0)), s0...)
 			}
 		case "tags":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Tags = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&149 != 149 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"description\"")
+			d.Violate(off, "required", "missing required member \"description\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"name\"")
+			d.Violate(off, "required", "missing required member \"name\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"tags\"")
+			d.Violate(off, "required", "missing required member \"tags\"")
 		}
 	}
 }
 
-func (v *AgentSkill) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"description\":")
-	e.string(v.Description)
+func (v *AgentSkill) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"description\":")
+	e.Str(v.Description)
 	if v.Examples != nil {
-		e.name("\"examples\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"examples\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Examples {
-			e.comma()
-			e.string(v.Examples[i0])
+			e.Comma()
+			e.Str(v.Examples[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"id\":")
-	e.string(v.ID)
+	e.Name("\"id\":")
+	e.Str(v.ID)
 	if v.InputModes != nil {
-		e.name("\"inputModes\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"inputModes\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.InputModes {
-			e.comma()
-			e.string(v.InputModes[i0])
+			e.Comma()
+			e.Str(v.InputModes[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"name\":")
-	e.string(v.Name)
+	e.Name("\"name\":")
+	e.Str(v.Name)
 	if v.OutputModes != nil {
-		e.name("\"outputModes\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"outputModes\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.OutputModes {
-			e.comma()
-			e.string(v.OutputModes[i0])
+			e.Comma()
+			e.Str(v.OutputModes[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Security != nil {
-		e.name("\"security\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"security\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Security {
-			e.comma()
+			e.Comma()
 			{
-				e.buf = append(e.buf, '{')
-				ks1, n1 := rtSortedKeys(e, v.Security[i0])
+				e.Buf = append(e.Buf, '{')
+				ks1, n1 := codec.SortedKeys(e, v.Security[i0])
 				for _, k1 := range ks1 {
-					e.key(k1)
-					e.buf = append(e.buf, '[')
+					e.Key(k1)
+					e.Buf = append(e.Buf, '[')
 					for i2 := range v.Security[i0][k1] {
-						e.comma()
-						e.string(v.Security[i0][k1][i2])
+						e.Comma()
+						e.Str(v.Security[i0][k1][i2])
 					}
-					e.buf = append(e.buf, ']')
+					e.Buf = append(e.Buf, ']')
 				}
-				e.keys = e.keys[:n1]
-				e.buf = append(e.buf, '}')
+				e.Keys = e.Keys[:n1]
+				e.Buf = append(e.Buf, '}')
 			}
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"tags\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"tags\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Tags {
-		e.comma()
-		e.string(v.Tags[i0])
+		e.Comma()
+		e.Str(v.Tags[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AgentSkill) extraCount() int {
@@ -1467,134 +1470,134 @@ func (v Artifact) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Artifact) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Artifact) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Artifact) decodeJSON(d *decoder) {
+func (v *Artifact) DecodeJSON(d *codec.Decoder) {
 	*v = Artifact{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "artifactId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ArtifactID = d.string()
+			v.ArtifactID = d.Str()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "extensions":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Extensions = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "metadata":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "name":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		case "parts":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Part
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Part
 					var h1 PartHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Parts = append(make([]Part, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&33 != 33 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"artifactId\"")
+			d.Violate(off, "required", "missing required member \"artifactId\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"parts\"")
+			d.Violate(off, "required", "missing required member \"parts\"")
 		}
 	}
 }
 
-func (v *Artifact) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"artifactId\":")
-	e.string(v.ArtifactID)
+func (v *Artifact) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"artifactId\":")
+	e.Str(v.ArtifactID)
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	if v.Extensions != nil {
-		e.name("\"extensions\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"extensions\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Extensions {
-			e.comma()
-			e.string(v.Extensions[i0])
+			e.Comma()
+			e.Str(v.Extensions[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
-	e.name("\"parts\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"parts\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Parts {
-		e.comma()
-		PartHolder{Value: v.Parts[i0]}.encodeJSON(e)
+		e.Comma()
+		PartHolder{Value: v.Parts[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Artifact) extraCount() int {
@@ -1608,76 +1611,76 @@ func (v AuthenticatedExtendedCardNotConfiguredError) MarshalJSON() ([]byte, erro
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AuthenticatedExtendedCardNotConfiguredError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AuthenticatedExtendedCardNotConfiguredError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AuthenticatedExtendedCardNotConfiguredError) decodeJSON(d *decoder) {
+func (v *AuthenticatedExtendedCardNotConfiguredError) DecodeJSON(d *codec.Decoder) {
 	*v = AuthenticatedExtendedCardNotConfiguredError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32007))
+			d.ConstInt(int64(-32007))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *AuthenticatedExtendedCardNotConfiguredError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32007")
+func (v *AuthenticatedExtendedCardNotConfiguredError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32007")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AuthenticatedExtendedCardNotConfiguredError) extraCount() int {
@@ -1691,109 +1694,109 @@ func (v AuthorizationCodeOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *AuthorizationCodeOAuthFlow) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *AuthorizationCodeOAuthFlow) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *AuthorizationCodeOAuthFlow) decodeJSON(d *decoder) {
+func (v *AuthorizationCodeOAuthFlow) DecodeJSON(d *codec.Decoder) {
 	*v = AuthorizationCodeOAuthFlow{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "authorizationUrl":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.AuthorizationURL = d.string()
+			v.AuthorizationURL = d.Str()
 		case "refreshUrl":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.RefreshURL = d.stringPtr()
+			v.RefreshURL = d.StrPtr()
 		case "scopes":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Scopes = m0
 			}
 		case "tokenUrl":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.TokenURL = d.string()
+			v.TokenURL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&13 != 13 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"authorizationUrl\"")
+			d.Violate(off, "required", "missing required member \"authorizationUrl\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"scopes\"")
+			d.Violate(off, "required", "missing required member \"scopes\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"tokenUrl\"")
+			d.Violate(off, "required", "missing required member \"tokenUrl\"")
 		}
 	}
 }
 
-func (v *AuthorizationCodeOAuthFlow) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"authorizationUrl\":")
-	e.string(v.AuthorizationURL)
+func (v *AuthorizationCodeOAuthFlow) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"authorizationUrl\":")
+	e.Str(v.AuthorizationURL)
 	if v.RefreshURL != nil {
-		e.name("\"refreshUrl\":")
-		e.string(*v.RefreshURL)
+		e.Name("\"refreshUrl\":")
+		e.Str(*v.RefreshURL)
 	}
-	e.name("\"scopes\":")
+	e.Name("\"scopes\":")
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, v.Scopes)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			e.string(v.Scopes[k0])
+			e.Key(k0)
+			e.Str(v.Scopes[k0])
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
-	e.name("\"tokenUrl\":")
-	e.string(v.TokenURL)
+	e.Name("\"tokenUrl\":")
+	e.Str(v.TokenURL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *AuthorizationCodeOAuthFlow) extraCount() int {
@@ -1807,88 +1810,88 @@ func (v CancelTaskRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelTaskRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskRequest) decodeJSON(d *decoder) {
+func (v *CancelTaskRequest) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/cancel")
+			d.ConstString("tasks/cancel")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *CancelTaskRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelTaskRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/cancel\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/cancel\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelTaskRequest) extraCount() int {
@@ -1902,43 +1905,43 @@ func (v CancelTaskRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CancelTaskRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskRequestID) decodeJSON(d *decoder) {
+func (v *CancelTaskRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v CancelTaskRequestID) encodeJSON(e *encoder) {
+func (v CancelTaskRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -1949,69 +1952,69 @@ func (v CancelTaskResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelTaskResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v CancelTaskResponseHolder) encodeJSON(e *encoder) {
+func (v CancelTaskResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *CancelTaskResponseHolder) decodeJSON(d *decoder) {
+func (v *CancelTaskResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best CancelTaskResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(CancelTaskSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2022,79 +2025,79 @@ func (v CancelTaskSuccessResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *CancelTaskSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskSuccessResponse) decodeJSON(d *decoder) {
+func (v *CancelTaskSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *CancelTaskSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *CancelTaskSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *CancelTaskSuccessResponse) extraCount() int {
@@ -2108,48 +2111,48 @@ func (v CancelTaskSuccessResponseID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v CancelTaskSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *CancelTaskSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *CancelTaskSuccessResponseID) decodeJSON(d *decoder) {
+func (v *CancelTaskSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = CancelTaskSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v CancelTaskSuccessResponseID) encodeJSON(e *encoder) {
+func (v CancelTaskSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -2160,99 +2163,99 @@ func (v ClientCredentialsOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ClientCredentialsOAuthFlow) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ClientCredentialsOAuthFlow) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ClientCredentialsOAuthFlow) decodeJSON(d *decoder) {
+func (v *ClientCredentialsOAuthFlow) DecodeJSON(d *codec.Decoder) {
 	*v = ClientCredentialsOAuthFlow{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "refreshUrl":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.RefreshURL = d.stringPtr()
+			v.RefreshURL = d.StrPtr()
 		case "scopes":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Scopes = m0
 			}
 		case "tokenUrl":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.TokenURL = d.string()
+			v.TokenURL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"scopes\"")
+			d.Violate(off, "required", "missing required member \"scopes\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"tokenUrl\"")
+			d.Violate(off, "required", "missing required member \"tokenUrl\"")
 		}
 	}
 }
 
-func (v *ClientCredentialsOAuthFlow) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ClientCredentialsOAuthFlow) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.RefreshURL != nil {
-		e.name("\"refreshUrl\":")
-		e.string(*v.RefreshURL)
+		e.Name("\"refreshUrl\":")
+		e.Str(*v.RefreshURL)
 	}
-	e.name("\"scopes\":")
+	e.Name("\"scopes\":")
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, v.Scopes)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			e.string(v.Scopes[k0])
+			e.Key(k0)
+			e.Str(v.Scopes[k0])
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
-	e.name("\"tokenUrl\":")
-	e.string(v.TokenURL)
+	e.Name("\"tokenUrl\":")
+	e.Str(v.TokenURL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ClientCredentialsOAuthFlow) extraCount() int {
@@ -2266,76 +2269,76 @@ func (v ContentTypeNotSupportedError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ContentTypeNotSupportedError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ContentTypeNotSupportedError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ContentTypeNotSupportedError) decodeJSON(d *decoder) {
+func (v *ContentTypeNotSupportedError) DecodeJSON(d *codec.Decoder) {
 	*v = ContentTypeNotSupportedError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32005))
+			d.ConstInt(int64(-32005))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *ContentTypeNotSupportedError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32005")
+func (v *ContentTypeNotSupportedError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32005")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ContentTypeNotSupportedError) extraCount() int {
@@ -2349,76 +2352,76 @@ func (v DataPart) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DataPart) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DataPart) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DataPart) decodeJSON(d *decoder) {
+func (v *DataPart) DecodeJSON(d *codec.Decoder) {
 	*v = DataPart{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "data":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "kind":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("data")
+			d.ConstString("data")
 		case "metadata":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"data\"")
+			d.Violate(off, "required", "missing required member \"data\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 	}
 }
 
-func (v *DataPart) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"data\":")
-	e.raw(v.Data)
-	e.name("\"kind\":\"data\"")
+func (v *DataPart) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"data\":")
+	e.Raw(v.Data)
+	e.Name("\"kind\":\"data\"")
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DataPart) extraCount() int {
@@ -2432,77 +2435,77 @@ func (v DeleteTaskPushNotificationConfigParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DeleteTaskPushNotificationConfigParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DeleteTaskPushNotificationConfigParams) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigParams) DecodeJSON(d *codec.Decoder) {
 	*v = DeleteTaskPushNotificationConfigParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "pushNotificationConfigId":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.PushNotificationConfigID = d.string()
+			v.PushNotificationConfigID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"pushNotificationConfigId\"")
+			d.Violate(off, "required", "missing required member \"pushNotificationConfigId\"")
 		}
 	}
 }
 
-func (v *DeleteTaskPushNotificationConfigParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"id\":")
-	e.string(v.ID)
+func (v *DeleteTaskPushNotificationConfigParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"id\":")
+	e.Str(v.ID)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
-	e.name("\"pushNotificationConfigId\":")
-	e.string(v.PushNotificationConfigID)
+	e.Name("\"pushNotificationConfigId\":")
+	e.Str(v.PushNotificationConfigID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DeleteTaskPushNotificationConfigParams) extraCount() int {
@@ -2516,88 +2519,88 @@ func (v DeleteTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DeleteTaskPushNotificationConfigRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DeleteTaskPushNotificationConfigRequest) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigRequest) DecodeJSON(d *codec.Decoder) {
 	*v = DeleteTaskPushNotificationConfigRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/pushNotificationConfig/delete")
+			d.ConstString("tasks/pushNotificationConfig/delete")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *DeleteTaskPushNotificationConfigRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *DeleteTaskPushNotificationConfigRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/pushNotificationConfig/delete\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/pushNotificationConfig/delete\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DeleteTaskPushNotificationConfigRequest) extraCount() int {
@@ -2611,43 +2614,43 @@ func (v DeleteTaskPushNotificationConfigRequestID) MarshalJSON() ([]byte, error)
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v DeleteTaskPushNotificationConfigRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DeleteTaskPushNotificationConfigRequestID) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = DeleteTaskPushNotificationConfigRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v DeleteTaskPushNotificationConfigRequestID) encodeJSON(e *encoder) {
+func (v DeleteTaskPushNotificationConfigRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -2658,69 +2661,69 @@ func (v DeleteTaskPushNotificationConfigResponseHolder) MarshalJSON() ([]byte, e
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DeleteTaskPushNotificationConfigResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v DeleteTaskPushNotificationConfigResponseHolder) encodeJSON(e *encoder) {
+func (v DeleteTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *DeleteTaskPushNotificationConfigResponseHolder) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best DeleteTaskPushNotificationConfigResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(DeleteTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -2731,79 +2734,79 @@ func (v DeleteTaskPushNotificationConfigSuccessResponse) MarshalJSON() ([]byte, 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *DeleteTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DeleteTaskPushNotificationConfigSuccessResponse) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = DeleteTaskPushNotificationConfigSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result = d.raw()
+			v.Result = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *DeleteTaskPushNotificationConfigSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *DeleteTaskPushNotificationConfigSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	e.raw(v.Result)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	e.Raw(v.Result)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *DeleteTaskPushNotificationConfigSuccessResponse) extraCount() int {
@@ -2817,48 +2820,48 @@ func (v DeleteTaskPushNotificationConfigSuccessResponseID) MarshalJSON() ([]byte
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v DeleteTaskPushNotificationConfigSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DeleteTaskPushNotificationConfigSuccessResponseID) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = DeleteTaskPushNotificationConfigSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v DeleteTaskPushNotificationConfigSuccessResponseID) encodeJSON(e *encoder) {
+func (v DeleteTaskPushNotificationConfigSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -2869,30 +2872,30 @@ func (v DeleteTaskPushNotificationConfigSuccessResponseResult) MarshalJSON() ([]
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v DeleteTaskPushNotificationConfigSuccessResponseResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *DeleteTaskPushNotificationConfigSuccessResponseResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *DeleteTaskPushNotificationConfigSuccessResponseResult) decodeJSON(d *decoder) {
+func (v *DeleteTaskPushNotificationConfigSuccessResponseResult) DecodeJSON(d *codec.Decoder) {
 	var u json.RawMessage
-	u = d.raw()
+	u = d.Raw()
 	*v = DeleteTaskPushNotificationConfigSuccessResponseResult(u)
 }
 
-func (v DeleteTaskPushNotificationConfigSuccessResponseResult) encodeJSON(e *encoder) {
+func (v DeleteTaskPushNotificationConfigSuccessResponseResult) EncodeJSON(e *codec.Encoder) {
 	u := json.RawMessage(v)
-	e.raw(u)
+	e.Raw(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -2902,63 +2905,63 @@ func (v FileBase) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *FileBase) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *FileBase) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *FileBase) decodeJSON(d *decoder) {
+func (v *FileBase) DecodeJSON(d *codec.Decoder) {
 	*v = FileBase{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *FileBase) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *FileBase) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *FileBase) extraCount() int {
@@ -2972,80 +2975,80 @@ func (v FilePart) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *FilePart) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *FilePart) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *FilePart) decodeJSON(d *decoder) {
+func (v *FilePart) DecodeJSON(d *codec.Decoder) {
 	*v = FilePart{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "file":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			var h0 FilePartFileHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.File = h0.Value
 		case "kind":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("file")
+			d.ConstString("file")
 		case "metadata":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"file\"")
+			d.Violate(off, "required", "missing required member \"file\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 	}
 }
 
-func (v *FilePart) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *FilePart) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.File != nil {
-		e.name("\"file\":")
-		FilePartFileHolder{Value: v.File}.encodeJSON(e)
+		e.Name("\"file\":")
+		FilePartFileHolder{Value: v.File}.EncodeJSON(e)
 	}
-	e.name("\"kind\":\"file\"")
+	e.Name("\"kind\":\"file\"")
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *FilePart) extraCount() int {
@@ -3059,69 +3062,69 @@ func (v FilePartFileHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *FilePartFileHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *FilePartFileHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v FilePartFileHolder) encodeJSON(e *encoder) {
+func (v FilePartFileHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *FilePartFileHolder) decodeJSON(d *decoder) {
+func (v *FilePartFileHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best FilePartFile
-		keys := d.peekKeys([]string{"bytes", "uri"})
+		keys := d.PeekKeys([]string{"bytes", "uri"})
 		ok0 := keys&1 == 1
 		ok1 := keys&2 == 2
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(FileWithBytes)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(FileWithUri)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3132,76 +3135,76 @@ func (v FileWithBytes) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *FileWithBytes) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *FileWithBytes) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *FileWithBytes) decodeJSON(d *decoder) {
+func (v *FileWithBytes) DecodeJSON(d *codec.Decoder) {
 	*v = FileWithBytes{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "bytes":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Bytes = d.string()
+			v.Bytes = d.Str()
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"bytes\"")
+			d.Violate(off, "required", "missing required member \"bytes\"")
 		}
 	}
 }
 
-func (v *FileWithBytes) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"bytes\":")
-	e.string(v.Bytes)
+func (v *FileWithBytes) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"bytes\":")
+	e.Str(v.Bytes)
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *FileWithBytes) extraCount() int {
@@ -3215,76 +3218,76 @@ func (v FileWithUri) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *FileWithUri) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *FileWithUri) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *FileWithUri) decodeJSON(d *decoder) {
+func (v *FileWithUri) DecodeJSON(d *codec.Decoder) {
 	*v = FileWithUri{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "mimeType":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.MIMEType = d.stringPtr()
+			v.MIMEType = d.StrPtr()
 		case "name":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Name = d.stringPtr()
+			v.Name = d.StrPtr()
 		case "uri":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.URI = d.string()
+			v.URI = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&4 != 4 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"uri\"")
+			d.Violate(off, "required", "missing required member \"uri\"")
 		}
 	}
 }
 
-func (v *FileWithUri) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *FileWithUri) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.MIMEType != nil {
-		e.name("\"mimeType\":")
-		e.string(*v.MIMEType)
+		e.Name("\"mimeType\":")
+		e.Str(*v.MIMEType)
 	}
 	if v.Name != nil {
-		e.name("\"name\":")
-		e.string(*v.Name)
+		e.Name("\"name\":")
+		e.Str(*v.Name)
 	}
-	e.name("\"uri\":")
-	e.string(v.URI)
+	e.Name("\"uri\":")
+	e.Str(v.URI)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *FileWithUri) extraCount() int {
@@ -3298,78 +3301,78 @@ func (v GetAuthenticatedExtendedCardRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetAuthenticatedExtendedCardRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetAuthenticatedExtendedCardRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetAuthenticatedExtendedCardRequest) decodeJSON(d *decoder) {
+func (v *GetAuthenticatedExtendedCardRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetAuthenticatedExtendedCardRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("agent/getAuthenticatedExtendedCard")
+			d.ConstString("agent/getAuthenticatedExtendedCard")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *GetAuthenticatedExtendedCardRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetAuthenticatedExtendedCardRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"agent/getAuthenticatedExtendedCard\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"agent/getAuthenticatedExtendedCard\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetAuthenticatedExtendedCardRequest) extraCount() int {
@@ -3383,43 +3386,43 @@ func (v GetAuthenticatedExtendedCardRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v GetAuthenticatedExtendedCardRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetAuthenticatedExtendedCardRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetAuthenticatedExtendedCardRequestID) decodeJSON(d *decoder) {
+func (v *GetAuthenticatedExtendedCardRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = GetAuthenticatedExtendedCardRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v GetAuthenticatedExtendedCardRequestID) encodeJSON(e *encoder) {
+func (v GetAuthenticatedExtendedCardRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -3430,69 +3433,69 @@ func (v GetAuthenticatedExtendedCardResponseHolder) MarshalJSON() ([]byte, error
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetAuthenticatedExtendedCardResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetAuthenticatedExtendedCardResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v GetAuthenticatedExtendedCardResponseHolder) encodeJSON(e *encoder) {
+func (v GetAuthenticatedExtendedCardResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *GetAuthenticatedExtendedCardResponseHolder) decodeJSON(d *decoder) {
+func (v *GetAuthenticatedExtendedCardResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best GetAuthenticatedExtendedCardResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetAuthenticatedExtendedCardSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3503,79 +3506,79 @@ func (v GetAuthenticatedExtendedCardSuccessResponse) MarshalJSON() ([]byte, erro
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetAuthenticatedExtendedCardSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetAuthenticatedExtendedCardSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetAuthenticatedExtendedCardSuccessResponse) decodeJSON(d *decoder) {
+func (v *GetAuthenticatedExtendedCardSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = GetAuthenticatedExtendedCardSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *GetAuthenticatedExtendedCardSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetAuthenticatedExtendedCardSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetAuthenticatedExtendedCardSuccessResponse) extraCount() int {
@@ -3589,48 +3592,48 @@ func (v GetAuthenticatedExtendedCardSuccessResponseID) MarshalJSON() ([]byte, er
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v GetAuthenticatedExtendedCardSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetAuthenticatedExtendedCardSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetAuthenticatedExtendedCardSuccessResponseID) decodeJSON(d *decoder) {
+func (v *GetAuthenticatedExtendedCardSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = GetAuthenticatedExtendedCardSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v GetAuthenticatedExtendedCardSuccessResponseID) encodeJSON(e *encoder) {
+func (v GetAuthenticatedExtendedCardSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -3641,76 +3644,76 @@ func (v GetTaskPushNotificationConfigParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPushNotificationConfigParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPushNotificationConfigParams) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigParams) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPushNotificationConfigParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "pushNotificationConfigId":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.PushNotificationConfigID = d.stringPtr()
+			v.PushNotificationConfigID = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 	}
 }
 
-func (v *GetTaskPushNotificationConfigParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"id\":")
-	e.string(v.ID)
+func (v *GetTaskPushNotificationConfigParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"id\":")
+	e.Str(v.ID)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	if v.PushNotificationConfigID != nil {
-		e.name("\"pushNotificationConfigId\":")
-		e.string(*v.PushNotificationConfigID)
+		e.Name("\"pushNotificationConfigId\":")
+		e.Str(*v.PushNotificationConfigID)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskPushNotificationConfigParams) extraCount() int {
@@ -3724,92 +3727,92 @@ func (v GetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPushNotificationConfigRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPushNotificationConfigRequest) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPushNotificationConfigRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/pushNotificationConfig/get")
+			d.ConstString("tasks/pushNotificationConfig/get")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			var h0 GetTaskPushNotificationConfigRequestParamsHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Params = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetTaskPushNotificationConfigRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskPushNotificationConfigRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/pushNotificationConfig/get\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/pushNotificationConfig/get\"")
 	if v.Params != nil {
-		e.name("\"params\":")
-		GetTaskPushNotificationConfigRequestParamsHolder{Value: v.Params}.encodeJSON(e)
+		e.Name("\"params\":")
+		GetTaskPushNotificationConfigRequestParamsHolder{Value: v.Params}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskPushNotificationConfigRequest) extraCount() int {
@@ -3823,43 +3826,43 @@ func (v GetTaskPushNotificationConfigRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v GetTaskPushNotificationConfigRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPushNotificationConfigRequestID) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPushNotificationConfigRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v GetTaskPushNotificationConfigRequestID) encodeJSON(e *encoder) {
+func (v GetTaskPushNotificationConfigRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -3870,69 +3873,69 @@ func (v GetTaskPushNotificationConfigRequestParamsHolder) MarshalJSON() ([]byte,
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPushNotificationConfigRequestParamsHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigRequestParamsHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v GetTaskPushNotificationConfigRequestParamsHolder) encodeJSON(e *encoder) {
+func (v GetTaskPushNotificationConfigRequestParamsHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *GetTaskPushNotificationConfigRequestParamsHolder) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigRequestParamsHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best GetTaskPushNotificationConfigRequestParams
-		keys := d.peekKeys([]string{"id"})
+		keys := d.PeekKeys([]string{"id"})
 		ok0 := keys&1 == 1
 		ok1 := keys&1 == 1
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TaskIdParams)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetTaskPushNotificationConfigParams)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -3943,69 +3946,69 @@ func (v GetTaskPushNotificationConfigResponseHolder) MarshalJSON() ([]byte, erro
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPushNotificationConfigResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v GetTaskPushNotificationConfigResponseHolder) encodeJSON(e *encoder) {
+func (v GetTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *GetTaskPushNotificationConfigResponseHolder) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best GetTaskPushNotificationConfigResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -4016,79 +4019,79 @@ func (v GetTaskPushNotificationConfigSuccessResponse) MarshalJSON() ([]byte, err
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPushNotificationConfigSuccessResponse) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPushNotificationConfigSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *GetTaskPushNotificationConfigSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskPushNotificationConfigSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskPushNotificationConfigSuccessResponse) extraCount() int {
@@ -4102,48 +4105,48 @@ func (v GetTaskPushNotificationConfigSuccessResponseID) MarshalJSON() ([]byte, e
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v GetTaskPushNotificationConfigSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskPushNotificationConfigSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskPushNotificationConfigSuccessResponseID) decodeJSON(d *decoder) {
+func (v *GetTaskPushNotificationConfigSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskPushNotificationConfigSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v GetTaskPushNotificationConfigSuccessResponseID) encodeJSON(e *encoder) {
+func (v GetTaskPushNotificationConfigSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -4154,88 +4157,88 @@ func (v GetTaskRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskRequest) decodeJSON(d *decoder) {
+func (v *GetTaskRequest) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/get")
+			d.ConstString("tasks/get")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *GetTaskRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/get\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/get\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskRequest) extraCount() int {
@@ -4249,43 +4252,43 @@ func (v GetTaskRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v GetTaskRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskRequestID) decodeJSON(d *decoder) {
+func (v *GetTaskRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v GetTaskRequestID) encodeJSON(e *encoder) {
+func (v GetTaskRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -4296,69 +4299,69 @@ func (v GetTaskResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v GetTaskResponseHolder) encodeJSON(e *encoder) {
+func (v GetTaskResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *GetTaskResponseHolder) decodeJSON(d *decoder) {
+func (v *GetTaskResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best GetTaskResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetTaskSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -4369,79 +4372,79 @@ func (v GetTaskSuccessResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *GetTaskSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskSuccessResponse) decodeJSON(d *decoder) {
+func (v *GetTaskSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *GetTaskSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *GetTaskSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *GetTaskSuccessResponse) extraCount() int {
@@ -4455,48 +4458,48 @@ func (v GetTaskSuccessResponseID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v GetTaskSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *GetTaskSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *GetTaskSuccessResponseID) decodeJSON(d *decoder) {
+func (v *GetTaskSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = GetTaskSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v GetTaskSuccessResponseID) encodeJSON(e *encoder) {
+func (v GetTaskSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -4507,85 +4510,85 @@ func (v HTTPAuthSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *HTTPAuthSecurityScheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *HTTPAuthSecurityScheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *HTTPAuthSecurityScheme) decodeJSON(d *decoder) {
+func (v *HTTPAuthSecurityScheme) DecodeJSON(d *codec.Decoder) {
 	*v = HTTPAuthSecurityScheme{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "bearerFormat":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.BearerFormat = d.stringPtr()
+			v.BearerFormat = d.StrPtr()
 		case "description":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "scheme":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Scheme = d.string()
+			v.Scheme = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("http")
+			d.ConstString("http")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&12 != 12 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"scheme\"")
+			d.Violate(off, "required", "missing required member \"scheme\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *HTTPAuthSecurityScheme) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *HTTPAuthSecurityScheme) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.BearerFormat != nil {
-		e.name("\"bearerFormat\":")
-		e.string(*v.BearerFormat)
+		e.Name("\"bearerFormat\":")
+		e.Str(*v.BearerFormat)
 	}
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"scheme\":")
-	e.string(v.Scheme)
-	e.name("\"type\":\"http\"")
+	e.Name("\"scheme\":")
+	e.Str(v.Scheme)
+	e.Name("\"type\":\"http\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *HTTPAuthSecurityScheme) extraCount() int {
@@ -4599,99 +4602,99 @@ func (v ImplicitOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ImplicitOAuthFlow) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ImplicitOAuthFlow) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ImplicitOAuthFlow) decodeJSON(d *decoder) {
+func (v *ImplicitOAuthFlow) DecodeJSON(d *codec.Decoder) {
 	*v = ImplicitOAuthFlow{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "authorizationUrl":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.AuthorizationURL = d.string()
+			v.AuthorizationURL = d.Str()
 		case "refreshUrl":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.RefreshURL = d.stringPtr()
+			v.RefreshURL = d.StrPtr()
 		case "scopes":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Scopes = m0
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"authorizationUrl\"")
+			d.Violate(off, "required", "missing required member \"authorizationUrl\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"scopes\"")
+			d.Violate(off, "required", "missing required member \"scopes\"")
 		}
 	}
 }
 
-func (v *ImplicitOAuthFlow) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"authorizationUrl\":")
-	e.string(v.AuthorizationURL)
+func (v *ImplicitOAuthFlow) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"authorizationUrl\":")
+	e.Str(v.AuthorizationURL)
 	if v.RefreshURL != nil {
-		e.name("\"refreshUrl\":")
-		e.string(*v.RefreshURL)
+		e.Name("\"refreshUrl\":")
+		e.Str(*v.RefreshURL)
 	}
-	e.name("\"scopes\":")
+	e.Name("\"scopes\":")
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, v.Scopes)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			e.string(v.Scopes[k0])
+			e.Key(k0)
+			e.Str(v.Scopes[k0])
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ImplicitOAuthFlow) extraCount() int {
@@ -4705,76 +4708,76 @@ func (v InternalError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InternalError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InternalError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InternalError) decodeJSON(d *decoder) {
+func (v *InternalError) DecodeJSON(d *codec.Decoder) {
 	*v = InternalError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32603))
+			d.ConstInt(int64(-32603))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InternalError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32603")
+func (v *InternalError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32603")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InternalError) extraCount() int {
@@ -4788,76 +4791,76 @@ func (v InvalidAgentResponseError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InvalidAgentResponseError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InvalidAgentResponseError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InvalidAgentResponseError) decodeJSON(d *decoder) {
+func (v *InvalidAgentResponseError) DecodeJSON(d *codec.Decoder) {
 	*v = InvalidAgentResponseError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32006))
+			d.ConstInt(int64(-32006))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InvalidAgentResponseError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32006")
+func (v *InvalidAgentResponseError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32006")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InvalidAgentResponseError) extraCount() int {
@@ -4871,76 +4874,76 @@ func (v InvalidParamsError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InvalidParamsError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InvalidParamsError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InvalidParamsError) decodeJSON(d *decoder) {
+func (v *InvalidParamsError) DecodeJSON(d *codec.Decoder) {
 	*v = InvalidParamsError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32602))
+			d.ConstInt(int64(-32602))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InvalidParamsError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32602")
+func (v *InvalidParamsError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32602")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InvalidParamsError) extraCount() int {
@@ -4954,76 +4957,76 @@ func (v InvalidRequestError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *InvalidRequestError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *InvalidRequestError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *InvalidRequestError) decodeJSON(d *decoder) {
+func (v *InvalidRequestError) DecodeJSON(d *codec.Decoder) {
 	*v = InvalidRequestError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32600))
+			d.ConstInt(int64(-32600))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *InvalidRequestError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32600")
+func (v *InvalidRequestError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32600")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *InvalidRequestError) extraCount() int {
@@ -5037,76 +5040,76 @@ func (v JSONParseError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONParseError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONParseError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONParseError) decodeJSON(d *decoder) {
+func (v *JSONParseError) DecodeJSON(d *codec.Decoder) {
 	*v = JSONParseError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32700))
+			d.ConstInt(int64(-32700))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *JSONParseError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32700")
+func (v *JSONParseError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32700")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONParseError) extraCount() int {
@@ -5120,77 +5123,77 @@ func (v JSONRPCError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCError) decodeJSON(d *decoder) {
+func (v *JSONRPCError) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Code = d.int()
+			v.Code = d.Int()
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *JSONRPCError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":")
-	e.int(v.Code)
+func (v *JSONRPCError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":")
+	e.Int(v.Code)
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCError) extraCount() int {
@@ -5204,83 +5207,83 @@ func (v JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCErrorResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCErrorResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCErrorResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCErrorResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCErrorResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "error":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			var h0 JSONRPCErrorResponseErrorHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Error = h0.Value
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"error\"")
+			d.Violate(off, "required", "missing required member \"error\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *JSONRPCErrorResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCErrorResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Error != nil {
-		e.name("\"error\":")
-		JSONRPCErrorResponseErrorHolder{Value: v.Error}.encodeJSON(e)
+		e.Name("\"error\":")
+		JSONRPCErrorResponseErrorHolder{Value: v.Error}.EncodeJSON(e)
 	}
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCErrorResponse) extraCount() int {
@@ -5294,36 +5297,36 @@ func (v JSONRPCErrorResponseErrorHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCErrorResponseErrorHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCErrorResponseErrorHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCErrorResponseErrorHolder) encodeJSON(e *encoder) {
+func (v JSONRPCErrorResponseErrorHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCErrorResponseErrorHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCErrorResponseErrorHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCErrorResponseError
-		keys := d.peekKeys([]string{"code", "message"})
+		keys := d.PeekKeys([]string{"code", "message"})
 		ok0 := keys&3 == 3
 		ok1 := keys&3 == 3
 		ok2 := keys&3 == 3
@@ -5341,165 +5344,165 @@ func (v *JSONRPCErrorResponseErrorHolder) decodeJSON(d *decoder) {
 			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9, ok10, ok11, ok12 = true, true, true, true, true, true, true, true, true, true, true, true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONParseError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InvalidRequestError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(MethodNotFoundError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok4 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InvalidParamsError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok5 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InternalError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok6 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TaskNotFoundError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok7 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(TaskNotCancelableError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok8 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(PushNotificationNotSupportedError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok9 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(UnsupportedOperationError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok10 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ContentTypeNotSupportedError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok11 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(InvalidAgentResponseError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok12 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(AuthenticatedExtendedCardNotConfiguredError)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -5510,48 +5513,48 @@ func (v JSONRPCErrorResponseID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONRPCErrorResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCErrorResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCErrorResponseID) decodeJSON(d *decoder) {
+func (v *JSONRPCErrorResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCErrorResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v JSONRPCErrorResponseID) encodeJSON(e *encoder) {
+func (v JSONRPCErrorResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -5562,66 +5565,66 @@ func (v JSONRPCMessage) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCMessage) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCMessage) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCMessage) decodeJSON(d *decoder) {
+func (v *JSONRPCMessage) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCMessage{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 	}
 }
 
-func (v *JSONRPCMessage) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCMessage) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCMessage) extraCount() int {
@@ -5635,48 +5638,48 @@ func (v JSONRPCMessageID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONRPCMessageID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCMessageID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCMessageID) decodeJSON(d *decoder) {
+func (v *JSONRPCMessageID) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCMessageID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v JSONRPCMessageID) encodeJSON(e *encoder) {
+func (v JSONRPCMessageID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -5687,85 +5690,85 @@ func (v JSONRPCRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequest) decodeJSON(d *decoder) {
+func (v *JSONRPCRequest) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Method = d.string()
+			v.Method = d.Str()
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params = d.raw()
+			v.Params = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 	}
 }
 
-func (v *JSONRPCRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":")
-	e.string(v.Method)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":")
+	e.Str(v.Method)
 	if v.Params != nil {
-		e.name("\"params\":")
-		e.raw(v.Params)
+		e.Name("\"params\":")
+		e.Raw(v.Params)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCRequest) extraCount() int {
@@ -5779,48 +5782,48 @@ func (v JSONRPCRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONRPCRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCRequestID) decodeJSON(d *decoder) {
+func (v *JSONRPCRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v JSONRPCRequestID) encodeJSON(e *encoder) {
+func (v JSONRPCRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -5831,36 +5834,36 @@ func (v JSONRPCResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v JSONRPCResponseHolder) encodeJSON(e *encoder) {
+func (v JSONRPCResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
+func (v *JSONRPCResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best JSONRPCResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		ok2 := keys&14 == 14
@@ -5875,129 +5878,129 @@ func (v *JSONRPCResponseHolder) decodeJSON(d *decoder) {
 			ok0, ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8, ok9 = true, true, true, true, true, true, true, true, true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(SendMessageSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok2 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(SendStreamingMessageSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok3 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetTaskSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok4 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(CancelTaskSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok5 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(SetTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok6 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok7 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ListTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok8 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(DeleteTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok9 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(GetAuthenticatedExtendedCardSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -6008,79 +6011,79 @@ func (v JSONRPCSuccessResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *JSONRPCSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCSuccessResponse) decodeJSON(d *decoder) {
+func (v *JSONRPCSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result = d.raw()
+			v.Result = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *JSONRPCSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *JSONRPCSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	e.raw(v.Result)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	e.Raw(v.Result)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *JSONRPCSuccessResponse) extraCount() int {
@@ -6094,48 +6097,48 @@ func (v JSONRPCSuccessResponseID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v JSONRPCSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *JSONRPCSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *JSONRPCSuccessResponseID) decodeJSON(d *decoder) {
+func (v *JSONRPCSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = JSONRPCSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v JSONRPCSuccessResponseID) encodeJSON(e *encoder) {
+func (v JSONRPCSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -6146,67 +6149,67 @@ func (v ListTaskPushNotificationConfigParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListTaskPushNotificationConfigParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTaskPushNotificationConfigParams) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigParams) DecodeJSON(d *codec.Decoder) {
 	*v = ListTaskPushNotificationConfigParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 	}
 }
 
-func (v *ListTaskPushNotificationConfigParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"id\":")
-	e.string(v.ID)
+func (v *ListTaskPushNotificationConfigParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"id\":")
+	e.Str(v.ID)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListTaskPushNotificationConfigParams) extraCount() int {
@@ -6220,88 +6223,88 @@ func (v ListTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListTaskPushNotificationConfigRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTaskPushNotificationConfigRequest) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigRequest) DecodeJSON(d *codec.Decoder) {
 	*v = ListTaskPushNotificationConfigRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/pushNotificationConfig/list")
+			d.ConstString("tasks/pushNotificationConfig/list")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *ListTaskPushNotificationConfigRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListTaskPushNotificationConfigRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/pushNotificationConfig/list\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/pushNotificationConfig/list\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListTaskPushNotificationConfigRequest) extraCount() int {
@@ -6315,43 +6318,43 @@ func (v ListTaskPushNotificationConfigRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ListTaskPushNotificationConfigRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTaskPushNotificationConfigRequestID) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = ListTaskPushNotificationConfigRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v ListTaskPushNotificationConfigRequestID) encodeJSON(e *encoder) {
+func (v ListTaskPushNotificationConfigRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -6362,69 +6365,69 @@ func (v ListTaskPushNotificationConfigResponseHolder) MarshalJSON() ([]byte, err
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListTaskPushNotificationConfigResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v ListTaskPushNotificationConfigResponseHolder) encodeJSON(e *encoder) {
+func (v ListTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *ListTaskPushNotificationConfigResponseHolder) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best ListTaskPushNotificationConfigResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(ListTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -6435,93 +6438,93 @@ func (v ListTaskPushNotificationConfigSuccessResponse) MarshalJSON() ([]byte, er
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *ListTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTaskPushNotificationConfigSuccessResponse) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = ListTaskPushNotificationConfigSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]TaskPushNotificationConfig
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 TaskPushNotificationConfig
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Result = append(make([]TaskPushNotificationConfig, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *ListTaskPushNotificationConfigSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *ListTaskPushNotificationConfigSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Result {
-		e.comma()
-		v.Result[i0].encodeJSON(e)
+		e.Comma()
+		v.Result[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *ListTaskPushNotificationConfigSuccessResponse) extraCount() int {
@@ -6535,48 +6538,48 @@ func (v ListTaskPushNotificationConfigSuccessResponseID) MarshalJSON() ([]byte, 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ListTaskPushNotificationConfigSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTaskPushNotificationConfigSuccessResponseID) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = ListTaskPushNotificationConfigSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v ListTaskPushNotificationConfigSuccessResponseID) encodeJSON(e *encoder) {
+func (v ListTaskPushNotificationConfigSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -6587,29 +6590,29 @@ func (v ListTaskPushNotificationConfigSuccessResponseResult) MarshalJSON() ([]by
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v ListTaskPushNotificationConfigSuccessResponseResult) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *ListTaskPushNotificationConfigSuccessResponseResult) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *ListTaskPushNotificationConfigSuccessResponseResult) decodeJSON(d *decoder) {
+func (v *ListTaskPushNotificationConfigSuccessResponseResult) DecodeJSON(d *codec.Decoder) {
 	var u []TaskPushNotificationConfig
-	if d.array() {
+	if d.Array() {
 		var buf0 [8]TaskPushNotificationConfig
 		s0 := buf0[:0]
-		for first := true; d.elem(&first); {
+		for first := true; d.NextElem(&first); {
 			var x0 TaskPushNotificationConfig
-			x0.decodeJSON(d)
+			x0.DecodeJSON(d)
 			s0 = append(s0, x0)
 		}
 		u = append(make([]TaskPushNotificationConfig, 0, len(s0)), s0...)
@@ -6617,14 +6620,14 @@ func (v *ListTaskPushNotificationConfigSuccessResponseResult) decodeJSON(d *deco
 	*v = ListTaskPushNotificationConfigSuccessResponseResult(u)
 }
 
-func (v ListTaskPushNotificationConfigSuccessResponseResult) encodeJSON(e *encoder) {
+func (v ListTaskPushNotificationConfigSuccessResponseResult) EncodeJSON(e *codec.Encoder) {
 	u := []TaskPushNotificationConfig(v)
-	e.buf = append(e.buf, '[')
+	e.Buf = append(e.Buf, '[')
 	for i0 := range u {
-		e.comma()
-		u[i0].encodeJSON(e)
+		e.Comma()
+		u[i0].EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6634,176 +6637,176 @@ func (v Message) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Message) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Message) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Message) decodeJSON(d *decoder) {
+func (v *Message) DecodeJSON(d *codec.Decoder) {
 	*v = Message{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "contextId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ContextID = d.stringPtr()
+			v.ContextID = d.StrPtr()
 		case "extensions":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Extensions = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "kind":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("message")
+			d.ConstString("message")
 		case "messageId":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.MessageID = d.string()
+			v.MessageID = d.Str()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "parts":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Part
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Part
 					var h1 PartHolder
-					h1.decodeJSON(d)
+					h1.DecodeJSON(d)
 					x0 = h1.Value
 					s0 = append(s0, x0)
 				}
 				v.Parts = append(make([]Part, 0, len(s0)), s0...)
 			}
 		case "referenceTaskIds":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.ReferenceTaskIds = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "role":
-			if !d.once(&seen[0], (1 << 7)) {
+			if !d.Once(&seen[0], (1 << 7)) {
 				return
 			}
-			v.Role.decodeJSON(d)
+			v.Role.DecodeJSON(d)
 		case "taskId":
-			if !d.once(&seen[0], (1 << 8)) {
+			if !d.Once(&seen[0], (1 << 8)) {
 				return
 			}
-			v.TaskID = d.stringPtr()
+			v.TaskID = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&172 != 172 {
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"messageId\"")
+			d.Violate(off, "required", "missing required member \"messageId\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"parts\"")
+			d.Violate(off, "required", "missing required member \"parts\"")
 		}
 		if seen[0]&(1<<7) == 0 {
-			d.violate(off, "required", "missing required member \"role\"")
+			d.Violate(off, "required", "missing required member \"role\"")
 		}
 	}
 }
 
-func (v *Message) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Message) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.ContextID != nil {
-		e.name("\"contextId\":")
-		e.string(*v.ContextID)
+		e.Name("\"contextId\":")
+		e.Str(*v.ContextID)
 	}
 	if v.Extensions != nil {
-		e.name("\"extensions\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"extensions\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Extensions {
-			e.comma()
-			e.string(v.Extensions[i0])
+			e.Comma()
+			e.Str(v.Extensions[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"kind\":\"message\"")
-	e.name("\"messageId\":")
-	e.string(v.MessageID)
+	e.Name("\"kind\":\"message\"")
+	e.Name("\"messageId\":")
+	e.Str(v.MessageID)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
-	e.name("\"parts\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"parts\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Parts {
-		e.comma()
-		PartHolder{Value: v.Parts[i0]}.encodeJSON(e)
+		e.Comma()
+		PartHolder{Value: v.Parts[i0]}.EncodeJSON(e)
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	if v.ReferenceTaskIds != nil {
-		e.name("\"referenceTaskIds\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"referenceTaskIds\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.ReferenceTaskIds {
-			e.comma()
-			e.string(v.ReferenceTaskIds[i0])
+			e.Comma()
+			e.Str(v.ReferenceTaskIds[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"role\":")
-	v.Role.encodeJSON(e)
+	e.Name("\"role\":")
+	v.Role.EncodeJSON(e)
 	if v.TaskID != nil {
-		e.name("\"taskId\":")
-		e.string(*v.TaskID)
+		e.Name("\"taskId\":")
+		e.Str(*v.TaskID)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Message) extraCount() int {
@@ -6817,30 +6820,30 @@ func (v MessageRole) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v MessageRole) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MessageRole) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MessageRole) decodeJSON(d *decoder) {
+func (v *MessageRole) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = MessageRole(u)
 }
 
-func (v MessageRole) encodeJSON(e *encoder) {
+func (v MessageRole) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -6850,96 +6853,96 @@ func (v MessageSendConfiguration) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MessageSendConfiguration) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MessageSendConfiguration) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MessageSendConfiguration) decodeJSON(d *decoder) {
+func (v *MessageSendConfiguration) DecodeJSON(d *codec.Decoder) {
 	*v = MessageSendConfiguration{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "acceptedOutputModes":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.AcceptedOutputModes = append(make([]string, 0, len(s0)), s0...)
 			}
 		case "blocking":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Blocking = d.boolPtr()
+			v.Blocking = d.BoolPtr()
 		case "historyLength":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.HistoryLength = d.intPtr()
+			v.HistoryLength = d.IntPtr()
 		case "pushNotificationConfig":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.PushNotificationConfig = new(PushNotificationConfig)
-			v.PushNotificationConfig.decodeJSON(d)
+			v.PushNotificationConfig.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *MessageSendConfiguration) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *MessageSendConfiguration) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.AcceptedOutputModes != nil {
-		e.name("\"acceptedOutputModes\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"acceptedOutputModes\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.AcceptedOutputModes {
-			e.comma()
-			e.string(v.AcceptedOutputModes[i0])
+			e.Comma()
+			e.Str(v.AcceptedOutputModes[i0])
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
 	if v.Blocking != nil {
-		e.name("\"blocking\":")
-		e.bool(*v.Blocking)
+		e.Name("\"blocking\":")
+		e.Bool(*v.Blocking)
 	}
 	if v.HistoryLength != nil {
-		e.name("\"historyLength\":")
-		e.int(*v.HistoryLength)
+		e.Name("\"historyLength\":")
+		e.Int(*v.HistoryLength)
 	}
 	if v.PushNotificationConfig != nil {
-		e.name("\"pushNotificationConfig\":")
-		v.PushNotificationConfig.encodeJSON(e)
+		e.Name("\"pushNotificationConfig\":")
+		v.PushNotificationConfig.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MessageSendConfiguration) extraCount() int {
@@ -6953,77 +6956,77 @@ func (v MessageSendParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MessageSendParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MessageSendParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MessageSendParams) decodeJSON(d *decoder) {
+func (v *MessageSendParams) DecodeJSON(d *codec.Decoder) {
 	*v = MessageSendParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "configuration":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Configuration = new(MessageSendConfiguration)
-			v.Configuration.decodeJSON(d)
+			v.Configuration.DecodeJSON(d)
 		case "message":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Message.decodeJSON(d)
+			v.Message.DecodeJSON(d)
 		case "metadata":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *MessageSendParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *MessageSendParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Configuration != nil {
-		e.name("\"configuration\":")
-		v.Configuration.encodeJSON(e)
+		e.Name("\"configuration\":")
+		v.Configuration.EncodeJSON(e)
 	}
-	e.name("\"message\":")
-	v.Message.encodeJSON(e)
+	e.Name("\"message\":")
+	v.Message.EncodeJSON(e)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MessageSendParams) extraCount() int {
@@ -7037,76 +7040,76 @@ func (v MethodNotFoundError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MethodNotFoundError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MethodNotFoundError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MethodNotFoundError) decodeJSON(d *decoder) {
+func (v *MethodNotFoundError) DecodeJSON(d *codec.Decoder) {
 	*v = MethodNotFoundError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32601))
+			d.ConstInt(int64(-32601))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *MethodNotFoundError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32601")
+func (v *MethodNotFoundError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32601")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MethodNotFoundError) extraCount() int {
@@ -7120,66 +7123,66 @@ func (v MutualTLSSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *MutualTLSSecurityScheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *MutualTLSSecurityScheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *MutualTLSSecurityScheme) decodeJSON(d *decoder) {
+func (v *MutualTLSSecurityScheme) DecodeJSON(d *codec.Decoder) {
 	*v = MutualTLSSecurityScheme{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("mutualTLS")
+			d.ConstString("mutualTLS")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *MutualTLSSecurityScheme) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *MutualTLSSecurityScheme) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"type\":\"mutualTLS\"")
+	e.Name("\"type\":\"mutualTLS\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *MutualTLSSecurityScheme) extraCount() int {
@@ -7193,85 +7196,85 @@ func (v OAuth2SecurityScheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *OAuth2SecurityScheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *OAuth2SecurityScheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *OAuth2SecurityScheme) decodeJSON(d *decoder) {
+func (v *OAuth2SecurityScheme) DecodeJSON(d *codec.Decoder) {
 	*v = OAuth2SecurityScheme{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "flows":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Flows.decodeJSON(d)
+			v.Flows.DecodeJSON(d)
 		case "oauth2MetadataUrl":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Oauth2MetadataURL = d.stringPtr()
+			v.Oauth2MetadataURL = d.StrPtr()
 		case "type":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("oauth2")
+			d.ConstString("oauth2")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&10 != 10 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"flows\"")
+			d.Violate(off, "required", "missing required member \"flows\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *OAuth2SecurityScheme) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *OAuth2SecurityScheme) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"flows\":")
-	v.Flows.encodeJSON(e)
+	e.Name("\"flows\":")
+	v.Flows.EncodeJSON(e)
 	if v.Oauth2MetadataURL != nil {
-		e.name("\"oauth2MetadataUrl\":")
-		e.string(*v.Oauth2MetadataURL)
+		e.Name("\"oauth2MetadataUrl\":")
+		e.Str(*v.Oauth2MetadataURL)
 	}
-	e.name("\"type\":\"oauth2\"")
+	e.Name("\"type\":\"oauth2\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *OAuth2SecurityScheme) extraCount() int {
@@ -7285,85 +7288,85 @@ func (v OAuthFlows) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *OAuthFlows) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *OAuthFlows) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *OAuthFlows) decodeJSON(d *decoder) {
+func (v *OAuthFlows) DecodeJSON(d *codec.Decoder) {
 	*v = OAuthFlows{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "authorizationCode":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.AuthorizationCode = new(AuthorizationCodeOAuthFlow)
-			v.AuthorizationCode.decodeJSON(d)
+			v.AuthorizationCode.DecodeJSON(d)
 		case "clientCredentials":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
 			v.ClientCredentials = new(ClientCredentialsOAuthFlow)
-			v.ClientCredentials.decodeJSON(d)
+			v.ClientCredentials.DecodeJSON(d)
 		case "implicit":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			v.Implicit = new(ImplicitOAuthFlow)
-			v.Implicit.decodeJSON(d)
+			v.Implicit.DecodeJSON(d)
 		case "password":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
 			v.Password = new(PasswordOAuthFlow)
-			v.Password.decodeJSON(d)
+			v.Password.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *OAuthFlows) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *OAuthFlows) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.AuthorizationCode != nil {
-		e.name("\"authorizationCode\":")
-		v.AuthorizationCode.encodeJSON(e)
+		e.Name("\"authorizationCode\":")
+		v.AuthorizationCode.EncodeJSON(e)
 	}
 	if v.ClientCredentials != nil {
-		e.name("\"clientCredentials\":")
-		v.ClientCredentials.encodeJSON(e)
+		e.Name("\"clientCredentials\":")
+		v.ClientCredentials.EncodeJSON(e)
 	}
 	if v.Implicit != nil {
-		e.name("\"implicit\":")
-		v.Implicit.encodeJSON(e)
+		e.Name("\"implicit\":")
+		v.Implicit.EncodeJSON(e)
 	}
 	if v.Password != nil {
-		e.name("\"password\":")
-		v.Password.encodeJSON(e)
+		e.Name("\"password\":")
+		v.Password.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *OAuthFlows) extraCount() int {
@@ -7377,76 +7380,76 @@ func (v OpenIdConnectSecurityScheme) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *OpenIdConnectSecurityScheme) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *OpenIdConnectSecurityScheme) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *OpenIdConnectSecurityScheme) decodeJSON(d *decoder) {
+func (v *OpenIdConnectSecurityScheme) DecodeJSON(d *codec.Decoder) {
 	*v = OpenIdConnectSecurityScheme{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		case "openIdConnectUrl":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.OpenIDConnectURL = d.string()
+			v.OpenIDConnectURL = d.Str()
 		case "type":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("openIdConnect")
+			d.ConstString("openIdConnect")
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"openIdConnectUrl\"")
+			d.Violate(off, "required", "missing required member \"openIdConnectUrl\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"type\"")
+			d.Violate(off, "required", "missing required member \"type\"")
 		}
 	}
 }
 
-func (v *OpenIdConnectSecurityScheme) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *OpenIdConnectSecurityScheme) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
-	e.name("\"openIdConnectUrl\":")
-	e.string(v.OpenIDConnectURL)
-	e.name("\"type\":\"openIdConnect\"")
+	e.Name("\"openIdConnectUrl\":")
+	e.Str(v.OpenIDConnectURL)
+	e.Name("\"type\":\"openIdConnect\"")
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *OpenIdConnectSecurityScheme) extraCount() int {
@@ -7460,59 +7463,59 @@ func (v PartHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PartHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PartHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v PartHolder) encodeJSON(e *encoder) {
+func (v PartHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *PartHolder) decodeJSON(d *decoder) {
+func (v *PartHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("kind")
+		tag, state := d.PeekTag("kind")
 		switch state {
-		case tagAbsent:
-			d.missingTag("kind", "Part", "\"text\", \"file\", \"data\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("kind", "Part", "\"text\", \"file\", \"data\"")
+		case codec.TagString:
 			switch tag {
 			case "text":
 				x := new(TextPart)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "file":
 				x := new(FilePart)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "data":
 				x := new(DataPart)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("kind", tag, "Part", "\"text\", \"file\", \"data\"")
+				d.BadTag("kind", tag, "Part", "\"text\", \"file\", \"data\"")
 			}
 		default:
-			d.badTag("kind", tag, "Part", "\"text\", \"file\", \"data\"")
+			d.BadTag("kind", tag, "Part", "\"text\", \"file\", \"data\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -7523,54 +7526,54 @@ func (v PartBase) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PartBase) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PartBase) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PartBase) decodeJSON(d *decoder) {
+func (v *PartBase) DecodeJSON(d *codec.Decoder) {
 	*v = PartBase{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "metadata":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *PartBase) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PartBase) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PartBase) extraCount() int {
@@ -7584,99 +7587,99 @@ func (v PasswordOAuthFlow) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PasswordOAuthFlow) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PasswordOAuthFlow) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PasswordOAuthFlow) decodeJSON(d *decoder) {
+func (v *PasswordOAuthFlow) DecodeJSON(d *codec.Decoder) {
 	*v = PasswordOAuthFlow{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "refreshUrl":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.RefreshURL = d.stringPtr()
+			v.RefreshURL = d.StrPtr()
 		case "scopes":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.object() {
+			if d.Object() {
 				m0 := map[string]string{}
-				for first := true; d.member(&first); {
-					k0 := d.key
+				for first := true; d.NextMember(&first); {
+					k0 := d.Key
 					if _, dup := m0[k0]; dup {
-						d.dup(k0)
+						d.Dup(k0)
 						break
 					}
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					m0[k0] = x0
 				}
 				v.Scopes = m0
 			}
 		case "tokenUrl":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.TokenURL = d.string()
+			v.TokenURL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&6 != 6 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"scopes\"")
+			d.Violate(off, "required", "missing required member \"scopes\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"tokenUrl\"")
+			d.Violate(off, "required", "missing required member \"tokenUrl\"")
 		}
 	}
 }
 
-func (v *PasswordOAuthFlow) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PasswordOAuthFlow) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.RefreshURL != nil {
-		e.name("\"refreshUrl\":")
-		e.string(*v.RefreshURL)
+		e.Name("\"refreshUrl\":")
+		e.Str(*v.RefreshURL)
 	}
-	e.name("\"scopes\":")
+	e.Name("\"scopes\":")
 	{
-		e.buf = append(e.buf, '{')
-		ks0, n0 := rtSortedKeys(e, v.Scopes)
+		e.Buf = append(e.Buf, '{')
+		ks0, n0 := codec.SortedKeys(e, v.Scopes)
 		for _, k0 := range ks0 {
-			e.key(k0)
-			e.string(v.Scopes[k0])
+			e.Key(k0)
+			e.Str(v.Scopes[k0])
 		}
-		e.keys = e.keys[:n0]
-		e.buf = append(e.buf, '}')
+		e.Keys = e.Keys[:n0]
+		e.Buf = append(e.Buf, '}')
 	}
-	e.name("\"tokenUrl\":")
-	e.string(v.TokenURL)
+	e.Name("\"tokenUrl\":")
+	e.Str(v.TokenURL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PasswordOAuthFlow) extraCount() int {
@@ -7690,81 +7693,81 @@ func (v PushNotificationAuthenticationInfo) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PushNotificationAuthenticationInfo) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PushNotificationAuthenticationInfo) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PushNotificationAuthenticationInfo) decodeJSON(d *decoder) {
+func (v *PushNotificationAuthenticationInfo) DecodeJSON(d *codec.Decoder) {
 	*v = PushNotificationAuthenticationInfo{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "credentials":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Credentials = d.stringPtr()
+			v.Credentials = d.StrPtr()
 		case "schemes":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]string
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 string
-					x0 = d.string()
+					x0 = d.Str()
 					s0 = append(s0, x0)
 				}
 				v.Schemes = append(make([]string, 0, len(s0)), s0...)
 			}
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"schemes\"")
+			d.Violate(off, "required", "missing required member \"schemes\"")
 		}
 	}
 }
 
-func (v *PushNotificationAuthenticationInfo) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PushNotificationAuthenticationInfo) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Credentials != nil {
-		e.name("\"credentials\":")
-		e.string(*v.Credentials)
+		e.Name("\"credentials\":")
+		e.Str(*v.Credentials)
 	}
-	e.name("\"schemes\":")
-	e.buf = append(e.buf, '[')
+	e.Name("\"schemes\":")
+	e.Buf = append(e.Buf, '[')
 	for i0 := range v.Schemes {
-		e.comma()
-		e.string(v.Schemes[i0])
+		e.Comma()
+		e.Str(v.Schemes[i0])
 	}
-	e.buf = append(e.buf, ']')
+	e.Buf = append(e.Buf, ']')
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PushNotificationAuthenticationInfo) extraCount() int {
@@ -7778,86 +7781,86 @@ func (v PushNotificationConfig) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PushNotificationConfig) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PushNotificationConfig) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PushNotificationConfig) decodeJSON(d *decoder) {
+func (v *PushNotificationConfig) DecodeJSON(d *codec.Decoder) {
 	*v = PushNotificationConfig{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "authentication":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Authentication = new(PushNotificationAuthenticationInfo)
-			v.Authentication.decodeJSON(d)
+			v.Authentication.DecodeJSON(d)
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID = d.stringPtr()
+			v.ID = d.StrPtr()
 		case "token":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Token = d.stringPtr()
+			v.Token = d.StrPtr()
 		case "url":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.URL = d.string()
+			v.URL = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&8 != 8 {
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"url\"")
+			d.Violate(off, "required", "missing required member \"url\"")
 		}
 	}
 }
 
-func (v *PushNotificationConfig) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *PushNotificationConfig) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Authentication != nil {
-		e.name("\"authentication\":")
-		v.Authentication.encodeJSON(e)
+		e.Name("\"authentication\":")
+		v.Authentication.EncodeJSON(e)
 	}
 	if v.ID != nil {
-		e.name("\"id\":")
-		e.string(*v.ID)
+		e.Name("\"id\":")
+		e.Str(*v.ID)
 	}
 	if v.Token != nil {
-		e.name("\"token\":")
-		e.string(*v.Token)
+		e.Name("\"token\":")
+		e.Str(*v.Token)
 	}
-	e.name("\"url\":")
-	e.string(v.URL)
+	e.Name("\"url\":")
+	e.Str(v.URL)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PushNotificationConfig) extraCount() int {
@@ -7871,76 +7874,76 @@ func (v PushNotificationNotSupportedError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *PushNotificationNotSupportedError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *PushNotificationNotSupportedError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *PushNotificationNotSupportedError) decodeJSON(d *decoder) {
+func (v *PushNotificationNotSupportedError) DecodeJSON(d *codec.Decoder) {
 	*v = PushNotificationNotSupportedError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32003))
+			d.ConstInt(int64(-32003))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *PushNotificationNotSupportedError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32003")
+func (v *PushNotificationNotSupportedError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32003")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *PushNotificationNotSupportedError) extraCount() int {
@@ -7954,67 +7957,67 @@ func (v SecuritySchemeHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SecuritySchemeHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SecuritySchemeHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SecuritySchemeHolder) encodeJSON(e *encoder) {
+func (v SecuritySchemeHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SecuritySchemeHolder) decodeJSON(d *decoder) {
+func (v *SecuritySchemeHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("type")
+		tag, state := d.PeekTag("type")
 		switch state {
-		case tagAbsent:
-			d.missingTag("type", "SecurityScheme", "\"apiKey\", \"http\", \"oauth2\", \"openIdConnect\", \"mutualTLS\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("type", "SecurityScheme", "\"apiKey\", \"http\", \"oauth2\", \"openIdConnect\", \"mutualTLS\"")
+		case codec.TagString:
 			switch tag {
 			case "apiKey":
 				x := new(APIKeySecurityScheme)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "http":
 				x := new(HTTPAuthSecurityScheme)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "oauth2":
 				x := new(OAuth2SecurityScheme)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "openIdConnect":
 				x := new(OpenIdConnectSecurityScheme)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "mutualTLS":
 				x := new(MutualTLSSecurityScheme)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("type", tag, "SecurityScheme", "\"apiKey\", \"http\", \"oauth2\", \"openIdConnect\", \"mutualTLS\"")
+				d.BadTag("type", tag, "SecurityScheme", "\"apiKey\", \"http\", \"oauth2\", \"openIdConnect\", \"mutualTLS\"")
 			}
 		default:
-			d.badTag("type", tag, "SecurityScheme", "\"apiKey\", \"http\", \"oauth2\", \"openIdConnect\", \"mutualTLS\"")
+			d.BadTag("type", tag, "SecurityScheme", "\"apiKey\", \"http\", \"oauth2\", \"openIdConnect\", \"mutualTLS\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8025,54 +8028,54 @@ func (v SecuritySchemeBase) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SecuritySchemeBase) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SecuritySchemeBase) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SecuritySchemeBase) decodeJSON(d *decoder) {
+func (v *SecuritySchemeBase) DecodeJSON(d *codec.Decoder) {
 	*v = SecuritySchemeBase{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "description":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Description = d.stringPtr()
+			v.Description = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 }
 
-func (v *SecuritySchemeBase) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SecuritySchemeBase) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Description != nil {
-		e.name("\"description\":")
-		e.string(*v.Description)
+		e.Name("\"description\":")
+		e.Str(*v.Description)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SecuritySchemeBase) extraCount() int {
@@ -8086,88 +8089,88 @@ func (v SendMessageRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendMessageRequest) decodeJSON(d *decoder) {
+func (v *SendMessageRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SendMessageRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("message/send")
+			d.ConstString("message/send")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SendMessageRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SendMessageRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"message/send\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"message/send\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SendMessageRequest) extraCount() int {
@@ -8181,43 +8184,43 @@ func (v SendMessageRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SendMessageRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendMessageRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendMessageRequestID) decodeJSON(d *decoder) {
+func (v *SendMessageRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = SendMessageRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v SendMessageRequestID) encodeJSON(e *encoder) {
+func (v SendMessageRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -8228,69 +8231,69 @@ func (v SendMessageResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendMessageResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendMessageResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SendMessageResponseHolder) encodeJSON(e *encoder) {
+func (v SendMessageResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SendMessageResponseHolder) decodeJSON(d *decoder) {
+func (v *SendMessageResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best SendMessageResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(SendMessageSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8301,83 +8304,83 @@ func (v SendMessageSuccessResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendMessageSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendMessageSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendMessageSuccessResponse) decodeJSON(d *decoder) {
+func (v *SendMessageSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = SendMessageSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 SendMessageSuccessResponseResultHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Result = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *SendMessageSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SendMessageSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	if v.Result != nil {
-		e.name("\"result\":")
-		SendMessageSuccessResponseResultHolder{Value: v.Result}.encodeJSON(e)
+		e.Name("\"result\":")
+		SendMessageSuccessResponseResultHolder{Value: v.Result}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SendMessageSuccessResponse) extraCount() int {
@@ -8391,48 +8394,48 @@ func (v SendMessageSuccessResponseID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SendMessageSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendMessageSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendMessageSuccessResponseID) decodeJSON(d *decoder) {
+func (v *SendMessageSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = SendMessageSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v SendMessageSuccessResponseID) encodeJSON(e *encoder) {
+func (v SendMessageSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -8443,55 +8446,55 @@ func (v SendMessageSuccessResponseResultHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendMessageSuccessResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendMessageSuccessResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SendMessageSuccessResponseResultHolder) encodeJSON(e *encoder) {
+func (v SendMessageSuccessResponseResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SendMessageSuccessResponseResultHolder) decodeJSON(d *decoder) {
+func (v *SendMessageSuccessResponseResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("kind")
+		tag, state := d.PeekTag("kind")
 		switch state {
-		case tagAbsent:
-			d.missingTag("kind", "SendMessageSuccessResponseResult", "\"task\", \"message\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("kind", "SendMessageSuccessResponseResult", "\"task\", \"message\"")
+		case codec.TagString:
 			switch tag {
 			case "task":
 				x := new(Task)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "message":
 				x := new(Message)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("kind", tag, "SendMessageSuccessResponseResult", "\"task\", \"message\"")
+				d.BadTag("kind", tag, "SendMessageSuccessResponseResult", "\"task\", \"message\"")
 			}
 		default:
-			d.badTag("kind", tag, "SendMessageSuccessResponseResult", "\"task\", \"message\"")
+			d.BadTag("kind", tag, "SendMessageSuccessResponseResult", "\"task\", \"message\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8502,88 +8505,88 @@ func (v SendStreamingMessageRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendStreamingMessageRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendStreamingMessageRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendStreamingMessageRequest) decodeJSON(d *decoder) {
+func (v *SendStreamingMessageRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SendStreamingMessageRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("message/stream")
+			d.ConstString("message/stream")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SendStreamingMessageRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SendStreamingMessageRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"message/stream\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"message/stream\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SendStreamingMessageRequest) extraCount() int {
@@ -8597,43 +8600,43 @@ func (v SendStreamingMessageRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SendStreamingMessageRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendStreamingMessageRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendStreamingMessageRequestID) decodeJSON(d *decoder) {
+func (v *SendStreamingMessageRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = SendStreamingMessageRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v SendStreamingMessageRequestID) encodeJSON(e *encoder) {
+func (v SendStreamingMessageRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -8644,69 +8647,69 @@ func (v SendStreamingMessageResponseHolder) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendStreamingMessageResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendStreamingMessageResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SendStreamingMessageResponseHolder) encodeJSON(e *encoder) {
+func (v SendStreamingMessageResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SendStreamingMessageResponseHolder) decodeJSON(d *decoder) {
+func (v *SendStreamingMessageResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best SendStreamingMessageResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(SendStreamingMessageSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8717,83 +8720,83 @@ func (v SendStreamingMessageSuccessResponse) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendStreamingMessageSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendStreamingMessageSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendStreamingMessageSuccessResponse) decodeJSON(d *decoder) {
+func (v *SendStreamingMessageSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = SendStreamingMessageSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
 			var h0 SendStreamingMessageSuccessResponseResultHolder
-			h0.decodeJSON(d)
+			h0.DecodeJSON(d)
 			v.Result = h0.Value
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *SendStreamingMessageSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SendStreamingMessageSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"jsonrpc\":\"2.0\"")
 	if v.Result != nil {
-		e.name("\"result\":")
-		SendStreamingMessageSuccessResponseResultHolder{Value: v.Result}.encodeJSON(e)
+		e.Name("\"result\":")
+		SendStreamingMessageSuccessResponseResultHolder{Value: v.Result}.EncodeJSON(e)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SendStreamingMessageSuccessResponse) extraCount() int {
@@ -8807,48 +8810,48 @@ func (v SendStreamingMessageSuccessResponseID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SendStreamingMessageSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendStreamingMessageSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SendStreamingMessageSuccessResponseID) decodeJSON(d *decoder) {
+func (v *SendStreamingMessageSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = SendStreamingMessageSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v SendStreamingMessageSuccessResponseID) encodeJSON(e *encoder) {
+func (v SendStreamingMessageSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -8859,63 +8862,63 @@ func (v SendStreamingMessageSuccessResponseResultHolder) MarshalJSON() ([]byte, 
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SendStreamingMessageSuccessResponseResultHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SendStreamingMessageSuccessResponseResultHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SendStreamingMessageSuccessResponseResultHolder) encodeJSON(e *encoder) {
+func (v SendStreamingMessageSuccessResponseResultHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SendStreamingMessageSuccessResponseResultHolder) decodeJSON(d *decoder) {
+func (v *SendStreamingMessageSuccessResponseResultHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		tag, state := d.peekTag("kind")
+		tag, state := d.PeekTag("kind")
 		switch state {
-		case tagAbsent:
-			d.missingTag("kind", "SendStreamingMessageSuccessResponseResult", "\"task\", \"message\", \"status-update\", \"artifact-update\"")
-		case tagString:
+		case codec.TagAbsent:
+			d.MissingTag("kind", "SendStreamingMessageSuccessResponseResult", "\"task\", \"message\", \"status-update\", \"artifact-update\"")
+		case codec.TagString:
 			switch tag {
 			case "task":
 				x := new(Task)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "message":
 				x := new(Message)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "status-update":
 				x := new(TaskStatusUpdateEvent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			case "artifact-update":
 				x := new(TaskArtifactUpdateEvent)
-				x.decodeJSON(d)
+				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.badTag("kind", tag, "SendStreamingMessageSuccessResponseResult", "\"task\", \"message\", \"status-update\", \"artifact-update\"")
+				d.BadTag("kind", tag, "SendStreamingMessageSuccessResponseResult", "\"task\", \"message\", \"status-update\", \"artifact-update\"")
 			}
 		default:
-			d.badTag("kind", tag, "SendStreamingMessageSuccessResponseResult", "\"task\", \"message\", \"status-update\", \"artifact-update\"")
+			d.BadTag("kind", tag, "SendStreamingMessageSuccessResponseResult", "\"task\", \"message\", \"status-update\", \"artifact-update\"")
 		}
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -8926,88 +8929,88 @@ func (v SetTaskPushNotificationConfigRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetTaskPushNotificationConfigRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetTaskPushNotificationConfigRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetTaskPushNotificationConfigRequest) decodeJSON(d *decoder) {
+func (v *SetTaskPushNotificationConfigRequest) DecodeJSON(d *codec.Decoder) {
 	*v = SetTaskPushNotificationConfigRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/pushNotificationConfig/set")
+			d.ConstString("tasks/pushNotificationConfig/set")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *SetTaskPushNotificationConfigRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SetTaskPushNotificationConfigRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/pushNotificationConfig/set\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/pushNotificationConfig/set\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetTaskPushNotificationConfigRequest) extraCount() int {
@@ -9021,43 +9024,43 @@ func (v SetTaskPushNotificationConfigRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SetTaskPushNotificationConfigRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetTaskPushNotificationConfigRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetTaskPushNotificationConfigRequestID) decodeJSON(d *decoder) {
+func (v *SetTaskPushNotificationConfigRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = SetTaskPushNotificationConfigRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v SetTaskPushNotificationConfigRequestID) encodeJSON(e *encoder) {
+func (v SetTaskPushNotificationConfigRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -9068,69 +9071,69 @@ func (v SetTaskPushNotificationConfigResponseHolder) MarshalJSON() ([]byte, erro
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetTaskPushNotificationConfigResponseHolder) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v SetTaskPushNotificationConfigResponseHolder) encodeJSON(e *encoder) {
+func (v SetTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
 	if v.Value == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	v.Value.encodeJSON(e)
+	v.Value.EncodeJSON(e)
 }
 
-func (v *SetTaskPushNotificationConfigResponseHolder) decodeJSON(d *decoder) {
+func (v *SetTaskPushNotificationConfigResponseHolder) DecodeJSON(d *codec.Decoder) {
 	v.Value = nil
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '{':
-		var t trial
+		var t codec.Trial
 		var best SetTaskPushNotificationConfigResponse
-		keys := d.peekKeys([]string{"error", "id", "jsonrpc", "result"})
+		keys := d.PeekKeys([]string{"error", "id", "jsonrpc", "result"})
 		ok0 := keys&7 == 7
 		ok1 := keys&14 == 14
 		if !(ok0 || ok1) {
 			ok0, ok1 = true, true
 		}
 		if ok0 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(JSONRPCErrorResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
 		if ok1 {
-			sd := d.sub()
+			sd := d.Sub()
 			x := new(SetTaskPushNotificationConfigSuccessResponse)
-			x.decodeJSON(&sd)
-			vs := newVState()
-			x.validate(vs)
-			n := len(vs.errs)
-			vs.release()
-			if t.offer(&sd, n, x.extraCount()) {
+			x.DecodeJSON(&sd)
+			vs := codec.NewValidator()
+			x.ValidateWith(vs)
+			n := len(vs.Errs)
+			vs.Release()
+			if t.Offer(&sd, n, x.extraCount()) {
 				best = x
 			}
 		}
-		t.finish(d, false)
+		t.Finish(d, false)
 		v.Value = best
 	default:
-		d.mismatch("object")
+		d.Mismatch("object")
 	}
 }
 
@@ -9141,79 +9144,79 @@ func (v SetTaskPushNotificationConfigSuccessResponse) MarshalJSON() ([]byte, err
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *SetTaskPushNotificationConfigSuccessResponse) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetTaskPushNotificationConfigSuccessResponse) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetTaskPushNotificationConfigSuccessResponse) decodeJSON(d *decoder) {
+func (v *SetTaskPushNotificationConfigSuccessResponse) DecodeJSON(d *codec.Decoder) {
 	*v = SetTaskPushNotificationConfigSuccessResponse{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "result":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Result.decodeJSON(d)
+			v.Result.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&7 != 7 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"result\"")
+			d.Violate(off, "required", "missing required member \"result\"")
 		}
 	}
 }
 
-func (v *SetTaskPushNotificationConfigSuccessResponse) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *SetTaskPushNotificationConfigSuccessResponse) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"result\":")
-	v.Result.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"result\":")
+	v.Result.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *SetTaskPushNotificationConfigSuccessResponse) extraCount() int {
@@ -9227,48 +9230,48 @@ func (v SetTaskPushNotificationConfigSuccessResponseID) MarshalJSON() ([]byte, e
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v SetTaskPushNotificationConfigSuccessResponseID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *SetTaskPushNotificationConfigSuccessResponseID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *SetTaskPushNotificationConfigSuccessResponseID) decodeJSON(d *decoder) {
+func (v *SetTaskPushNotificationConfigSuccessResponseID) DecodeJSON(d *codec.Decoder) {
 	*v = SetTaskPushNotificationConfigSuccessResponseID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	case c == 'n':
 		v.Kind = KindNull
-		d.literal("null")
+		d.Literal("null")
 	default:
-		d.mismatch("string or integer or null")
+		d.Mismatch("string or integer or null")
 	}
 }
 
-func (v SetTaskPushNotificationConfigSuccessResponseID) encodeJSON(e *encoder) {
+func (v SetTaskPushNotificationConfigSuccessResponseID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	case KindNull:
-		e.null()
+		e.Null()
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -9279,142 +9282,142 @@ func (v Task) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *Task) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *Task) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *Task) decodeJSON(d *decoder) {
+func (v *Task) DecodeJSON(d *codec.Decoder) {
 	*v = Task{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "artifacts":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Artifact
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Artifact
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.Artifacts = append(make([]Artifact, 0, len(s0)), s0...)
 			}
 		case "contextId":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ContextID = d.string()
+			v.ContextID = d.Str()
 		case "history":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			if d.array() {
+			if d.Array() {
 				var buf0 [8]Message
 				s0 := buf0[:0]
-				for first := true; d.elem(&first); {
+				for first := true; d.NextElem(&first); {
 					var x0 Message
-					x0.decodeJSON(d)
+					x0.DecodeJSON(d)
 					s0 = append(s0, x0)
 				}
 				v.History = append(make([]Message, 0, len(s0)), s0...)
 			}
 		case "id":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "kind":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			d.constString("task")
+			d.ConstString("task")
 		case "metadata":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "status":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.Status.decodeJSON(d)
+			v.Status.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&90 != 90 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"contextId\"")
+			d.Violate(off, "required", "missing required member \"contextId\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"status\"")
+			d.Violate(off, "required", "missing required member \"status\"")
 		}
 	}
 }
 
-func (v *Task) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *Task) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Artifacts != nil {
-		e.name("\"artifacts\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"artifacts\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.Artifacts {
-			e.comma()
-			v.Artifacts[i0].encodeJSON(e)
+			e.Comma()
+			v.Artifacts[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"contextId\":")
-	e.string(v.ContextID)
+	e.Name("\"contextId\":")
+	e.Str(v.ContextID)
 	if v.History != nil {
-		e.name("\"history\":")
-		e.buf = append(e.buf, '[')
+		e.Name("\"history\":")
+		e.Buf = append(e.Buf, '[')
 		for i0 := range v.History {
-			e.comma()
-			v.History[i0].encodeJSON(e)
+			e.Comma()
+			v.History[i0].EncodeJSON(e)
 		}
-		e.buf = append(e.buf, ']')
+		e.Buf = append(e.Buf, ']')
 	}
-	e.name("\"id\":")
-	e.string(v.ID)
-	e.name("\"kind\":\"task\"")
+	e.Name("\"id\":")
+	e.Str(v.ID)
+	e.Name("\"kind\":\"task\"")
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
-	e.name("\"status\":")
-	v.Status.encodeJSON(e)
+	e.Name("\"status\":")
+	v.Status.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *Task) extraCount() int {
@@ -9428,114 +9431,114 @@ func (v TaskArtifactUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskArtifactUpdateEvent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskArtifactUpdateEvent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskArtifactUpdateEvent) decodeJSON(d *decoder) {
+func (v *TaskArtifactUpdateEvent) DecodeJSON(d *codec.Decoder) {
 	*v = TaskArtifactUpdateEvent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "append":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.Append = d.boolPtr()
+			v.Append = d.BoolPtr()
 		case "artifact":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Artifact.decodeJSON(d)
+			v.Artifact.DecodeJSON(d)
 		case "contextId":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.ContextID = d.string()
+			v.ContextID = d.Str()
 		case "kind":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			d.constString("artifact-update")
+			d.ConstString("artifact-update")
 		case "lastChunk":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.LastChunk = d.boolPtr()
+			v.LastChunk = d.BoolPtr()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "taskId":
-			if !d.once(&seen[0], (1 << 6)) {
+			if !d.Once(&seen[0], (1 << 6)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&78 != 78 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"artifact\"")
+			d.Violate(off, "required", "missing required member \"artifact\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"contextId\"")
+			d.Violate(off, "required", "missing required member \"contextId\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<6) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *TaskArtifactUpdateEvent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskArtifactUpdateEvent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Append != nil {
-		e.name("\"append\":")
-		e.bool(*v.Append)
+		e.Name("\"append\":")
+		e.Bool(*v.Append)
 	}
-	e.name("\"artifact\":")
-	v.Artifact.encodeJSON(e)
-	e.name("\"contextId\":")
-	e.string(v.ContextID)
-	e.name("\"kind\":\"artifact-update\"")
+	e.Name("\"artifact\":")
+	v.Artifact.EncodeJSON(e)
+	e.Name("\"contextId\":")
+	e.Str(v.ContextID)
+	e.Name("\"kind\":\"artifact-update\"")
 	if v.LastChunk != nil {
-		e.name("\"lastChunk\":")
-		e.bool(*v.LastChunk)
+		e.Name("\"lastChunk\":")
+		e.Bool(*v.LastChunk)
 	}
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskArtifactUpdateEvent) extraCount() int {
@@ -9549,67 +9552,67 @@ func (v TaskIdParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskIdParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskIdParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskIdParams) decodeJSON(d *decoder) {
+func (v *TaskIdParams) DecodeJSON(d *codec.Decoder) {
 	*v = TaskIdParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&1 != 1 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 	}
 }
 
-func (v *TaskIdParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"id\":")
-	e.string(v.ID)
+func (v *TaskIdParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"id\":")
+	e.Str(v.ID)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskIdParams) extraCount() int {
@@ -9623,76 +9626,76 @@ func (v TaskNotCancelableError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskNotCancelableError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskNotCancelableError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskNotCancelableError) decodeJSON(d *decoder) {
+func (v *TaskNotCancelableError) DecodeJSON(d *codec.Decoder) {
 	*v = TaskNotCancelableError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32002))
+			d.ConstInt(int64(-32002))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *TaskNotCancelableError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32002")
+func (v *TaskNotCancelableError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32002")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskNotCancelableError) extraCount() int {
@@ -9706,76 +9709,76 @@ func (v TaskNotFoundError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskNotFoundError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskNotFoundError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskNotFoundError) decodeJSON(d *decoder) {
+func (v *TaskNotFoundError) DecodeJSON(d *codec.Decoder) {
 	*v = TaskNotFoundError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32001))
+			d.ConstInt(int64(-32001))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *TaskNotFoundError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32001")
+func (v *TaskNotFoundError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32001")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskNotFoundError) extraCount() int {
@@ -9789,68 +9792,68 @@ func (v TaskPushNotificationConfig) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskPushNotificationConfig) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskPushNotificationConfig) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskPushNotificationConfig) decodeJSON(d *decoder) {
+func (v *TaskPushNotificationConfig) DecodeJSON(d *codec.Decoder) {
 	*v = TaskPushNotificationConfig{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "pushNotificationConfig":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.PushNotificationConfig.decodeJSON(d)
+			v.PushNotificationConfig.DecodeJSON(d)
 		case "taskId":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&3 != 3 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"pushNotificationConfig\"")
+			d.Violate(off, "required", "missing required member \"pushNotificationConfig\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *TaskPushNotificationConfig) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"pushNotificationConfig\":")
-	v.PushNotificationConfig.encodeJSON(e)
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+func (v *TaskPushNotificationConfig) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"pushNotificationConfig\":")
+	v.PushNotificationConfig.EncodeJSON(e)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskPushNotificationConfig) extraCount() int {
@@ -9864,76 +9867,76 @@ func (v TaskQueryParams) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskQueryParams) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskQueryParams) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskQueryParams) decodeJSON(d *decoder) {
+func (v *TaskQueryParams) DecodeJSON(d *codec.Decoder) {
 	*v = TaskQueryParams{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "historyLength":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.HistoryLength = d.intPtr()
+			v.HistoryLength = d.IntPtr()
 		case "id":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.ID = d.string()
+			v.ID = d.Str()
 		case "metadata":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 	}
 }
 
-func (v *TaskQueryParams) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskQueryParams) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.HistoryLength != nil {
-		e.name("\"historyLength\":")
-		e.int(*v.HistoryLength)
+		e.Name("\"historyLength\":")
+		e.Int(*v.HistoryLength)
 	}
-	e.name("\"id\":")
-	e.string(v.ID)
+	e.Name("\"id\":")
+	e.Str(v.ID)
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskQueryParams) extraCount() int {
@@ -9947,88 +9950,88 @@ func (v TaskResubscriptionRequest) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskResubscriptionRequest) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskResubscriptionRequest) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskResubscriptionRequest) decodeJSON(d *decoder) {
+func (v *TaskResubscriptionRequest) DecodeJSON(d *codec.Decoder) {
 	*v = TaskResubscriptionRequest{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "id":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ID.decodeJSON(d)
+			v.ID.DecodeJSON(d)
 		case "jsonrpc":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			d.constString("2.0")
+			d.ConstString("2.0")
 		case "method":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("tasks/resubscribe")
+			d.ConstString("tasks/resubscribe")
 		case "params":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Params.decodeJSON(d)
+			v.Params.DecodeJSON(d)
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&15 != 15 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"id\"")
+			d.Violate(off, "required", "missing required member \"id\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"jsonrpc\"")
+			d.Violate(off, "required", "missing required member \"jsonrpc\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"method\"")
+			d.Violate(off, "required", "missing required member \"method\"")
 		}
 		if seen[0]&(1<<3) == 0 {
-			d.violate(off, "required", "missing required member \"params\"")
+			d.Violate(off, "required", "missing required member \"params\"")
 		}
 	}
 }
 
-func (v *TaskResubscriptionRequest) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskResubscriptionRequest) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if !v.ID.IsZero() {
-		e.name("\"id\":")
-		v.ID.encodeJSON(e)
+		e.Name("\"id\":")
+		v.ID.EncodeJSON(e)
 	}
-	e.name("\"jsonrpc\":\"2.0\"")
-	e.name("\"method\":\"tasks/resubscribe\"")
-	e.name("\"params\":")
-	v.Params.encodeJSON(e)
+	e.Name("\"jsonrpc\":\"2.0\"")
+	e.Name("\"method\":\"tasks/resubscribe\"")
+	e.Name("\"params\":")
+	v.Params.EncodeJSON(e)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskResubscriptionRequest) extraCount() int {
@@ -10042,43 +10045,43 @@ func (v TaskResubscriptionRequestID) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v TaskResubscriptionRequestID) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskResubscriptionRequestID) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskResubscriptionRequestID) decodeJSON(d *decoder) {
+func (v *TaskResubscriptionRequestID) DecodeJSON(d *codec.Decoder) {
 	*v = TaskResubscriptionRequestID{}
-	switch c := d.peek(); {
+	switch c := d.Peek(); {
 	case c == '"':
 		v.Kind = KindString
-		v.Str = d.string()
-	case rtIsNumberStart(c):
+		v.Str = d.Str()
+	case codec.IsNumberStart(c):
 		v.Kind = KindInteger
-		v.Int = d.int()
+		v.Int = d.Int()
 	default:
-		d.mismatch("string or integer")
+		d.Mismatch("string or integer")
 	}
 }
 
-func (v TaskResubscriptionRequestID) encodeJSON(e *encoder) {
+func (v TaskResubscriptionRequestID) EncodeJSON(e *codec.Encoder) {
 	switch v.Kind {
 	case KindString:
-		e.string(v.Str)
+		e.Str(v.Str)
 	case KindInteger:
-		e.int(v.Int)
+		e.Int(v.Int)
 	default:
-		e.null()
+		e.Null()
 	}
 }
 
@@ -10089,30 +10092,30 @@ func (v TaskState) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v TaskState) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskState) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskState) decodeJSON(d *decoder) {
+func (v *TaskState) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = TaskState(u)
 }
 
-func (v TaskState) encodeJSON(e *encoder) {
+func (v TaskState) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -10122,77 +10125,77 @@ func (v TaskStatus) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskStatus) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskStatus) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskStatus) decodeJSON(d *decoder) {
+func (v *TaskStatus) DecodeJSON(d *codec.Decoder) {
 	*v = TaskStatus{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "message":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
 			v.Message = new(Message)
-			v.Message.decodeJSON(d)
+			v.Message.DecodeJSON(d)
 		case "state":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.State.decodeJSON(d)
+			v.State.DecodeJSON(d)
 		case "timestamp":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Timestamp = d.stringPtr()
+			v.Timestamp = d.StrPtr()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&2 != 2 {
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"state\"")
+			d.Violate(off, "required", "missing required member \"state\"")
 		}
 	}
 }
 
-func (v *TaskStatus) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
+func (v *TaskStatus) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
 	if v.Message != nil {
-		e.name("\"message\":")
-		v.Message.encodeJSON(e)
+		e.Name("\"message\":")
+		v.Message.EncodeJSON(e)
 	}
-	e.name("\"state\":")
-	v.State.encodeJSON(e)
+	e.Name("\"state\":")
+	v.State.EncodeJSON(e)
 	if v.Timestamp != nil {
-		e.name("\"timestamp\":")
-		e.string(*v.Timestamp)
+		e.Name("\"timestamp\":")
+		e.Str(*v.Timestamp)
 	}
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskStatus) extraCount() int {
@@ -10206,106 +10209,106 @@ func (v TaskStatusUpdateEvent) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TaskStatusUpdateEvent) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TaskStatusUpdateEvent) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TaskStatusUpdateEvent) decodeJSON(d *decoder) {
+func (v *TaskStatusUpdateEvent) DecodeJSON(d *codec.Decoder) {
 	*v = TaskStatusUpdateEvent{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "contextId":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			v.ContextID = d.string()
+			v.ContextID = d.Str()
 		case "final":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Final = d.bool()
+			v.Final = d.Bool()
 		case "kind":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			d.constString("status-update")
+			d.ConstString("status-update")
 		case "metadata":
-			if !d.once(&seen[0], (1 << 3)) {
+			if !d.Once(&seen[0], (1 << 3)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "status":
-			if !d.once(&seen[0], (1 << 4)) {
+			if !d.Once(&seen[0], (1 << 4)) {
 				return
 			}
-			v.Status.decodeJSON(d)
+			v.Status.DecodeJSON(d)
 		case "taskId":
-			if !d.once(&seen[0], (1 << 5)) {
+			if !d.Once(&seen[0], (1 << 5)) {
 				return
 			}
-			v.TaskID = d.string()
+			v.TaskID = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&55 != 55 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"contextId\"")
+			d.Violate(off, "required", "missing required member \"contextId\"")
 		}
 		if seen[0]&(1<<1) == 0 {
-			d.violate(off, "required", "missing required member \"final\"")
+			d.Violate(off, "required", "missing required member \"final\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<4) == 0 {
-			d.violate(off, "required", "missing required member \"status\"")
+			d.Violate(off, "required", "missing required member \"status\"")
 		}
 		if seen[0]&(1<<5) == 0 {
-			d.violate(off, "required", "missing required member \"taskId\"")
+			d.Violate(off, "required", "missing required member \"taskId\"")
 		}
 	}
 }
 
-func (v *TaskStatusUpdateEvent) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"contextId\":")
-	e.string(v.ContextID)
-	e.name("\"final\":")
-	e.bool(v.Final)
-	e.name("\"kind\":\"status-update\"")
+func (v *TaskStatusUpdateEvent) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"contextId\":")
+	e.Str(v.ContextID)
+	e.Name("\"final\":")
+	e.Bool(v.Final)
+	e.Name("\"kind\":\"status-update\"")
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
-	e.name("\"status\":")
-	v.Status.encodeJSON(e)
-	e.name("\"taskId\":")
-	e.string(v.TaskID)
+	e.Name("\"status\":")
+	v.Status.EncodeJSON(e)
+	e.Name("\"taskId\":")
+	e.Str(v.TaskID)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TaskStatusUpdateEvent) extraCount() int {
@@ -10319,76 +10322,76 @@ func (v TextPart) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *TextPart) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TextPart) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TextPart) decodeJSON(d *decoder) {
+func (v *TextPart) DecodeJSON(d *codec.Decoder) {
 	*v = TextPart{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "kind":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constString("text")
+			d.ConstString("text")
 		case "metadata":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Metadata = d.raw()
+			v.Metadata = d.Raw()
 		case "text":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Text = d.string()
+			v.Text = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"kind\"")
+			d.Violate(off, "required", "missing required member \"kind\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"text\"")
+			d.Violate(off, "required", "missing required member \"text\"")
 		}
 	}
 }
 
-func (v *TextPart) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"kind\":\"text\"")
+func (v *TextPart) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"kind\":\"text\"")
 	if v.Metadata != nil {
-		e.name("\"metadata\":")
-		e.raw(v.Metadata)
+		e.Name("\"metadata\":")
+		e.Raw(v.Metadata)
 	}
-	e.name("\"text\":")
-	e.string(v.Text)
+	e.Name("\"text\":")
+	e.Str(v.Text)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *TextPart) extraCount() int {
@@ -10402,30 +10405,30 @@ func (v TransportProtocol) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v TransportProtocol) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *TransportProtocol) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *TransportProtocol) decodeJSON(d *decoder) {
+func (v *TransportProtocol) DecodeJSON(d *codec.Decoder) {
 	var u string
-	u = d.string()
+	u = d.Str()
 	*v = TransportProtocol(u)
 }
 
-func (v TransportProtocol) encodeJSON(e *encoder) {
+func (v TransportProtocol) EncodeJSON(e *codec.Encoder) {
 	u := string(v)
-	e.string(u)
+	e.Str(u)
 }
 
 // MarshalJSON encodes v as JSON.
@@ -10435,76 +10438,76 @@ func (v UnsupportedOperationError) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends the JSON encoding of v to b.
 func (v *UnsupportedOperationError) AppendJSON(b []byte) ([]byte, error) {
-	e := encoder{buf: b}
-	v.encodeJSON(&e)
-	return e.result(b)
+	e := codec.Encoder{Buf: b}
+	v.EncodeJSON(&e)
+	return e.Result(b)
 }
 
 // UnmarshalJSON decodes JSON into v. It fails with a *SyntaxError on malformed JSON and with
 // a *ValidationError on values v cannot hold (a wrong JSON type or constant) and on missing
 // required members; Validate checks the rest of the schema.
 func (v *UnsupportedOperationError) UnmarshalJSON(b []byte) error {
-	var d decoder
-	d.init(b)
-	v.decodeJSON(&d)
-	return d.finish()
+	var d codec.Decoder
+	d.Init(b)
+	v.DecodeJSON(&d)
+	return d.Finish()
 }
 
-func (v *UnsupportedOperationError) decodeJSON(d *decoder) {
+func (v *UnsupportedOperationError) DecodeJSON(d *codec.Decoder) {
 	*v = UnsupportedOperationError{}
-	if !d.object() {
+	if !d.Object() {
 		return
 	}
-	off := d.pos - 1
+	off := d.Pos - 1
 	var seen [1]uint64
-	var ix memberIndex
-	for first := true; d.member(&first); {
-		switch d.key {
+	var ix codec.MemberIndex
+	for first := true; d.NextMember(&first); {
+		switch d.Key {
 		case "code":
-			if !d.once(&seen[0], (1 << 0)) {
+			if !d.Once(&seen[0], (1 << 0)) {
 				return
 			}
-			d.constInt(int64(-32004))
+			d.ConstInt(int64(-32004))
 		case "data":
-			if !d.once(&seen[0], (1 << 1)) {
+			if !d.Once(&seen[0], (1 << 1)) {
 				return
 			}
-			v.Data = d.raw()
+			v.Data = d.Raw()
 		case "message":
-			if !d.once(&seen[0], (1 << 2)) {
+			if !d.Once(&seen[0], (1 << 2)) {
 				return
 			}
-			v.Message = d.string()
+			v.Message = d.Str()
 		default:
-			if !d.extraMember(&v.Extra, &ix) {
+			if !d.ExtraMember(&v.Extra, &ix) {
 				return
 			}
 		}
 	}
 	if seen[0]&5 != 5 {
 		if seen[0]&(1<<0) == 0 {
-			d.violate(off, "required", "missing required member \"code\"")
+			d.Violate(off, "required", "missing required member \"code\"")
 		}
 		if seen[0]&(1<<2) == 0 {
-			d.violate(off, "required", "missing required member \"message\"")
+			d.Violate(off, "required", "missing required member \"message\"")
 		}
 	}
 }
 
-func (v *UnsupportedOperationError) encodeJSON(e *encoder) {
-	e.buf = append(e.buf, '{')
-	e.name("\"code\":-32004")
+func (v *UnsupportedOperationError) EncodeJSON(e *codec.Encoder) {
+	e.Buf = append(e.Buf, '{')
+	e.Name("\"code\":-32004")
 	if v.Data != nil {
-		e.name("\"data\":")
-		e.raw(v.Data)
+		e.Name("\"data\":")
+		e.Raw(v.Data)
 	}
-	e.name("\"message\":")
-	e.string(v.Message)
+	e.Name("\"message\":")
+	e.Str(v.Message)
 	for _, m := range v.Extra {
-		e.key(m.Name)
-		e.raw(m.Value)
+		e.Key(m.Name)
+		e.Raw(m.Value)
 	}
-	e.buf = append(e.buf, '}')
+	e.Buf = append(e.Buf, '}')
 }
 
 func (v *UnsupportedOperationError) extraCount() int {

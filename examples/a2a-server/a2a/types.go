@@ -2,7 +2,10 @@
 
 package a2a
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // A2AError is a discriminated union of all standard JSON-RPC and A2A-specific error types.
 //
@@ -19,8 +22,8 @@ type A2AError interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONParseError) isA2AError() {}
@@ -78,8 +81,8 @@ type A2ARequest interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*SendMessageRequest) isA2ARequest() {}
@@ -530,8 +533,8 @@ type CancelTaskResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isCancelTaskResponse() {}
@@ -761,8 +764,8 @@ type DeleteTaskPushNotificationConfigResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isDeleteTaskPushNotificationConfigResponse() {}
@@ -914,8 +917,8 @@ type FilePartFile interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*FileWithBytes) isFilePartFile() {}
@@ -1068,8 +1071,8 @@ type GetAuthenticatedExtendedCardResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isGetAuthenticatedExtendedCardResponse() {}
@@ -1262,8 +1265,8 @@ type GetTaskPushNotificationConfigRequestParams interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TaskIdParams) isGetTaskPushNotificationConfigRequestParams() {}
@@ -1303,8 +1306,8 @@ type GetTaskPushNotificationConfigResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isGetTaskPushNotificationConfigResponse() {}
@@ -1470,8 +1473,8 @@ type GetTaskResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isGetTaskResponse() {}
@@ -1725,8 +1728,8 @@ type JSONRPCErrorResponseError interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCError) isJSONRPCErrorResponseError() {}
@@ -1987,8 +1990,8 @@ type JSONRPCResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isJSONRPCResponse() {}
@@ -2183,8 +2186,8 @@ type ListTaskPushNotificationConfigResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isListTaskPushNotificationConfigResponse() {}
@@ -2496,8 +2499,8 @@ type Part interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*TextPart) isPart() {}
@@ -2628,8 +2631,8 @@ type SecurityScheme interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*APIKeySecurityScheme) isSecurityScheme() {}
@@ -2744,8 +2747,8 @@ type SendMessageResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isSendMessageResponse() {}
@@ -2852,8 +2855,8 @@ type SendMessageSuccessResponseResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Task) isSendMessageSuccessResponseResult() {}
@@ -2949,8 +2952,8 @@ type SendStreamingMessageResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isSendStreamingMessageResponse() {}
@@ -3060,8 +3063,8 @@ type SendStreamingMessageSuccessResponseResult interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*Task) isSendStreamingMessageSuccessResponseResult() {}
@@ -3166,8 +3169,8 @@ type SetTaskPushNotificationConfigResponse interface {
 	MarshalJSON() ([]byte, error)
 	AppendJSON(b []byte) ([]byte, error)
 	Validate() error
-	encodeJSON(e *encoder)
-	validate(s *vstate)
+	EncodeJSON(e *codec.Encoder)
+	ValidateWith(s *codec.Validator)
 }
 
 func (*JSONRPCErrorResponse) isSetTaskPushNotificationConfigResponse() {}

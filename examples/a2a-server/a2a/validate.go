@@ -2,2727 +2,2730 @@
 
 package a2a
 
-import "encoding/json"
+import (
+	"encoding/json"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+)
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *A2AErrorHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v A2AErrorHolder) validate(s *vstate) {
+func (v A2AErrorHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
+		s.Add("anyOf", "no value: want one of *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *A2ARequestHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v A2ARequestHolder) validate(s *vstate) {
+func (v A2ARequestHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *SendMessageRequest, *SendStreamingMessageRequest, *GetTaskRequest, *CancelTaskRequest, *SetTaskPushNotificationConfigRequest, *GetTaskPushNotificationConfigRequest, *TaskResubscriptionRequest, *ListTaskPushNotificationConfigRequest, *DeleteTaskPushNotificationConfigRequest, *GetAuthenticatedExtendedCardRequest")
+		s.Add("anyOf", "no value: want one of *SendMessageRequest, *SendStreamingMessageRequest, *GetTaskRequest, *CancelTaskRequest, *SetTaskPushNotificationConfigRequest, *GetTaskPushNotificationConfigRequest, *TaskResubscriptionRequest, *ListTaskPushNotificationConfigRequest, *DeleteTaskPushNotificationConfigRequest, *GetAuthenticatedExtendedCardRequest")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *APIKeySecurityScheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *APIKeySecurityScheme) validate(s *vstate) {
+func (v *APIKeySecurityScheme) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.In.validate(s)
-		s.at(m, "in")
+		m := s.Mark()
+		v.In.ValidateWith(s)
+		s.At(m, "in")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v APIKeySecuritySchemeIn) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v APIKeySecuritySchemeIn) validate(s *vstate) {
+func (v APIKeySecuritySchemeIn) ValidateWith(s *codec.Validator) {
 	switch v {
 	case APIKeySecuritySchemeInCookie, APIKeySecuritySchemeInHeader, APIKeySecuritySchemeInQuery:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"cookie\", \"header\", \"query\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"cookie\", \"header\", \"query\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentCapabilities) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentCapabilities) validate(s *vstate) {
+func (v *AgentCapabilities) ValidateWith(s *codec.Validator) {
 	if v.Extensions != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Extensions {
-			m0 := s.mark()
-			v.Extensions[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Extensions[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "extensions")
+		s.At(m, "extensions")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentCard) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentCard) validate(s *vstate) {
+func (v *AgentCard) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Capabilities.validate(s)
-		s.at(m, "capabilities")
+		m := s.Mark()
+		v.Capabilities.ValidateWith(s)
+		s.At(m, "capabilities")
 	}
 	if v.SecuritySchemes != nil {
-		m := s.mark()
+		m := s.Mark()
 		{
-			start := s.mark()
+			start := s.Mark()
 			for k0, x0 := range v.SecuritySchemes {
-				m0 := s.mark()
-				SecuritySchemeHolder{Value: x0}.validate(s)
-				s.at(m0, k0)
+				m0 := s.Mark()
+				SecuritySchemeHolder{Value: x0}.ValidateWith(s)
+				s.At(m0, k0)
 			}
-			s.sortSince(start)
+			s.SortSince(start)
 		}
-		s.at(m, "securitySchemes")
+		s.At(m, "securitySchemes")
 	}
 	if v.Signatures != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Signatures {
-			m0 := s.mark()
-			v.Signatures[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Signatures[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "signatures")
+		s.At(m, "signatures")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentCardSignature) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentCardSignature) validate(s *vstate) {
+func (v *AgentCardSignature) ValidateWith(s *codec.Validator) {
 	if v.Header != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Header; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck1(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "header")
+		s.At(m, "header")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentExtension) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentExtension) validate(s *vstate) {
+func (v *AgentExtension) ValidateWith(s *codec.Validator) {
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck2(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentInterface) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentInterface) validate(s *vstate) {}
+func (v *AgentInterface) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentProvider) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentProvider) validate(s *vstate) {}
+func (v *AgentProvider) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AgentSkill) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AgentSkill) validate(s *vstate) {}
+func (v *AgentSkill) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Artifact) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Artifact) validate(s *vstate) {
+func (v *Artifact) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck3(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Parts {
-			m0 := s.mark()
-			PartHolder{Value: v.Parts[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			PartHolder{Value: v.Parts[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "parts")
+		s.At(m, "parts")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AuthenticatedExtendedCardNotConfiguredError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AuthenticatedExtendedCardNotConfiguredError) validate(s *vstate) {}
+func (v *AuthenticatedExtendedCardNotConfiguredError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *AuthorizationCodeOAuthFlow) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *AuthorizationCodeOAuthFlow) validate(s *vstate) {}
+func (v *AuthorizationCodeOAuthFlow) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelTaskRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelTaskRequest) validate(s *vstate) {
+func (v *CancelTaskRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CancelTaskRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CancelTaskRequestID) validate(s *vstate) {
+func (v CancelTaskRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelTaskResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CancelTaskResponseHolder) validate(s *vstate) {
+func (v CancelTaskResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *CancelTaskSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *CancelTaskSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *CancelTaskSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *CancelTaskSuccessResponse) validate(s *vstate) {
+func (v *CancelTaskSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v CancelTaskSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v CancelTaskSuccessResponseID) validate(s *vstate) {
+func (v CancelTaskSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ClientCredentialsOAuthFlow) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ClientCredentialsOAuthFlow) validate(s *vstate) {}
+func (v *ClientCredentialsOAuthFlow) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ContentTypeNotSupportedError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ContentTypeNotSupportedError) validate(s *vstate) {}
+func (v *ContentTypeNotSupportedError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DataPart) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DataPart) validate(s *vstate) {
+func (v *DataPart) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Data; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck4(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "data")
+		s.At(m, "data")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck5(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DeleteTaskPushNotificationConfigParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DeleteTaskPushNotificationConfigParams) validate(s *vstate) {
+func (v *DeleteTaskPushNotificationConfigParams) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck6(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DeleteTaskPushNotificationConfigRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DeleteTaskPushNotificationConfigRequest) validate(s *vstate) {
+func (v *DeleteTaskPushNotificationConfigRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v DeleteTaskPushNotificationConfigRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v DeleteTaskPushNotificationConfigRequestID) validate(s *vstate) {
+func (v DeleteTaskPushNotificationConfigRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DeleteTaskPushNotificationConfigResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v DeleteTaskPushNotificationConfigResponseHolder) validate(s *vstate) {
+func (v DeleteTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *DeleteTaskPushNotificationConfigSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *DeleteTaskPushNotificationConfigSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *DeleteTaskPushNotificationConfigSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *DeleteTaskPushNotificationConfigSuccessResponse) validate(s *vstate) {
+func (v *DeleteTaskPushNotificationConfigSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Result; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck7(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "result")
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v DeleteTaskPushNotificationConfigSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v DeleteTaskPushNotificationConfigSuccessResponseID) validate(s *vstate) {
+func (v DeleteTaskPushNotificationConfigSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v DeleteTaskPushNotificationConfigSuccessResponseResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v DeleteTaskPushNotificationConfigSuccessResponseResult) validate(s *vstate) {
+func (v DeleteTaskPushNotificationConfigSuccessResponseResult) ValidateWith(s *codec.Validator) {
 	u := json.RawMessage(v)
 	if b := u; b == nil {
-		s.add("type", "no value")
+		s.Add("type", "no value")
 	} else {
-		var d decoder
-		s.reader(&d, b)
+		var d codec.Decoder
+		s.Reader(&d, b)
 		rawCheck7(&d, s)
-		d.rawDone(s)
+		d.RawDone(s)
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *FileBase) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *FileBase) validate(s *vstate) {}
+func (v *FileBase) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *FilePart) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *FilePart) validate(s *vstate) {
+func (v *FilePart) ValidateWith(s *codec.Validator) {
 	if v.File == nil {
-		s.add("required", "missing required member \"file\"")
+		s.Add("required", "missing required member \"file\"")
 	} else {
-		m := s.mark()
-		FilePartFileHolder{Value: v.File}.validate(s)
-		s.at(m, "file")
+		m := s.Mark()
+		FilePartFileHolder{Value: v.File}.ValidateWith(s)
+		s.At(m, "file")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck8(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *FilePartFileHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v FilePartFileHolder) validate(s *vstate) {
+func (v FilePartFileHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *FileWithBytes, *FileWithUri")
+		s.Add("anyOf", "no value: want one of *FileWithBytes, *FileWithUri")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *FileWithBytes) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *FileWithBytes) validate(s *vstate) {}
+func (v *FileWithBytes) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *FileWithUri) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *FileWithUri) validate(s *vstate) {}
+func (v *FileWithUri) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetAuthenticatedExtendedCardRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetAuthenticatedExtendedCardRequest) validate(s *vstate) {
+func (v *GetAuthenticatedExtendedCardRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v GetAuthenticatedExtendedCardRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetAuthenticatedExtendedCardRequestID) validate(s *vstate) {
+func (v GetAuthenticatedExtendedCardRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetAuthenticatedExtendedCardResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetAuthenticatedExtendedCardResponseHolder) validate(s *vstate) {
+func (v GetAuthenticatedExtendedCardResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetAuthenticatedExtendedCardSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetAuthenticatedExtendedCardSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetAuthenticatedExtendedCardSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetAuthenticatedExtendedCardSuccessResponse) validate(s *vstate) {
+func (v *GetAuthenticatedExtendedCardSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v GetAuthenticatedExtendedCardSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetAuthenticatedExtendedCardSuccessResponseID) validate(s *vstate) {
+func (v GetAuthenticatedExtendedCardSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPushNotificationConfigParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskPushNotificationConfigParams) validate(s *vstate) {
+func (v *GetTaskPushNotificationConfigParams) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck9(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPushNotificationConfigRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskPushNotificationConfigRequest) validate(s *vstate) {
+func (v *GetTaskPushNotificationConfigRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params == nil {
-		s.add("required", "missing required member \"params\"")
+		s.Add("required", "missing required member \"params\"")
 	} else {
-		m := s.mark()
-		GetTaskPushNotificationConfigRequestParamsHolder{Value: v.Params}.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		GetTaskPushNotificationConfigRequestParamsHolder{Value: v.Params}.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v GetTaskPushNotificationConfigRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskPushNotificationConfigRequestID) validate(s *vstate) {
+func (v GetTaskPushNotificationConfigRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPushNotificationConfigRequestParamsHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskPushNotificationConfigRequestParamsHolder) validate(s *vstate) {
+func (v GetTaskPushNotificationConfigRequestParamsHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TaskIdParams, *GetTaskPushNotificationConfigParams")
+		s.Add("anyOf", "no value: want one of *TaskIdParams, *GetTaskPushNotificationConfigParams")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPushNotificationConfigResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskPushNotificationConfigResponseHolder) validate(s *vstate) {
+func (v GetTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetTaskPushNotificationConfigSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetTaskPushNotificationConfigSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskPushNotificationConfigSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskPushNotificationConfigSuccessResponse) validate(s *vstate) {
+func (v *GetTaskPushNotificationConfigSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v GetTaskPushNotificationConfigSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskPushNotificationConfigSuccessResponseID) validate(s *vstate) {
+func (v GetTaskPushNotificationConfigSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskRequest) validate(s *vstate) {
+func (v *GetTaskRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v GetTaskRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskRequestID) validate(s *vstate) {
+func (v GetTaskRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskResponseHolder) validate(s *vstate) {
+func (v GetTaskResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetTaskSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetTaskSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *GetTaskSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *GetTaskSuccessResponse) validate(s *vstate) {
+func (v *GetTaskSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Result.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		v.Result.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v GetTaskSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v GetTaskSuccessResponseID) validate(s *vstate) {
+func (v GetTaskSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *HTTPAuthSecurityScheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *HTTPAuthSecurityScheme) validate(s *vstate) {}
+func (v *HTTPAuthSecurityScheme) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ImplicitOAuthFlow) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ImplicitOAuthFlow) validate(s *vstate) {}
+func (v *ImplicitOAuthFlow) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InternalError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InternalError) validate(s *vstate) {}
+func (v *InternalError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InvalidAgentResponseError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InvalidAgentResponseError) validate(s *vstate) {}
+func (v *InvalidAgentResponseError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InvalidParamsError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InvalidParamsError) validate(s *vstate) {}
+func (v *InvalidParamsError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *InvalidRequestError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *InvalidRequestError) validate(s *vstate) {}
+func (v *InvalidRequestError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONParseError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONParseError) validate(s *vstate) {}
+func (v *JSONParseError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCError) validate(s *vstate) {}
+func (v *JSONRPCError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCErrorResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCErrorResponse) validate(s *vstate) {
+func (v *JSONRPCErrorResponse) ValidateWith(s *codec.Validator) {
 	if v.Error == nil {
-		s.add("required", "missing required member \"error\"")
+		s.Add("required", "missing required member \"error\"")
 	} else {
-		m := s.mark()
-		JSONRPCErrorResponseErrorHolder{Value: v.Error}.validate(s)
-		s.at(m, "error")
+		m := s.Mark()
+		JSONRPCErrorResponseErrorHolder{Value: v.Error}.ValidateWith(s)
+		s.At(m, "error")
 	}
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCErrorResponseErrorHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCErrorResponseErrorHolder) validate(s *vstate) {
+func (v JSONRPCErrorResponseErrorHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCError, *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
+		s.Add("anyOf", "no value: want one of *JSONRPCError, *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONRPCErrorResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCErrorResponseID) validate(s *vstate) {
+func (v JSONRPCErrorResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCMessage) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCMessage) validate(s *vstate) {
+func (v *JSONRPCMessage) ValidateWith(s *codec.Validator) {
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONRPCMessageID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCMessageID) validate(s *vstate) {
+func (v JSONRPCMessageID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCRequest) validate(s *vstate) {
+func (v *JSONRPCRequest) ValidateWith(s *codec.Validator) {
 	if !v.ID.IsZero() {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Params != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Params; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck10(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "params")
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONRPCRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCRequestID) validate(s *vstate) {
+func (v JSONRPCRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCResponseHolder) validate(s *vstate) {
+func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse, *SendStreamingMessageSuccessResponse, *GetTaskSuccessResponse, *CancelTaskSuccessResponse, *SetTaskPushNotificationConfigSuccessResponse, *GetTaskPushNotificationConfigSuccessResponse, *ListTaskPushNotificationConfigSuccessResponse, *DeleteTaskPushNotificationConfigSuccessResponse, *GetAuthenticatedExtendedCardSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse, *SendStreamingMessageSuccessResponse, *GetTaskSuccessResponse, *CancelTaskSuccessResponse, *SetTaskPushNotificationConfigSuccessResponse, *GetTaskPushNotificationConfigSuccessResponse, *ListTaskPushNotificationConfigSuccessResponse, *DeleteTaskPushNotificationConfigSuccessResponse, *GetAuthenticatedExtendedCardSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *JSONRPCSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *JSONRPCSuccessResponse) validate(s *vstate) {
+func (v *JSONRPCSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v JSONRPCSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v JSONRPCSuccessResponseID) validate(s *vstate) {
+func (v JSONRPCSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListTaskPushNotificationConfigParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListTaskPushNotificationConfigParams) validate(s *vstate) {
+func (v *ListTaskPushNotificationConfigParams) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck11(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListTaskPushNotificationConfigRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListTaskPushNotificationConfigRequest) validate(s *vstate) {
+func (v *ListTaskPushNotificationConfigRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ListTaskPushNotificationConfigRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ListTaskPushNotificationConfigRequestID) validate(s *vstate) {
+func (v ListTaskPushNotificationConfigRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListTaskPushNotificationConfigResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ListTaskPushNotificationConfigResponseHolder) validate(s *vstate) {
+func (v ListTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *ListTaskPushNotificationConfigSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *ListTaskPushNotificationConfigSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *ListTaskPushNotificationConfigSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *ListTaskPushNotificationConfigSuccessResponse) validate(s *vstate) {
+func (v *ListTaskPushNotificationConfigSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ListTaskPushNotificationConfigSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ListTaskPushNotificationConfigSuccessResponseID) validate(s *vstate) {
+func (v ListTaskPushNotificationConfigSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v ListTaskPushNotificationConfigSuccessResponseResult) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v ListTaskPushNotificationConfigSuccessResponseResult) validate(s *vstate) {}
+func (v ListTaskPushNotificationConfigSuccessResponseResult) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Message) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Message) validate(s *vstate) {
+func (v *Message) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck12(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 	{
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Parts {
-			m0 := s.mark()
-			PartHolder{Value: v.Parts[i0]}.validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			PartHolder{Value: v.Parts[i0]}.ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "parts")
+		s.At(m, "parts")
 	}
 	{
-		m := s.mark()
-		v.Role.validate(s)
-		s.at(m, "role")
+		m := s.Mark()
+		v.Role.ValidateWith(s)
+		s.At(m, "role")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v MessageRole) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v MessageRole) validate(s *vstate) {
+func (v MessageRole) ValidateWith(s *codec.Validator) {
 	switch v {
 	case MessageRoleAgent, MessageRoleUser:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"agent\", \"user\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"agent\", \"user\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MessageSendConfiguration) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MessageSendConfiguration) validate(s *vstate) {}
+func (v *MessageSendConfiguration) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MessageSendParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MessageSendParams) validate(s *vstate) {
+func (v *MessageSendParams) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Message.validate(s)
-		s.at(m, "message")
+		m := s.Mark()
+		v.Message.ValidateWith(s)
+		s.At(m, "message")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck13(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MethodNotFoundError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MethodNotFoundError) validate(s *vstate) {}
+func (v *MethodNotFoundError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *MutualTLSSecurityScheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *MutualTLSSecurityScheme) validate(s *vstate) {}
+func (v *MutualTLSSecurityScheme) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *OAuth2SecurityScheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *OAuth2SecurityScheme) validate(s *vstate) {}
+func (v *OAuth2SecurityScheme) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *OAuthFlows) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *OAuthFlows) validate(s *vstate) {}
+func (v *OAuthFlows) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *OpenIdConnectSecurityScheme) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *OpenIdConnectSecurityScheme) validate(s *vstate) {}
+func (v *OpenIdConnectSecurityScheme) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PartHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v PartHolder) validate(s *vstate) {
+func (v PartHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *TextPart, *FilePart, *DataPart")
+		s.Add("anyOf", "no value: want one of *TextPart, *FilePart, *DataPart")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PartBase) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PartBase) validate(s *vstate) {
+func (v *PartBase) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck14(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PasswordOAuthFlow) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PasswordOAuthFlow) validate(s *vstate) {}
+func (v *PasswordOAuthFlow) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PushNotificationAuthenticationInfo) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PushNotificationAuthenticationInfo) validate(s *vstate) {}
+func (v *PushNotificationAuthenticationInfo) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PushNotificationConfig) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PushNotificationConfig) validate(s *vstate) {}
+func (v *PushNotificationConfig) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *PushNotificationNotSupportedError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *PushNotificationNotSupportedError) validate(s *vstate) {}
+func (v *PushNotificationNotSupportedError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SecuritySchemeHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SecuritySchemeHolder) validate(s *vstate) {
+func (v SecuritySchemeHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *APIKeySecurityScheme, *HTTPAuthSecurityScheme, *OAuth2SecurityScheme, *OpenIdConnectSecurityScheme, *MutualTLSSecurityScheme")
+		s.Add("anyOf", "no value: want one of *APIKeySecurityScheme, *HTTPAuthSecurityScheme, *OAuth2SecurityScheme, *OpenIdConnectSecurityScheme, *MutualTLSSecurityScheme")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SecuritySchemeBase) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SecuritySchemeBase) validate(s *vstate) {}
+func (v *SecuritySchemeBase) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SendMessageRequest) validate(s *vstate) {
+func (v *SendMessageRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SendMessageRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendMessageRequestID) validate(s *vstate) {
+func (v SendMessageRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendMessageResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendMessageResponseHolder) validate(s *vstate) {
+func (v SendMessageResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendMessageSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SendMessageSuccessResponse) validate(s *vstate) {
+func (v *SendMessageSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Result == nil {
-		s.add("required", "missing required member \"result\"")
+		s.Add("required", "missing required member \"result\"")
 	} else {
-		m := s.mark()
-		SendMessageSuccessResponseResultHolder{Value: v.Result}.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		SendMessageSuccessResponseResultHolder{Value: v.Result}.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SendMessageSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendMessageSuccessResponseID) validate(s *vstate) {
+func (v SendMessageSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendMessageSuccessResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendMessageSuccessResponseResultHolder) validate(s *vstate) {
+func (v SendMessageSuccessResponseResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *Task, *Message")
+		s.Add("anyOf", "no value: want one of *Task, *Message")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendStreamingMessageRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SendStreamingMessageRequest) validate(s *vstate) {
+func (v *SendStreamingMessageRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SendStreamingMessageRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendStreamingMessageRequestID) validate(s *vstate) {
+func (v SendStreamingMessageRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendStreamingMessageResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendStreamingMessageResponseHolder) validate(s *vstate) {
+func (v SendStreamingMessageResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendStreamingMessageSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendStreamingMessageSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendStreamingMessageSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SendStreamingMessageSuccessResponse) validate(s *vstate) {
+func (v *SendStreamingMessageSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	if v.Result == nil {
-		s.add("required", "missing required member \"result\"")
+		s.Add("required", "missing required member \"result\"")
 	} else {
-		m := s.mark()
-		SendStreamingMessageSuccessResponseResultHolder{Value: v.Result}.validate(s)
-		s.at(m, "result")
+		m := s.Mark()
+		SendStreamingMessageSuccessResponseResultHolder{Value: v.Result}.ValidateWith(s)
+		s.At(m, "result")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SendStreamingMessageSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendStreamingMessageSuccessResponseID) validate(s *vstate) {
+func (v SendStreamingMessageSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SendStreamingMessageSuccessResponseResultHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SendStreamingMessageSuccessResponseResultHolder) validate(s *vstate) {
+func (v SendStreamingMessageSuccessResponseResultHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *Task, *Message, *TaskStatusUpdateEvent, *TaskArtifactUpdateEvent")
+		s.Add("anyOf", "no value: want one of *Task, *Message, *TaskStatusUpdateEvent, *TaskArtifactUpdateEvent")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SetTaskPushNotificationConfigRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SetTaskPushNotificationConfigRequest) validate(s *vstate) {
+func (v *SetTaskPushNotificationConfigRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SetTaskPushNotificationConfigRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SetTaskPushNotificationConfigRequestID) validate(s *vstate) {
+func (v SetTaskPushNotificationConfigRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SetTaskPushNotificationConfigResponseHolder) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SetTaskPushNotificationConfigResponseHolder) validate(s *vstate) {
+func (v SetTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
 	if v.Value == nil {
-		s.add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SetTaskPushNotificationConfigSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SetTaskPushNotificationConfigSuccessResponse")
 		return
 	}
-	v.Value.validate(s)
+	v.Value.ValidateWith(s)
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *SetTaskPushNotificationConfigSuccessResponse) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *SetTaskPushNotificationConfigSuccessResponse) validate(s *vstate) {
+func (v *SetTaskPushNotificationConfigSuccessResponse) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v SetTaskPushNotificationConfigSuccessResponseID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v SetTaskPushNotificationConfigSuccessResponseID) validate(s *vstate) {
+func (v SetTaskPushNotificationConfigSuccessResponseID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case KindNull:
 	case 0:
-		s.add("type", "no value: want string or integer or null")
+		s.Add("type", "no value: want string or integer or null")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer or null")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer or null")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Task) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *Task) validate(s *vstate) {
+func (v *Task) ValidateWith(s *codec.Validator) {
 	if v.Artifacts != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.Artifacts {
-			m0 := s.mark()
-			v.Artifacts[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.Artifacts[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "artifacts")
+		s.At(m, "artifacts")
 	}
 	if v.History != nil {
-		m := s.mark()
+		m := s.Mark()
 		for i0 := range v.History {
-			m0 := s.mark()
-			v.History[i0].validate(s)
-			s.atIndex(m0, i0)
+			m0 := s.Mark()
+			v.History[i0].ValidateWith(s)
+			s.AtIndex(m0, i0)
 		}
-		s.at(m, "history")
+		s.At(m, "history")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck15(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 	{
-		m := s.mark()
-		v.Status.validate(s)
-		s.at(m, "status")
+		m := s.Mark()
+		v.Status.ValidateWith(s)
+		s.At(m, "status")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskArtifactUpdateEvent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskArtifactUpdateEvent) validate(s *vstate) {
+func (v *TaskArtifactUpdateEvent) ValidateWith(s *codec.Validator) {
 	{
-		m := s.mark()
-		v.Artifact.validate(s)
-		s.at(m, "artifact")
+		m := s.Mark()
+		v.Artifact.ValidateWith(s)
+		s.At(m, "artifact")
 	}
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck16(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskIdParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskIdParams) validate(s *vstate) {
+func (v *TaskIdParams) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck17(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskNotCancelableError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskNotCancelableError) validate(s *vstate) {}
+func (v *TaskNotCancelableError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskNotFoundError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskNotFoundError) validate(s *vstate) {}
+func (v *TaskNotFoundError) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskPushNotificationConfig) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskPushNotificationConfig) validate(s *vstate) {}
+func (v *TaskPushNotificationConfig) ValidateWith(s *codec.Validator) {}
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskQueryParams) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskQueryParams) validate(s *vstate) {
+func (v *TaskQueryParams) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck18(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskResubscriptionRequest) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskResubscriptionRequest) validate(s *vstate) {
+func (v *TaskResubscriptionRequest) ValidateWith(s *codec.Validator) {
 	if v.ID.IsZero() {
-		s.add("required", "missing required member \"id\"")
+		s.Add("required", "missing required member \"id\"")
 	} else {
-		m := s.mark()
-		v.ID.validate(s)
-		s.at(m, "id")
+		m := s.Mark()
+		v.ID.ValidateWith(s)
+		s.At(m, "id")
 	}
 	{
-		m := s.mark()
-		v.Params.validate(s)
-		s.at(m, "params")
+		m := s.Mark()
+		v.Params.ValidateWith(s)
+		s.At(m, "params")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v TaskResubscriptionRequestID) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v TaskResubscriptionRequestID) validate(s *vstate) {
+func (v TaskResubscriptionRequestID) ValidateWith(s *codec.Validator) {
 	switch v.Kind {
 	case KindString:
 	case KindInteger:
 	case 0:
-		s.add("type", "no value: want string or integer")
+		s.Add("type", "no value: want string or integer")
 	default:
-		s.add("type", "holds a "+v.Kind.String()+", want string or integer")
+		s.Add("type", "holds a "+v.Kind.String()+", want string or integer")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v TaskState) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v TaskState) validate(s *vstate) {
+func (v TaskState) ValidateWith(s *codec.Validator) {
 	switch v {
 	case TaskStateSubmitted, TaskStateWorking, TaskStateInputRequired, TaskStateCompleted, TaskStateCanceled, TaskStateFailed, TaskStateRejected, TaskStateAuthRequired, TaskStateUnknown:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"submitted\", \"working\", \"input-required\", \"completed\", \"canceled\", \"failed\", \"rejected\", \"auth-required\", \"unknown\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"submitted\", \"working\", \"input-required\", \"completed\", \"canceled\", \"failed\", \"rejected\", \"auth-required\", \"unknown\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskStatus) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskStatus) validate(s *vstate) {
+func (v *TaskStatus) ValidateWith(s *codec.Validator) {
 	if v.Message != nil {
-		m := s.mark()
-		v.Message.validate(s)
-		s.at(m, "message")
+		m := s.Mark()
+		v.Message.ValidateWith(s)
+		s.At(m, "message")
 	}
 	{
-		m := s.mark()
-		v.State.validate(s)
-		s.at(m, "state")
+		m := s.Mark()
+		v.State.ValidateWith(s)
+		s.At(m, "state")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TaskStatusUpdateEvent) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TaskStatusUpdateEvent) validate(s *vstate) {
+func (v *TaskStatusUpdateEvent) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck19(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 	{
-		m := s.mark()
-		v.Status.validate(s)
-		s.at(m, "status")
+		m := s.Mark()
+		v.Status.ValidateWith(s)
+		s.At(m, "status")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *TextPart) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *TextPart) validate(s *vstate) {
+func (v *TextPart) ValidateWith(s *codec.Validator) {
 	if v.Metadata != nil {
-		m := s.mark()
+		m := s.Mark()
 		if b := v.Metadata; b == nil {
-			s.add("type", "no value")
+			s.Add("type", "no value")
 		} else {
-			var d decoder
-			s.reader(&d, b)
+			var d codec.Decoder
+			s.Reader(&d, b)
 			rawCheck20(&d, s)
-			d.rawDone(s)
+			d.RawDone(s)
 		}
-		s.at(m, "metadata")
+		s.At(m, "metadata")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v TransportProtocol) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v TransportProtocol) validate(s *vstate) {
+func (v TransportProtocol) ValidateWith(s *codec.Validator) {
 	switch v {
 	case TransportProtocolJSONRPC, TransportProtocolGRPC, TransportProtocolHTTPJSON:
 	default:
-		s.add("enum", rtQuote(string(v))+" is not one of \"JSONRPC\", \"GRPC\", \"HTTP+JSON\"")
+		s.Add("enum", codec.Quote(string(v))+" is not one of \"JSONRPC\", \"GRPC\", \"HTTP+JSON\"")
 	}
 }
 
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *UnsupportedOperationError) Validate() error {
-	s := newVState()
-	v.validate(s)
-	return s.done()
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return s.Done()
 }
 
-func (v *UnsupportedOperationError) validate(s *vstate) {}
+func (v *UnsupportedOperationError) ValidateWith(s *codec.Validator) {}
 
 // rawCheck1 checks one JSON value against
 // #/definitions/AgentCardSignature/properties/header.
-func rawCheck1(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck1(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck21(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck2 checks one JSON value against #/definitions/AgentExtension/properties/params.
-func rawCheck2(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck2(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck22(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck3 checks one JSON value against #/definitions/Artifact/properties/metadata.
-func rawCheck3(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck3(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck23(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck4 checks one JSON value against #/definitions/DataPart/properties/data.
-func rawCheck4(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck4(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck24(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck5 checks one JSON value against #/definitions/DataPart/properties/metadata.
-func rawCheck5(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck5(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck25(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck6 checks one JSON value against
 // #/definitions/DeleteTaskPushNotificationConfigParams/properties/metadata.
-func rawCheck6(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck6(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck26(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck7 checks one JSON value against
 // #/definitions/DeleteTaskPushNotificationConfigSuccessResponse/properties/result.
-func rawCheck7(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck7(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == 'n') {
-		if s.loud() {
-			s.add("type", "expected null, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected null, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
-	d.skip()
+	d.Skip()
 }
 
 // rawCheck8 checks one JSON value against #/definitions/FilePart/properties/metadata.
-func rawCheck8(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck8(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck27(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck9 checks one JSON value against
 // #/definitions/GetTaskPushNotificationConfigParams/properties/metadata.
-func rawCheck9(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck9(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck28(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck10 checks one JSON value against #/definitions/JSONRPCRequest/properties/params.
-func rawCheck10(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck10(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck29(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck11 checks one JSON value against
 // #/definitions/ListTaskPushNotificationConfigParams/properties/metadata.
-func rawCheck11(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck11(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck30(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck12 checks one JSON value against #/definitions/Message/properties/metadata.
-func rawCheck12(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck12(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck31(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck13 checks one JSON value against
 // #/definitions/MessageSendParams/properties/metadata.
-func rawCheck13(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck13(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck32(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck14 checks one JSON value against #/definitions/PartBase/properties/metadata.
-func rawCheck14(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck14(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck33(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck15 checks one JSON value against #/definitions/Task/properties/metadata.
-func rawCheck15(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck15(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck34(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck16 checks one JSON value against
 // #/definitions/TaskArtifactUpdateEvent/properties/metadata.
-func rawCheck16(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck16(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck35(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck17 checks one JSON value against #/definitions/TaskIdParams/properties/metadata.
-func rawCheck17(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck17(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck36(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck18 checks one JSON value against
 // #/definitions/TaskQueryParams/properties/metadata.
-func rawCheck18(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck18(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck37(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck19 checks one JSON value against
 // #/definitions/TaskStatusUpdateEvent/properties/metadata.
-func rawCheck19(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck19(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck38(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck20 checks one JSON value against #/definitions/TextPart/properties/metadata.
-func rawCheck20(d *decoder, s *vstate) {
-	c := d.peek()
+func rawCheck20(d *codec.Decoder, s *codec.Validator) {
+	c := d.Peek()
 	if !(c == '{') {
-		if s.loud() {
-			s.add("type", "expected object, got "+d.describe())
+		if s.Loud() {
+			s.Add("type", "expected object, got "+d.Describe())
 		}
-		d.skip()
+		d.Skip()
 		return
 	}
 	switch {
 	case c == '{':
-		d.object()
-		for first := true; d.member(&first); {
-			k := d.key
-			m := s.mark()
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			m := s.Mark()
 			rawCheck39(d, s)
-			s.at(m, k)
+			s.At(m, k)
 		}
 	default:
-		d.skip()
+		d.Skip()
 	}
 }
 
 // rawCheck21 checks one JSON value against
 // #/definitions/AgentCardSignature/properties/header/additionalProperties.
-func rawCheck21(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck21(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck22 checks one JSON value against
 // #/definitions/AgentExtension/properties/params/additionalProperties.
-func rawCheck22(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck22(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck23 checks one JSON value against
 // #/definitions/Artifact/properties/metadata/additionalProperties.
-func rawCheck23(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck23(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck24 checks one JSON value against
 // #/definitions/DataPart/properties/data/additionalProperties.
-func rawCheck24(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck24(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck25 checks one JSON value against
 // #/definitions/DataPart/properties/metadata/additionalProperties.
-func rawCheck25(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck25(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck26 checks one JSON value against
 // #/definitions/DeleteTaskPushNotificationConfigParams/properties/metadata/additionalProperties.
-func rawCheck26(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck26(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck27 checks one JSON value against
 // #/definitions/FilePart/properties/metadata/additionalProperties.
-func rawCheck27(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck27(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck28 checks one JSON value against
 // #/definitions/GetTaskPushNotificationConfigParams/properties/metadata/additionalProperties.
-func rawCheck28(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck28(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck29 checks one JSON value against
 // #/definitions/JSONRPCRequest/properties/params/additionalProperties.
-func rawCheck29(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck29(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck30 checks one JSON value against
 // #/definitions/ListTaskPushNotificationConfigParams/properties/metadata/additionalProperties.
-func rawCheck30(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck30(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck31 checks one JSON value against
 // #/definitions/Message/properties/metadata/additionalProperties.
-func rawCheck31(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck31(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck32 checks one JSON value against
 // #/definitions/MessageSendParams/properties/metadata/additionalProperties.
-func rawCheck32(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck32(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck33 checks one JSON value against
 // #/definitions/PartBase/properties/metadata/additionalProperties.
-func rawCheck33(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck33(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck34 checks one JSON value against
 // #/definitions/Task/properties/metadata/additionalProperties.
-func rawCheck34(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck34(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck35 checks one JSON value against
 // #/definitions/TaskArtifactUpdateEvent/properties/metadata/additionalProperties.
-func rawCheck35(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck35(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck36 checks one JSON value against
 // #/definitions/TaskIdParams/properties/metadata/additionalProperties.
-func rawCheck36(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck36(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck37 checks one JSON value against
 // #/definitions/TaskQueryParams/properties/metadata/additionalProperties.
-func rawCheck37(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck37(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck38 checks one JSON value against
 // #/definitions/TaskStatusUpdateEvent/properties/metadata/additionalProperties.
-func rawCheck38(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck38(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }
 
 // rawCheck39 checks one JSON value against
 // #/definitions/TextPart/properties/metadata/additionalProperties.
-func rawCheck39(d *decoder, s *vstate) {
-	d.skip()
+func rawCheck39(d *codec.Decoder, s *codec.Validator) {
+	d.Skip()
 }

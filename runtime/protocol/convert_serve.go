@@ -1,0 +1,400 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/codec"
+)
+
+// This file serves the clients of older revisions (the initialize era)
+// with the handlers of a package's own revision, through the package's
+// conversions (mcpgen generate --serve-older): the "front door" that
+// NewServerDispatcher attaches as rpcDispatcher.older.
+//
+// The older dispatcher's table answers what only the older era has
+// (initialize, ping, logging/setLevel, resources/subscribe and
+// unsubscribe: the session keeps what they set) and wraps every method
+// both revisions carry: the older params are converted (ParamsFromOlder),
+// given the per-request _meta the package's revision requires (its
+// protocol version, and the client's capabilities and clientInfo from the
+// session), and handed to the package's own method, whose result is
+// converted back (ResultToOlder). An InputRequiredResult is answered by the
+// runtime: each input request goes to the client as a request of its own
+// (elicitation/create, sampling/createMessage, roots/list) over the
+// session, and the method runs again with the answers and the
+// requestState, as a client of the package's revision would retry.
+
+// olderServe is what the generated code gives newOlderFront.
+type OlderServe struct {
+	// version is the package's protocol version, put in the _meta of the
+	// requests handed to its methods.
+	Version string
+	// olders are the older revisions served, newest first.
+	Olders []*Older
+	// capabilities and serverInfo are ServerOptions' (pointers to the
+	// package's types), converted to each revision for initialize.
+	Capabilities, ServerInfo any
+	Instructions             string
+	// inputParams decodes the params of an input request (as the package's
+	// revision writes them) into the value the conversions take.
+	InputParams func(method string, raw []byte) (any, error)
+	// maxRounds bounds the input requests of one request.
+	maxRounds int
+}
+
+// olderFront serves the clients of older revisions.
+type olderFront struct {
+	OlderServe
+	modern *RpcDispatcher
+	// hello is the initialize result of each revision served.
+	hello map[string][]byte
+}
+
+// newOlderFront returns the dispatcher that serves the clients of
+// cfg.olders with modern's methods. A revision whose initialize result
+// cannot carry the server's capabilities or serverInfo is left out, and
+// logged.
+func NewOlderFront(modern *RpcDispatcher, cfg OlderServe) *RpcDispatcher {
+	if cfg.maxRounds <= 0 {
+		cfg.maxRounds = defaultMaxRounds
+	}
+	if !slices.Contains(modern.Versions, cfg.Version) && len(modern.Versions) > 0 {
+		cfg.Version = modern.Versions[0]
+	}
+	f := &olderFront{OlderServe: cfg, modern: modern, hello: map[string][]byte{}}
+	d := &RpcDispatcher{OmitUnknownID: true, Logf: modern.Logf, Limits: modern.Limits, Methods: map[string]*RpcMethod{}, batchesBySession: true}
+	var olders []*Older
+	for _, o := range cfg.Olders {
+		b, err := f.initializeResult(o)
+		if err != nil {
+			modern.log("mcp: not serving clients of %s: %v", o.Revision(), err)
+			continue
+		}
+		f.hello[o.Revision()] = b
+		olders = append(olders, o)
+		d.Versions = append(d.Versions, o.Revision())
+	}
+	f.Olders = olders
+	if len(olders) == 0 {
+		return nil
+	}
+	for _, o := range olders {
+		for _, name := range o.Methods() {
+			m, ok := modern.Methods[name]
+			if !ok || d.Methods[name] != nil {
+				continue
+			}
+			d.Methods[name] = &RpcMethod{Notification: m.Notification, Call: f.wrap(name, m)}
+		}
+	}
+	empty := func(context.Context, []byte) (RpcResult, error) { return rawResult("{}"), nil }
+	d.Methods["initialize"] = &RpcMethod{Call: f.initialize}
+	d.Methods["ping"] = &RpcMethod{Call: empty}
+	d.Methods["logging/setLevel"] = &RpcMethod{Call: func(_ context.Context, raw []byte) (RpcResult, error) {
+		if levelOf(rtMember(raw, "level")) < 0 {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: level must be one of " + codec.QuoteList(logLevels[:])}
+		}
+		return rawResult("{}"), nil
+	}}
+	uri := func(_ context.Context, raw []byte) (RpcResult, error) {
+		if v := rtMember(raw, "uri"); v == nil || v[0] != '"' {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: uri must be a string"}
+		}
+		return rawResult("{}"), nil
+	}
+	d.Methods["resources/subscribe"] = &RpcMethod{Call: uri}
+	d.Methods["resources/unsubscribe"] = &RpcMethod{Call: uri}
+	note := func(context.Context, []byte) (RpcResult, error) { return nil, nil }
+	for _, n := range []string{"notifications/initialized", "notifications/roots/list_changed", "notifications/progress"} {
+		if d.Methods[n] == nil {
+			d.Methods[n] = &RpcMethod{Notification: true, Call: note}
+		}
+	}
+	return d
+}
+
+// initializeResult is the answer to initialize for a client of o's
+// revision: the server's capabilities (with logging, which the runtime
+// serves with logging/setLevel, and without the extensions, which the older
+// era does not have) and serverInfo converted to it.
+func (f *olderFront) initializeResult(o *Older) ([]byte, error) {
+	caps, err := o.ToOlder(f.Capabilities)
+	if err != nil {
+		return nil, errors.New("ServerOptions.Capabilities: " + err.Error())
+	}
+	info, err := o.ToOlder(f.ServerInfo)
+	if err != nil {
+		return nil, errors.New("ServerOptions.ServerInfo: " + err.Error())
+	}
+	cb, err := json.Marshal(caps)
+	if err != nil {
+		return nil, err
+	}
+	ib, err := json.Marshal(info)
+	if err != nil {
+		return nil, err
+	}
+	cb = ConvAddMembers(ConvDropMembers(cb, "extensions"), "logging", "{}")
+	b := []byte(`{"protocolVersion":`)
+	b = rtAppendQuoted(b, o.Revision())
+	b = append(b, `,"capabilities":`...)
+	b = append(b, cb...)
+	b = append(b, `,"serverInfo":`...)
+	b = append(b, ib...)
+	if f.Instructions != "" {
+		b = append(b, `,"instructions":`...)
+		b = rtAppendQuoted(b, f.Instructions)
+	}
+	return append(b, '}'), nil
+}
+
+// initialize negotiates the version (lifecycle.mdx: the client's, if the
+// server supports it; otherwise the newest the server supports) and
+// answers with that revision's initialize result. The session records
+// the version and what the client declared.
+func (f *olderFront) initialize(_ context.Context, raw []byte) (RpcResult, error) {
+	v := rtMember(raw, "protocolVersion")
+	if v == nil || v[0] != '"' {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: protocolVersion must be a string"}
+	}
+	for _, name := range []string{"capabilities", "clientInfo"} {
+		if m := rtMember(raw, name); m == nil || m[0] != '{' {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + name + " must be an object"}
+		}
+	}
+	requested, _ := HeaderText(v)
+	if b, ok := f.hello[requested]; ok {
+		return rawResult(b), nil
+	}
+	return rawResult(f.hello[f.Olders[0].Revision()]), nil
+}
+
+// olderOf is the revision the session negotiated.
+func (f *olderFront) olderOf(s *Session) *Older {
+	if s != nil {
+		v := s.ProtocolVersion()
+		for _, o := range f.Olders {
+			if o.Revision() == v {
+				return o
+			}
+		}
+	}
+	return f.Olders[0]
+}
+
+// wrap serves method name of an older revision with m, the package's own.
+func (f *olderFront) wrap(name string, m *RpcMethod) func(context.Context, []byte) (RpcResult, error) {
+	return func(ctx context.Context, raw []byte) (RpcResult, error) {
+		sess := SessionFromContext(ctx)
+		o := f.olderOf(sess)
+		if !o.Carries(name) {
+			return nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + codec.Quote(name) + " (not in protocol version " + o.Revision() + ")"}
+		}
+		v, err := o.ParamsFromOlder(name, raw)
+		if err != nil {
+			return nil, InvalidParams(err)
+		}
+		params, err := f.params(v, sess)
+		if err != nil {
+			return nil, err
+		}
+		if m.Notification {
+			return m.Call(ctx, params)
+		}
+		for round := 0; ; round++ {
+			res, err := m.Call(ctx, params)
+			if err != nil || res == nil {
+				return res, olderError(name, err)
+			}
+			e := codec.Encoder{}
+			res.EncodeJSON(&e)
+			if e.Err != nil {
+				return nil, e.Err
+			}
+			if string(rtMember(e.Buf, "resultType")) != `"input_required"` {
+				b, err := o.ResultToOlder(name, res)
+				if err != nil {
+					return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the result of " + codec.Quote(name) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
+				}
+				return rawResult(b), nil
+			}
+			if round == f.maxRounds {
+				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler of " + codec.Quote(name) + " still asks for input after " + strconv.Itoa(f.maxRounds) + " rounds"}
+			}
+			answers, err := f.askClient(ctx, o, sess, rtMember(e.Buf, "inputRequests"))
+			if err != nil {
+				return nil, err
+			}
+			params = ConvDropMembers(params, "inputResponses", "requestState")
+			pairs := []string{"inputResponses", string(answers)}
+			if st := rtMember(e.Buf, "requestState"); st != nil {
+				pairs = append(pairs, "requestState", string(st))
+			}
+			params = ConvAddMembers(params, pairs...)
+		}
+	}
+}
+
+// codeResourceNotFound is the code the older revisions give an unknown
+// resource (resources.mdx, 2025-03-26 to 2025-11-25); 2026-07-28 answers
+// -32602 with the uri in data.
+const codeResourceNotFound = -32002
+
+// olderError is the error an older client gets for err: resources/read's
+// "resource not found" (2026-07-28: -32602 with data.uri) gets the older
+// revisions' code, -32002, with the same message and data.
+func olderError(method string, err error) error {
+	var re *RPCError
+	if method != "resources/read" || !errors.As(err, &re) || re.Code != CodeInvalidParams || rtMember(re.Data, "uri") == nil {
+		return err
+	}
+	return &RPCError{Code: codeResourceNotFound, Message: re.Message, Data: re.Data}
+}
+
+// params is the JSON of converted params v, with the _meta of the
+// package's revision filled from the session.
+func (f *olderFront) params(v any, sess *Session) ([]byte, error) {
+	b := []byte("{}")
+	if a, ok := v.(interface {
+		AppendJSON([]byte) ([]byte, error)
+	}); ok && v != nil {
+		var err error
+		if b, err = a.AppendJSON(nil); err != nil {
+			return nil, err
+		}
+	}
+	meta := rtMember(b, "_meta")
+	if meta == nil || meta[0] != '{' {
+		meta = []byte("{}")
+	}
+	meta = ConvDropMembers(meta, metaProtocolVersion, metaClientCapabilities, metaClientInfo)
+	pairs := []string{metaProtocolVersion, strconv.Quote(f.Version)}
+	caps := []byte("{}")
+	var info []byte
+	if sess != nil {
+		if c := sess.ClientCapabilities(); c != nil {
+			caps = c
+		}
+		info = sess.ClientInfo()
+	}
+	pairs = append(pairs, metaClientCapabilities, string(caps))
+	if info != nil {
+		pairs = append(pairs, metaClientInfo, string(info))
+	}
+	meta = ConvAddMembers(meta, pairs...)
+	return ConvAddMembers(ConvDropMembers(b, "_meta"), "_meta", string(meta)), nil
+}
+
+// askClient sends each input request of an InputRequiredResult to the
+// client as a request of its revision, one at a time in the order of
+// their keys, and returns the answers as the inputResponses of the retry.
+func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, reqs []byte) ([]byte, error) {
+	if sess == nil {
+		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler asks for input, and a client of " + o.Revision() + " without a session cannot be asked"}
+	}
+	link := linkOf(ctx)
+	type input struct {
+		key    string
+		method string
+		params []byte
+	}
+	var list []input
+	var d codec.Decoder
+	d.InitShared(reqs)
+	if d.Peek() == '{' {
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			d.Peek()
+			r := d.Raw()
+			method, _ := HeaderText(rtMember(r, "method"))
+			list = append(list, input{key: k, method: method, params: rtMember(r, "params")})
+		}
+	}
+	slices.SortFunc(list, func(a, b input) int {
+		if a.key < b.key {
+			return -1
+		}
+		if a.key > b.key {
+			return 1
+		}
+		return 0
+	})
+	out := []byte{'{'}
+	for i, in := range list {
+		v, err := f.InputParams(in.method, in.params)
+		if err != nil {
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + ": " + err.Error()}
+		}
+		p, err := o.ParamsToOlder(in.method, v)
+		if err != nil {
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
+		}
+		if err := sess.mayRequest(in.method, p); err != nil {
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: " + err.Error()}
+		}
+		res, err := sess.out.call(ctx, link.notify, sess.send, in.method, p, sess.d.Limits.RequestTimeout)
+		if err != nil {
+			var re *RPCError
+			if errors.As(err, &re) {
+				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client answered " + codec.Quote(in.method) + " with an error: " + re.Message}
+			}
+			return nil, err
+		}
+		r, err := o.ResultFromOlder(in.method, res)
+		if err != nil {
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + ": " + err.Error()}
+		}
+		a, ok := r.(interface {
+			AppendJSON([]byte) ([]byte, error)
+		})
+		if !ok {
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + " has no JSON form"}
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = rtAppendQuoted(out, in.key)
+		out = append(out, ':')
+		if out, err = a.AppendJSON(out); err != nil {
+			return nil, err
+		}
+	}
+	return append(out, '}'), nil
+}
+
+// broadcastOlder sends msg, a notification, to the clients of older
+// revisions that keep accepts: the HTTP sessions of r.older, and the
+// connections served by serve whose client made the initialize handshake.
+// (Clients of r's own revision hear of changes through subscriptions
+// they open.)
+func (r *RpcDispatcher) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
+	if r.Older == nil {
+		return 0
+	}
+	n := r.Older.broadcast(msg, keep)
+	return n + r.broadcast(msg, func(s *Session) bool {
+		return s.ProtocolVersion() != "" && (keep == nil || keep(s))
+	})
+}
+
+// newHTTPHandlerOlder is NewHTTPHandler for a dispatcher that also serves
+// the clients of older revisions (d.older): unless opts has a Fallback of
+// its own, what the handler leaves to Fallback (a POST without
+// MCP-Protocol-Version or with an older one, a request naming a session,
+// GET and DELETE) goes to a handler with sessions for d.older, with the
+// same options.
+func NewHTTPHandlerOlder(d *RpcDispatcher, opts HTTPOptions) *HTTPHandler {
+	if d.Older == nil || opts.Fallback != nil {
+		return NewHTTPHandler(d, opts)
+	}
+	older := NewSessionHTTPHandler(d.Older, opts, d.Older.Versions[0])
+	opts.Fallback = older
+	h := NewHTTPHandler(d, opts)
+	h.older = older
+	return h
+}

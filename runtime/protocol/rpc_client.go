@@ -1,0 +1,1308 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/codec"
+)
+
+// This file is the part of a generated Client that does not depend on the
+// revision's types: it negotiates the protocol version (server/discover,
+// or the initialize handshake), sends requests through a transport, fills
+// what the specification makes the client's job (the per-request _meta of
+// 2026-07-28 is filled by the typed layer; the request metadata headers,
+// retries after UnsupportedProtocolVersionError and HeaderMismatchError,
+// multi round-trip requests and the cache are here), and routes what the
+// server sends to the ClientDispatcher's method table. The generated code
+// encodes, validates and decodes the typed values around it.
+
+// clientConfig is what a generated Client tells the core.
+type ClientConfig struct {
+	// revision is the package's protocol version; modern marks a revision
+	// with per-request _meta (2026-07-28).
+	Revision string
+	Modern   bool
+	// clientInfo and capabilities are the Implementation and the
+	// ClientCapabilities the client declares, as JSON (initialize sends
+	// them; in the modern era the typed layer puts them in _meta).
+	ClientInfo, Capabilities []byte
+	// maxRounds bounds the retries of one multi round-trip request.
+	MaxRounds int
+	// requestTimeout bounds a request (zero: defaultRequestTimeout;
+	// negative: none); probeTimeout bounds the server/discover probe.
+	RequestTimeout, ProbeTimeout time.Duration
+	// cache, unless noCache: nil means a cache of the client's own.
+	Cache       *Cache
+	NoCache     bool
+	AuthContext string
+	Logf        func(format string, args ...any)
+	// answerInput answers one input request of an InputRequiredResult
+	// (elicitation/create, sampling/createMessage, roots/list) with the
+	// handler: params and result as JSON.
+	AnswerInput func(ctx context.Context, method string, params []byte) ([]byte, error)
+	// incoming is the ClientDispatcher's table: what the server sends.
+	Incoming *RpcDispatcher
+	// older are the older revisions the package converts to (newest
+	// first): a modern client falls back to one of them for a server of
+	// the initialize era.
+	Older []ClientOlder
+}
+
+// clientOlder is an older revision a modern client can talk to through the
+// package's conversions (mcpgen generate --serve-older), as the core needs
+// it; the generated code fills it from the revision's conversion table.
+type ClientOlder struct {
+	Revision string
+	// clientInfo and capabilities are ClientOptions' converted to the
+	// revision, as JSON, for its initialize.
+	ClientInfo, Capabilities []byte
+	// methods are the methods the revision and the package both carry,
+	// each with whether it is a notification.
+	Methods []ClientOlderMethod
+	// params converts the params of a notification the server sends from
+	// the revision's JSON to the package's.
+	Params func(method string, raw []byte) ([]byte, error)
+	// answer answers a request the server sends (elicitation/create, ...)
+	// with the ClientHandler: the revision's params in, its result out.
+	Answer func(ctx context.Context, method string, raw []byte) ([]byte, error)
+}
+
+// clientOlderMethod is a method an older revision carries.
+type ClientOlderMethod struct {
+	Name         string
+	Notification bool
+}
+
+// clientMethod is what the core knows of a request method.
+type ClientMethod struct {
+	Name string
+	// cacheable: the result carries ttlMs and cacheScope.
+	Cacheable bool
+	// inputRequired: the result may be an InputRequiredResult.
+	InputRequired bool
+}
+
+// defaultMaxRounds bounds the retries of a multi round-trip request when
+// the options leave MaxInputRounds zero.
+const defaultMaxRounds = 10
+
+// defaultProbeTimeout bounds the server/discover probe when the options
+// leave ProbeTimeout zero: a legacy server may not answer an unknown
+// request before initialize at all (stdio.mdx: "or does not respond within
+// a reasonable timeout: the server is legacy").
+const defaultProbeTimeout = 10 * time.Second
+
+// clientCore is one connection of a Client to a server.
+type ClientCore struct {
+	cfg   ClientConfig
+	t     clientTransport
+	in    *RpcDispatcher
+	cache *Cache
+	// serverKey names the server in a shared cache; authKey the
+	// authorization context of private entries.
+	serverKey, authKey string
+	overHTTP           bool
+
+	mu      sync.RWMutex
+	version string          // the negotiated protocol version
+	modern  bool            // the negotiated version has per-request _meta
+	older   int             // the index in cfg.older of the negotiated revision; -1: the package's own
+	hello   json.RawMessage // the DiscoverResult or InitializeResult
+	// headers are the x-mcp-header bindings of the tools the server
+	// listed, by tool name (Streamable HTTP in the modern era).
+	headers map[string][]paramHeader
+	closed  atomic.Bool
+	// bad is the latest message from the server that no request could
+	// take (malformed, or a response to an id nobody awaits): a request
+	// that then gets no response says so.
+	bad atomic.Pointer[badNote]
+	// live is t, for what the server sends: its reader starts before
+	// newClientCore has t.
+	live atomic.Pointer[clientTransport]
+}
+
+// badNote is a message the server sent that no request could take.
+type badNote struct {
+	at   time.Time
+	what string
+}
+
+// noteBad records (and logs) a message from the server that no request
+// could take.
+func (c *ClientCore) noteBad(what string) {
+	c.bad.Store(&badNote{at: time.Now(), what: what})
+	if c.cfg.Logf != nil {
+		c.cfg.Logf("mcp: dropped a message from the server: %s", what)
+	}
+}
+
+// explain adds to the error of a request that got no response (it timed
+// out, or its context ended) what the server sent meanwhile that no
+// request could take: likely the response, malformed or misaddressed.
+func (c *ClientCore) explain(err error, since time.Time) error {
+	if err == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		return err
+	}
+	if b := c.bad.Load(); b != nil && !b.at.Before(since) {
+		return fmt.Errorf("%w (meanwhile the server sent %s)", err, b.what)
+	}
+	return err
+}
+
+// describeBad describes a message the dispatcher could not route.
+func describeBad(msg, errResp []byte) string {
+	why := ""
+	if m := rtMembersOf(errResp, "error", "message"); m != nil {
+		why, _ = HeaderText(m)
+	}
+	if msg == nil {
+		return why
+	}
+	return why + ": " + codec.Quote(string(msg))
+}
+
+// clientTransport carries the messages of one client connection.
+type clientTransport interface {
+	// request sends a request and waits for its response: the result
+	// member, or an *RPCError for an error response.
+	request(ctx context.Context, r clientRequest) (json.RawMessage, error)
+	// notify sends a notification.
+	notify(ctx context.Context, r *clientRequest) error
+	// started is called once the connection is ready for use (after the
+	// initialize handshake in the legacy era): a legacy HTTP transport
+	// opens its GET stream.
+	started()
+	// close ends the connection and stops its goroutines.
+	close() error
+	// peerCancelled ends the wait of the request with id (JSON) that the
+	// server cancelled with notifications/cancelled, which a 2026-07-28
+	// server sends on stdio only to end a subscriptions/listen request.
+	peerCancelled(id []byte)
+}
+
+// errPeerCancelled is what a request the server cancelled fails with.
+var errPeerCancelled = errors.New("mcp: the server ended the request (notifications/cancelled)")
+
+// clientRequest is one message to send.
+type clientRequest struct {
+	method string
+	params []byte // a JSON object, or nil
+	// version is the MCP-Protocol-Version header ("" sends none) and
+	// modern says whether the request metadata headers of 2026-07-28
+	// apply (Mcp-Method, Mcp-Name, Mcp-Param-*).
+	version string
+	modern  bool
+	// name is the Mcp-Name header; params the Mcp-Param-* headers.
+	name         string
+	paramHeaders []headerField
+	// timeout bounds the wait (zero: defaultRequestTimeout; negative: only
+	// the context).
+	timeout time.Duration
+}
+
+// headerField is one header to send.
+type headerField struct{ key, value string }
+
+// Transport is how a Client reaches its server: a *CommandTransport (a
+// server process it starts, over stdio), a *StreamTransport (any
+// io.ReadWriteCloser carrying newline-delimited messages) or an
+// *HTTPTransport (Streamable HTTP).
+type Transport interface {
+	open(ctx context.Context, c *ClientCore) (t clientTransport, serverKey string, err error)
+}
+
+// errSessionGone is what a legacy HTTP transport returns when the
+// server no longer knows the session (404): the core starts a new one.
+var errSessionGone = errors.New("mcp: the server ended the session (HTTP 404)")
+
+// newClientCore connects to the server and negotiates the protocol
+// version.
+func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*ClientCore, error) {
+	if tr == nil {
+		return nil, errors.New("mcp: Connect: the transport is nil")
+	}
+	if cfg.MaxRounds <= 0 {
+		cfg.MaxRounds = defaultMaxRounds
+	}
+	if cfg.ProbeTimeout == 0 {
+		cfg.ProbeTimeout = defaultProbeTimeout
+	}
+	c := &ClientCore{cfg: cfg, version: cfg.Revision, modern: cfg.Modern, older: -1}
+	c.in = c.incoming(cfg.Incoming)
+	t, key, err := tr.open(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	c.t, c.serverKey = t, key
+	c.live.Store(&t)
+	_, c.overHTTP = tr.(*HTTPTransport)
+	if !cfg.NoCache {
+		c.cache = cfg.Cache
+		if c.cache == nil {
+			c.cache = NewCache(0)
+		}
+		c.authKey = cfg.AuthContext
+		if c.authKey == "" {
+			if h, ok := tr.(*HTTPTransport); ok {
+				c.authKey = h.authContext()
+			}
+		}
+		if c.authKey == "" {
+			// Unknown: private entries stay this client's own.
+			c.authKey = "client#" + strconv.FormatUint(clientSerial.Add(1), 10)
+		}
+	}
+	if err := c.negotiate(ctx); err != nil {
+		t.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// clientSerial numbers clients, for authorization contexts of their own.
+var clientSerial atomic.Uint64
+
+// negotiated returns the negotiated version and whether it is modern.
+func (c *ClientCore) negotiated() (string, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.version, c.modern
+}
+
+// protocolVersion is the negotiated protocol version.
+func (c *ClientCore) ProtocolVersion() string {
+	v, _ := c.negotiated()
+	return v
+}
+
+// olderIndex is the index of the older revision the client talks through
+// conversions (in the package's OlderRevisions), or -1.
+func (c *ClientCore) OlderIndex() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.older
+}
+
+// olderRev is the older revision the client talks through conversions, or
+// nil.
+func (c *ClientCore) olderRev() *ClientOlder {
+	if i := c.OlderIndex(); i >= 0 {
+		return &c.cfg.Older[i]
+	}
+	return nil
+}
+
+// helloResult is the server's DiscoverResult or InitializeResult.
+func (c *ClientCore) HelloResult() json.RawMessage {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.hello
+}
+
+// negotiate finds the protocol version both ends speak, as the peers do it
+// (basic/versioning.mdx, "Backward Compatibility"): a modern client probes
+// with server/discover at its version; a DiscoverResult or a recognized
+// modern error identifies a modern server, anything else a legacy one, for
+// which it falls back to the initialize handshake. A client of a legacy
+// revision opens with initialize.
+func (c *ClientCore) negotiate(ctx context.Context) error {
+	if !c.cfg.Modern {
+		return c.initialize(ctx, c.cfg.Revision)
+	}
+	pctx, cancel := context.WithTimeout(ctx, c.cfg.ProbeTimeout)
+	raw, err := c.discover(pctx)
+	cancel()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err == nil {
+		vs, isDiscover := supportedVersions(raw)
+		if !isDiscover {
+			// Not a DiscoverResult (a legacy server that answers any
+			// request): legacy.
+			return c.legacyFallback(ctx, errors.New("server/discover was answered with a result that is not a DiscoverResult"))
+		}
+		if slices.Contains(vs, c.cfg.Revision) {
+			c.mu.Lock()
+			c.hello = raw
+			c.mu.Unlock()
+			return nil
+		}
+		// A server of both eras that does not speak this revision but
+		// an older one this package converts to.
+		if i := c.commonOlder(vs); i >= 0 {
+			return c.initializeOlder(ctx, i)
+		}
+		return fmt.Errorf("mcp: the server supports protocol versions %s; this client speaks %s", codec.QuoteList(vs), codec.QuoteList(c.speaks()))
+	}
+	var re *RPCError
+	if errors.As(err, &re) && modernCode(re.Code) {
+		// A modern server: surface its error (an unsupported version
+		// was retried already when the server named ours), unless it
+		// names an older version this package converts to.
+		if re.Code == rtCodeUnsupportedProtocolVersion {
+			if i := c.commonOlder(unsupportedData(re)); i >= 0 {
+				return c.initializeOlder(ctx, i)
+			}
+			return fmt.Errorf("mcp: the server does not support protocol version %q (it supports %s): %w", c.cfg.Revision, codec.QuoteList(unsupportedData(re)), err)
+		}
+		return fmt.Errorf("mcp: server/discover: %w", err)
+	}
+	var se *HTTPStatusError
+	if errors.As(err, &se) && (se.StatusCode == 401 || se.StatusCode == 403) {
+		// Not a question of eras: the request needs credentials.
+		return fmt.Errorf("mcp: server/discover: %w", err)
+	}
+	return c.legacyFallback(ctx, err)
+}
+
+// modernCode reports whether an error code is one of the errors only a
+// modern server sends (versioning.mdx: "a recognized modern JSON-RPC
+// error").
+func modernCode(code int64) bool {
+	switch code {
+	case rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
+		return true
+	}
+	return false
+}
+
+// legacyFallback is called when the probe identified a legacy server: the
+// client opens with initialize at the newest older revision the package
+// converts to (basic/versioning.mdx: "Anything else identifies a legacy
+// server").
+func (c *ClientCore) legacyFallback(ctx context.Context, probe error) error {
+	if len(c.cfg.Older) == 0 {
+		return fmt.Errorf("mcp: the server does not speak protocol version %q: it answered server/discover with %v (it may be a server of an earlier revision; generate the package with --serve-older to talk to one)", c.cfg.Revision, probe)
+	}
+	if err := c.initializeOlder(ctx, 0); err != nil {
+		return fmt.Errorf("%w (server/discover was answered with %v)", err, probe)
+	}
+	return nil
+}
+
+// speaks lists the versions the client speaks, newest first.
+func (c *ClientCore) speaks() []string {
+	vs := []string{c.cfg.Revision}
+	for _, o := range c.cfg.Older {
+		vs = append(vs, o.Revision)
+	}
+	return vs
+}
+
+// commonOlder is the index of the newest older revision in vs, or -1.
+func (c *ClientCore) commonOlder(vs []string) int {
+	for i, o := range c.cfg.Older {
+		if slices.Contains(vs, o.Revision) {
+			return i
+		}
+	}
+	return -1
+}
+
+// initializeOlder performs the initialize handshake at the older revision
+// i and accepts the version the server answers with when the package
+// converts to it (lifecycle.mdx: the server answers with a version it
+// supports; the client goes on if it supports it too).
+func (c *ClientCore) initializeOlder(ctx context.Context, i int) error {
+	o := c.cfg.Older[i]
+	return c.handshake(ctx, o.Revision, o.ClientInfo, o.Capabilities, func(v string) bool {
+		for j, x := range c.cfg.Older {
+			if x.Revision == v {
+				c.older = j // under c.mu (handshake holds it)
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// discover sends server/discover with the request metadata of the
+// client's revision.
+func (c *ClientCore) discover(ctx context.Context) (json.RawMessage, error) {
+	params := c.modernMeta(nil)
+	return c.Call(ctx, ClientMethod{Name: "server/discover", Cacheable: true}, params)
+}
+
+// modernMeta returns params (a JSON object, nil for none) with the _meta
+// members of the negotiated version: protocolVersion always, clientInfo
+// and clientCapabilities unless params has them. The typed layer fills
+// them itself; this serves the requests the core makes.
+func (c *ClientCore) modernMeta(params []byte) []byte {
+	version, _ := c.negotiated()
+	e := codec.Encoder{Buf: make([]byte, 0, 128+len(params)+len(c.cfg.ClientInfo)+len(c.cfg.Capabilities))}
+	e.Buf = append(e.Buf, `{"_meta":{"io.modelcontextprotocol/protocolVersion":`...)
+	e.Str(version)
+	if c.cfg.ClientInfo != nil {
+		e.Buf = append(e.Buf, `,"io.modelcontextprotocol/clientInfo":`...)
+		e.Buf = append(e.Buf, c.cfg.ClientInfo...)
+	}
+	e.Buf = append(e.Buf, `,"io.modelcontextprotocol/clientCapabilities":`...)
+	if c.cfg.Capabilities != nil {
+		e.Buf = append(e.Buf, c.cfg.Capabilities...)
+	} else {
+		e.Buf = append(e.Buf, "{}"...)
+	}
+	e.Buf = append(e.Buf, '}')
+	if params != nil {
+		var d codec.Decoder
+		d.InitShared(params)
+		if d.Object() {
+			for first := true; d.NextMember(&first); {
+				k := d.Key
+				d.Peek()
+				v := d.Raw()
+				if k == "_meta" {
+					continue
+				}
+				e.Buf = append(e.Buf, ',')
+				e.Str(k)
+				e.Buf = append(e.Buf, ':')
+				e.Buf = append(e.Buf, v...)
+			}
+		}
+	}
+	e.Buf = append(e.Buf, '}')
+	return e.Buf
+}
+
+// supportedVersions reads the supportedVersions of a DiscoverResult; ok is
+// false when raw is not one (a legacy server that answers every method).
+func supportedVersions(raw []byte) (vs []string, ok bool) {
+	m := rtMember(raw, "supportedVersions")
+	if m == nil || m[0] != '[' {
+		return nil, false
+	}
+	if err := json.Unmarshal(m, &vs); err != nil {
+		return nil, false
+	}
+	return vs, true
+}
+
+// unsupportedData reads the supported versions of an
+// UnsupportedProtocolVersionError.
+func unsupportedData(re *RPCError) []string {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	_ = json.Unmarshal(re.Data, &d)
+	return d.Supported
+}
+
+// initialize performs the initialize handshake at the package's own
+// legacy revision: initialize, then notifications/initialized. The
+// server's answer must name that version (lifecycle.mdx: otherwise the
+// client SHOULD disconnect).
+func (c *ClientCore) initialize(ctx context.Context, version string) error {
+	if i := c.OlderIndex(); i >= 0 {
+		// A new session after the old one ended: the same revision.
+		return c.initializeOlder(ctx, i)
+	}
+	return c.handshake(ctx, version, c.cfg.ClientInfo, c.cfg.Capabilities, func(v string) bool { return v == version })
+}
+
+// handshake sends initialize at version with clientInfo and capabilities
+// (JSON) and then notifications/initialized; accept says whether the
+// version the server answers with will do (and records what it needs,
+// under c.mu).
+func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, capabilities []byte, accept func(string) bool) error {
+	e := codec.Encoder{Buf: make([]byte, 0, 128+len(clientInfo)+len(capabilities))}
+	e.Buf = append(e.Buf, `{"protocolVersion":`...)
+	e.Str(version)
+	e.Buf = append(e.Buf, `,"capabilities":`...)
+	if capabilities != nil {
+		e.Buf = append(e.Buf, capabilities...)
+	} else {
+		e.Buf = append(e.Buf, "{}"...)
+	}
+	e.Buf = append(e.Buf, `,"clientInfo":`...)
+	if clientInfo != nil {
+		e.Buf = append(e.Buf, clientInfo...)
+	} else {
+		e.Buf = append(e.Buf, `{"name":"mcpgen-client","version":"0"}`...)
+	}
+	e.Buf = append(e.Buf, '}')
+	raw, err := c.t.request(ctx, clientRequest{method: "initialize", params: e.Buf, timeout: c.cfg.RequestTimeout})
+	if err != nil {
+		return fmt.Errorf("mcp: initialize: %w", err)
+	}
+	v := rtMember(raw, "protocolVersion")
+	if v == nil || v[0] != '"' {
+		return fmt.Errorf("mcp: initialize: the server's result has no protocolVersion: %s", codec.Quote(string(raw)))
+	}
+	got, _ := HeaderText(v)
+	c.mu.Lock()
+	ok := accept(got)
+	if ok {
+		c.version, c.modern, c.hello = got, false, raw
+	}
+	c.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, codec.QuoteList(c.speaks()))
+	}
+	if err := c.t.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
+		return fmt.Errorf("mcp: notifications/initialized: %w", err)
+	}
+	c.t.started()
+	return nil
+}
+
+// call sends a request and returns its final result: from the cache when a
+// fresh one is there, after as many rounds of input as the server asks for
+// (multi round-trip requests), and into the cache when its hints allow.
+func (c *ClientCore) Call(ctx context.Context, m ClientMethod, params []byte) (json.RawMessage, error) {
+	if c.closed.Load() {
+		return nil, errClientClosed
+	}
+	var key string
+	cacheable := m.Cacheable && c.cache != nil
+	if cacheable {
+		key, cacheable = CacheKey(m.Name, params)
+	}
+	if cacheable {
+		if raw, ok := c.cache.get(c.serverKey, c.authKey, key); ok {
+			if m.Name == "tools/list" {
+				c.learnTools(raw)
+			}
+			return raw, nil
+		}
+	}
+	raw, rounds, err := c.rounds(ctx, &m, params)
+	if err != nil {
+		c.afterError(&m, params, err)
+		return nil, err
+	}
+	if m.Name == "tools/list" {
+		raw = c.learnTools(raw)
+	}
+	if cacheable && rounds == 0 {
+		c.cache.put(c.serverKey, c.authKey, key, m.Name, params, raw)
+	}
+	return raw, nil
+}
+
+// errClientClosed is what a request fails with after Close.
+var errClientClosed = errors.New("mcp: the client is closed")
+
+// rounds sends a request and, while the server answers with an
+// InputRequiredResult, answers its input requests and retries
+// (basic/patterns/mrtr.mdx): each retry is a new request (a new id) with
+// the original params, the answers as inputResponses and the requestState
+// exactly as the server sent it (none when it sent none). It returns how
+// many retries it made.
+func (c *ClientCore) rounds(ctx context.Context, m *ClientMethod, params []byte) (json.RawMessage, int, error) {
+	p := params
+	for round := 0; ; round++ {
+		raw, err := c.send(ctx, m, p)
+		if err != nil {
+			return nil, round, err
+		}
+		_, modern := c.negotiated()
+		if !m.InputRequired || !modern {
+			return raw, round, nil
+		}
+		if ir, _ := ResultKind(raw, true); !ir {
+			return raw, round, nil
+		}
+		if round >= c.cfg.MaxRounds {
+			return nil, round, fmt.Errorf("mcp: %s: the server still asks for input after %d rounds (ClientOptions.MaxInputRounds)", codec.Quote(m.Name), round)
+		}
+		if p, err = c.answerRound(ctx, m, params, raw); err != nil {
+			return nil, round, err
+		}
+	}
+}
+
+// answerRound answers the input requests of an InputRequiredResult with
+// the client's handler and returns the params of the retry.
+func (c *ClientCore) answerRound(ctx context.Context, m *ClientMethod, params, result []byte) ([]byte, error) {
+	reqs := rtMember(result, "inputRequests")
+	state := rtMember(result, "requestState")
+	e := codec.Encoder{Buf: make([]byte, 0, len(params)+len(state)+256)}
+	e.Buf = append(e.Buf, '{')
+	n := 0
+	if params != nil {
+		var d codec.Decoder
+		d.InitShared(params)
+		if d.Object() {
+			for first := true; d.NextMember(&first); {
+				k := d.Key
+				d.Peek()
+				v := d.Raw()
+				if k == "inputResponses" || k == "requestState" {
+					continue
+				}
+				if n > 0 {
+					e.Buf = append(e.Buf, ',')
+				}
+				e.Str(k)
+				e.Buf = append(e.Buf, ':')
+				e.Buf = append(e.Buf, v...)
+				n++
+			}
+		}
+	}
+	if reqs != nil && reqs[0] == '{' {
+		if n > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		e.Buf = append(e.Buf, `"inputResponses":{`...)
+		var d codec.Decoder
+		d.InitShared(reqs)
+		d.Object()
+		i := 0
+		for first := true; d.NextMember(&first); {
+			k := d.Key
+			d.Peek()
+			req := d.Raw()
+			method := ""
+			if mv := rtMember(req, "method"); mv != nil && mv[0] == '"' {
+				method, _ = HeaderText(mv)
+			}
+			if c.cfg.AnswerInput == nil {
+				return nil, fmt.Errorf("mcp: %s: the server asks for input (%s), and this client cannot answer it", codec.Quote(m.Name), codec.Quote(method))
+			}
+			resp, err := c.cfg.AnswerInput(ctx, method, rtMember(req, "params"))
+			if err != nil {
+				return nil, fmt.Errorf("mcp: %s: answering the server's input request %s (%s): %w", codec.Quote(m.Name), codec.Quote(k), method, err)
+			}
+			if i > 0 {
+				e.Buf = append(e.Buf, ',')
+			}
+			e.Str(k)
+			e.Buf = append(e.Buf, ':')
+			e.Buf = append(e.Buf, resp...)
+			i++
+		}
+		e.Buf = append(e.Buf, '}')
+		n++
+	}
+	if state != nil {
+		if n > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		e.Buf = append(e.Buf, `"requestState":`...)
+		e.Buf = append(e.Buf, state...)
+	}
+	e.Buf = append(e.Buf, '}')
+	return e.Buf, nil
+}
+
+// send sends one request with the metadata of the negotiated version. A
+// modern server that names the client's version among the supported ones
+// in an UnsupportedProtocolVersionError gets the request once more
+// (versioning.mdx: the client retries with a mutually supported version);
+// a tools/call that a server refuses with HeaderMismatchError is sent once
+// more after tools/list has refreshed the tool's x-mcp-header bindings
+// (streamable-http.mdx, "Client Behavior"); a legacy session the server
+// has ended is started again.
+func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (json.RawMessage, error) {
+	for attempt := 0; ; attempt++ {
+		version, modern := c.negotiated()
+		r := clientRequest{method: m.Name, params: params, version: version, modern: modern, timeout: c.cfg.RequestTimeout}
+		if m.Name == "subscriptions/listen" {
+			r.timeout = -1 // open until cancelled
+		}
+		if modern && c.overHTTP {
+			c.requestHeaders(&r)
+		}
+		start := time.Now()
+		raw, err := c.t.request(ctx, r)
+		err = c.explain(err, start)
+		if err == nil || attempt > 0 || ctx.Err() != nil {
+			return raw, err
+		}
+		if errors.Is(err, errSessionGone) && !modern {
+			if ierr := c.initialize(ctx, version); ierr != nil {
+				return nil, fmt.Errorf("%w; starting a new session failed: %w", err, ierr)
+			}
+			continue
+		}
+		var re *RPCError
+		if !errors.As(err, &re) || !modern {
+			return nil, err
+		}
+		switch {
+		case re.Code == rtCodeUnsupportedProtocolVersion && slices.Contains(unsupportedData(re), version):
+			continue
+		case re.Code == rtCodeHeaderMismatch && m.Name == "tools/call" && c.overHTTP:
+			if c.refreshTools(ctx) {
+				continue
+			}
+		}
+		return nil, err
+	}
+}
+
+// requestHeaders fills the request metadata headers of a modern request
+// over HTTP beyond MCP-Protocol-Version and Mcp-Method: Mcp-Name from
+// params.name (tools/call, prompts/get), params.uri (resources/read) or
+// params.taskId (the tasks extension's methods), and for tools/call the
+// Mcp-Param-* headers of the tool's x-mcp-header bindings.
+func (c *ClientCore) requestHeaders(r *clientRequest) {
+	var member string
+	switch r.method {
+	case "tools/call", "prompts/get":
+		member = "name"
+	case "resources/read":
+		member = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		member = "taskId"
+	default:
+		return
+	}
+	v := rtMember(r.params, member)
+	if v == nil || v[0] != '"' {
+		return
+	}
+	name, _ := HeaderText(v)
+	r.name = encodeHeaderValue(name)
+	if r.method != "tools/call" {
+		return
+	}
+	c.mu.RLock()
+	bindings := c.headers[name]
+	c.mu.RUnlock()
+	if len(bindings) == 0 {
+		return
+	}
+	args := rtMember(r.params, "arguments")
+	for _, b := range bindings {
+		raw := argumentAt(args, b.path)
+		if raw == nil || string(raw) == "null" {
+			continue // absent or null: no header (streamable-http.mdx)
+		}
+		text, ok := HeaderText(raw)
+		if !ok {
+			continue
+		}
+		r.paramHeaders = append(r.paramHeaders, headerField{b.key, encodeHeaderValue(text)})
+	}
+}
+
+// refreshTools lists the server's tools again (every page, past the
+// cache) to learn their x-mcp-header bindings, and reports whether that
+// worked.
+func (c *ClientCore) refreshTools(ctx context.Context) bool {
+	var cursor []byte
+	for page := 0; page < 100; page++ {
+		params := []byte(`{}`)
+		if cursor != nil {
+			params = append(append([]byte(`{"cursor":`), cursor...), '}')
+		}
+		raw, err := c.send(ctx, &ClientMethod{Name: "tools/list"}, c.modernMeta(params))
+		if err != nil {
+			return false
+		}
+		c.learnTools(raw)
+		cursor = rtMember(raw, "nextCursor")
+		if cursor == nil || cursor[0] != '"' {
+			return true
+		}
+	}
+	return true
+}
+
+// learnTools records the x-mcp-header bindings of the tools in a tools/list
+// result and, over Streamable HTTP in the modern era, drops the tools whose
+// annotations break the rules (tools.mdx, "x-mcp-header": the client MUST
+// exclude an invalid tool from the result of tools/list), logging why. It
+// returns the result to use.
+func (c *ClientCore) learnTools(raw []byte) []byte {
+	_, modern := c.negotiated()
+	if !modern || !c.overHTTP {
+		return raw
+	}
+	tools := rtMember(raw, "tools")
+	if tools == nil || tools[0] != '[' {
+		return raw
+	}
+	var d codec.Decoder
+	d.InitShared(tools)
+	d.Array()
+	var kept [][]byte
+	dropped := 0
+	learned := map[string][]paramHeader{}
+	for first := true; d.NextElem(&first); {
+		d.Peek()
+		tool := d.Raw()
+		name, _ := HeaderText(rtMember(tool, "name"))
+		bindings, err := toolHeaderBindings(rtMember(tool, "inputSchema"))
+		if err != nil {
+			dropped++
+			if c.cfg.Logf != nil {
+				c.cfg.Logf("mcp: tools/list: dropping tool %s: %v", codec.Quote(name), err)
+			}
+			continue
+		}
+		kept = append(kept, tool)
+		if len(bindings) > 0 {
+			learned[name] = bindings
+		}
+	}
+	if d.Finish() != nil {
+		return raw
+	}
+	c.mu.Lock()
+	if c.headers == nil {
+		c.headers = map[string][]paramHeader{}
+	}
+	for _, t := range kept {
+		name, _ := HeaderText(rtMember(t, "name"))
+		if b, ok := learned[name]; ok {
+			c.headers[name] = b
+		} else {
+			delete(c.headers, name)
+		}
+	}
+	c.mu.Unlock()
+	if dropped == 0 {
+		return raw
+	}
+	// Rebuild the result with the kept tools in place of the list.
+	e := codec.Encoder{Buf: make([]byte, 0, len(raw))}
+	e.Buf = append(e.Buf, '{')
+	var rd codec.Decoder
+	rd.InitShared(raw)
+	rd.Object()
+	n := 0
+	for first := true; rd.NextMember(&first); {
+		k := rd.Key
+		rd.Peek()
+		v := rd.Raw()
+		if n > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		n++
+		e.Str(k)
+		e.Buf = append(e.Buf, ':')
+		if k != "tools" {
+			e.Buf = append(e.Buf, v...)
+			continue
+		}
+		e.Buf = append(e.Buf, '[')
+		for i, t := range kept {
+			if i > 0 {
+				e.Buf = append(e.Buf, ',')
+			}
+			e.Buf = append(e.Buf, t...)
+		}
+		e.Buf = append(e.Buf, ']')
+	}
+	e.Buf = append(e.Buf, '}')
+	return e.Buf
+}
+
+// toolHeaderBindings reads the x-mcp-header bindings of a tool's
+// inputSchema and checks the rules of tools.mdx: valid header names,
+// unique ignoring case, on string, integer or boolean properties reached
+// through properties keywords only (an annotation anywhere else, under
+// items, a composition keyword or $ref, makes the tool invalid).
+func toolHeaderBindings(schema []byte) ([]paramHeader, error) {
+	if schema == nil {
+		return nil, nil
+	}
+	bindings, err := paramHeaders(schema)
+	if err != nil {
+		return nil, err
+	}
+	// Every annotation must be one paramHeaders found on a properties
+	// chain.
+	var count int
+	var walk func(v any, onChain bool) error
+	walk = func(v any, onChain bool) error {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, sub := range v {
+				switch {
+				case k == "x-mcp-header":
+					count++
+					if !onChain {
+						return errors.New("an x-mcp-header annotation outside a chain of properties keywords")
+					}
+				case k == "properties":
+					if props, ok := sub.(map[string]any); ok {
+						for _, p := range props {
+							if err := walk(p, onChain); err != nil {
+								return err
+							}
+						}
+						continue
+					}
+					if err := walk(sub, false); err != nil {
+						return err
+					}
+				default:
+					if err := walk(sub, false); err != nil {
+						return err
+					}
+				}
+			}
+		case []any:
+			for _, x := range v {
+				if err := walk(x, false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	var root any
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, err
+	}
+	if err := walk(root, true); err != nil {
+		return nil, err
+	}
+	// The root itself is no property: an annotation there is misplaced.
+	if m, ok := root.(map[string]any); ok {
+		if _, ok := m["x-mcp-header"]; ok {
+			return nil, errors.New("an x-mcp-header annotation on the inputSchema itself")
+		}
+	}
+	if count != len(bindings) {
+		return nil, errors.New("an x-mcp-header annotation outside a chain of properties keywords")
+	}
+	return bindings, nil
+}
+
+// afterError drops cached results an error shows to be out of date
+// (caching.mdx): a list page whose cursor the server refused discards
+// every cached page of that list, and a tools/call that the server
+// refuses as an unknown tool or invalid params drops the cached tools/list.
+func (c *ClientCore) afterError(m *ClientMethod, params []byte, err error) {
+	if c.cache == nil {
+		return
+	}
+	var re *RPCError
+	if !errors.As(err, &re) || (re.Code != CodeInvalidParams && re.Code != CodeMethodNotFound) {
+		return
+	}
+	switch {
+	case m.Cacheable && rtMember(params, "cursor") != nil:
+		c.cache.invalidate(c.serverKey, m.Name, "")
+	case m.Name == "tools/call":
+		c.cache.invalidate(c.serverKey, "tools/list", "")
+	}
+}
+
+// notify sends a notification (with the negotiated version's _meta, in
+// the modern era, when params has none).
+func (c *ClientCore) Notify(ctx context.Context, method string, params []byte) error {
+	if c.closed.Load() {
+		return errClientClosed
+	}
+	version, modern := c.negotiated()
+	return c.t.notify(ctx, &clientRequest{method: method, params: params, version: version, modern: modern})
+}
+
+// close ends the connection.
+func (c *ClientCore) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.t.close()
+}
+
+// incoming returns the dispatcher for what the server sends: the
+// ClientDispatcher's methods, behind hooks that keep the cache true to
+// the notifications (caching.mdx: a list_changed notification, or
+// resources/updated for a URI, makes the cached results stale at once),
+// and that fill the defaults of an accepted elicitation form.
+func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
+	in := &RpcDispatcher{Methods: map[string]*RpcMethod{}, OmitUnknownID: true}
+	if d == nil {
+		return in
+	}
+	in.Batches, in.OmitUnknownID, in.Logf, in.Limits = d.Batches, d.OmitUnknownID, d.Logf, d.Limits
+	for name, m := range d.Methods {
+		in.Methods[name] = m
+	}
+	in.onResponse = func(msg []byte) {
+		c.noteBad("a response to id " + string(rtMember(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
+	}
+	in.onBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
+	if m := in.Methods["notifications/cancelled"]; m != nil {
+		in.Methods["notifications/cancelled"] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+			// In the modern era the server sends no requests: the id is
+			// one of the client's (its subscriptions/listen). In the
+			// legacy era it names a request of the server's own.
+			if t := c.live.Load(); t != nil {
+				if _, modern := c.negotiated(); modern {
+					if id := rtMember(params, "requestId"); id != nil && rtIsRequestID(id) {
+						(*t).peerCancelled(id)
+					}
+				}
+			}
+			return m.Call(ctx, params)
+		}}
+	}
+	invalidates := map[string][]string{
+		"notifications/tools/list_changed":     {"tools/list"},
+		"notifications/prompts/list_changed":   {"prompts/list"},
+		"notifications/resources/list_changed": {"resources/list", "resources/templates/list"},
+	}
+	for name, methods := range invalidates {
+		m := in.Methods[name]
+		if m == nil {
+			continue
+		}
+		in.Methods[name] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+			if c.cache != nil {
+				for _, lm := range methods {
+					c.cache.invalidate(c.serverKey, lm, "")
+				}
+			}
+			return m.Call(ctx, params)
+		}}
+	}
+	if m := in.Methods["notifications/resources/updated"]; m != nil {
+		in.Methods["notifications/resources/updated"] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+			if c.cache != nil {
+				if uri, ok := HeaderText(rtMember(params, "uri")); ok {
+					c.cache.invalidate(c.serverKey, "resources/read", uri)
+				}
+			}
+			return m.Call(ctx, params)
+		}}
+	}
+	c.olderMethods(in)
+	if m := in.Methods["elicitation/create"]; m != nil && !m.Notification {
+		in.Methods["elicitation/create"] = &RpcMethod{Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+			res, err := m.Call(ctx, params)
+			if err != nil || res == nil {
+				return res, err
+			}
+			e := codec.Encoder{}
+			res.EncodeJSON(&e)
+			if e.Err != nil {
+				return res, nil
+			}
+			return rawResult(ElicitDefaults(params, e.Buf)), nil
+		}}
+	}
+	return in
+}
+
+// olderMethods adds to the incoming table what a server of an older
+// revision sends, for when the client talks to one through the package's
+// conversions: its notifications, converted to this revision's params
+// for the table's own entry; its requests, answered by the ClientHandler
+// through the conversions; and ping. While the client talks the package's
+// own revision, each entry is the table's own (or method not found).
+func (c *ClientCore) olderMethods(in *RpcDispatcher) {
+	kinds := map[string]bool{}
+	for _, o := range c.cfg.Older {
+		for _, m := range o.Methods {
+			kinds[m.Name] = m.Notification
+		}
+	}
+	if len(c.cfg.Older) > 0 {
+		kinds["ping"] = false
+	}
+	for name, notification := range kinds {
+		orig := in.Methods[name]
+		in.Methods[name] = &RpcMethod{Notification: notification, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+			o := c.olderRev()
+			switch {
+			case o == nil && orig != nil:
+				return orig.Call(ctx, params)
+			case o == nil:
+				return nil, ErrNotImplemented
+			case name == "ping":
+				return rawResult("{}"), nil
+			case notification:
+				b, err := o.Params(name, params)
+				if err != nil {
+					return nil, err
+				}
+				if orig == nil {
+					return nil, nil
+				}
+				return orig.Call(ctx, b)
+			}
+			b, err := o.Answer(ctx, name, params)
+			if err != nil {
+				return nil, err
+			}
+			return rawResult(b), nil
+		}}
+	}
+}
+
+// elicitDefaults fills the content of an accepted form elicitation with
+// the defaults of requestedSchema for the members it lacks
+// (client/elicitation.mdx: clients that support defaults SHOULD
+// pre-populate the form with them; SEP-1034). Any other result comes back
+// as it is.
+func ElicitDefaults(params, result []byte) []byte {
+	if string(rtMember(result, "action")) != `"accept"` {
+		return result
+	}
+	props := rtMembersOf(params, "requestedSchema", "properties")
+	if props == nil || props[0] != '{' {
+		return result
+	}
+	content := rtMember(result, "content")
+	if content != nil && content[0] != '{' {
+		return result
+	}
+	var add []byte
+	var d codec.Decoder
+	d.InitShared(props)
+	d.Object()
+	for first := true; d.NextMember(&first); {
+		k := d.Key
+		d.Peek()
+		p := d.Raw()
+		def := rtMember(p, "default")
+		if def == nil || rtMember(content, k) != nil {
+			continue
+		}
+		if len(add) > 0 {
+			add = append(add, ',')
+		}
+		add = rtAppendQuoted(add, k)
+		add = append(add, ':')
+		add = append(add, def...)
+	}
+	if len(add) == 0 {
+		return result
+	}
+	// Rebuild the result with the content extended.
+	e := codec.Encoder{Buf: make([]byte, 0, len(result)+len(add)+16)}
+	e.Buf = append(e.Buf, '{')
+	var rd codec.Decoder
+	rd.InitShared(result)
+	rd.Object()
+	n := 0
+	for first := true; rd.NextMember(&first); {
+		k := rd.Key
+		rd.Peek()
+		v := rd.Raw()
+		if k == "content" {
+			continue
+		}
+		if n > 0 {
+			e.Buf = append(e.Buf, ',')
+		}
+		n++
+		e.Str(k)
+		e.Buf = append(e.Buf, ':')
+		e.Buf = append(e.Buf, v...)
+	}
+	if n > 0 {
+		e.Buf = append(e.Buf, ',')
+	}
+	e.Buf = append(e.Buf, `"content":{`...)
+	if content != nil {
+		inner := content[1 : len(content)-1]
+		if i := firstByte(inner); i >= 0 {
+			e.Buf = append(e.Buf, inner...)
+			e.Buf = append(e.Buf, ',')
+		}
+	}
+	e.Buf = append(e.Buf, add...)
+	e.Buf = append(e.Buf, "}}"...)
+	return e.Buf
+}
+
+// rtMembersOf is rtMember through a chain of members.
+func rtMembersOf(obj []byte, path ...string) []byte {
+	for _, p := range path {
+		obj = rtMember(obj, p)
+	}
+	return obj
+}
+
+// resultInvalid describes a result that breaks the schema.
+func ResultInvalid(method string, err error) error {
+	return fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), err)
+}
+
+// helloMember reads a member of the result the connection started with:
+// capabilities, instructions, serverInfo (in a DiscoverResult, the
+// serverInfo of its _meta).
+func HelloMember(hello []byte, name string) []byte {
+	if v := rtMember(hello, name); v != nil {
+		return v
+	}
+	if name == "serverInfo" {
+		return rtMembersOf(hello, "_meta", "io.modelcontextprotocol/serverInfo")
+	}
+	return nil
+}
+
+// inputError describes why the handler gave no answer to an input
+// request.
+func InputError(handler string, err error) error {
+	switch {
+	case err == nil:
+		return errors.New("mcp: the ClientHandler's " + handler + " returned no result and no error")
+	case errors.Is(err, ErrNotImplemented):
+		return errors.New("mcp: the ClientHandler does not implement " + handler)
+	}
+	return err
+}
+
+// resultError checks a decoded result: err is what decoding it gave.
+// optional names the members a server of an earlier revision leaves out
+// and the specification gives a default to (resultType: "complete";
+// ttlMs: 0; cacheScope): a result that lacks only some of them is
+// accepted, and missing has bit i set for each optional[i] absent, for
+// the typed layer to fill. (The typed layer decodes the result itself,
+// with a decoder that shares the result's bytes, which the core owns.)
+func ResultError(method string, raw []byte, err error, optional ...string) (missing uint, _ error) {
+	if err != nil && len(optional) > 0 {
+		if m, ok := onlyMissingOf(err, optional); ok {
+			missing, err = m, nil
+		}
+	}
+	if err != nil {
+		return 0, fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), err)
+	}
+	if len(optional) > 0 && optional[0] == "resultType" {
+		if _, kerr := ResultKind(raw, false); kerr != nil {
+			return 0, fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), kerr)
+		}
+	}
+	return missing, nil
+}
+
+// onlyMissingOf reports whether every violation of err is a top-level
+// member of names that is missing, and which.
+func onlyMissingOf(err error, names []string) (missing uint, ok bool) {
+	var ve *codec.ValidationError
+	if !errors.As(err, &ve) || len(ve.Violations) == 0 {
+		return 0, false
+	}
+	for _, v := range ve.Violations {
+		if v.Pointer != "" || v.Keyword != "required" {
+			return 0, false
+		}
+		found := false
+		for i, n := range names {
+			if v.Message == "missing required member "+strconv.Quote(n) {
+				missing |= 1 << i
+				found = true
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	return missing, true
+}
+
+// paramsError describes params that cannot be sent.
+func ParamsError(method string, err error) error {
+	return fmt.Errorf("mcp: the params of %s: %w", codec.Quote(method), err)
+}

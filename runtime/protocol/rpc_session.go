@@ -1,0 +1,646 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/codec"
+)
+
+// This file is what the runtime keeps for one peer (a Session) and the
+// helpers a handler calls to talk to the peer of the request it serves:
+// requests (SendRequest), log messages (Log), progress (SendProgress). The
+// runtime does the bookkeeping of the revisions with the initialize
+// handshake itself: the negotiated version and the client's capabilities,
+// logging/setLevel, resources/subscribe and unsubscribe.
+
+// notifierKey is the context key of the link a handler's messages go to.
+type notifierKey struct{}
+
+// notifier is where the messages about one request go: the connection
+// served by Serve, or the HTTP exchange (or session) of the request.
+type notifier interface {
+	// notify sends a message (a notification, or a request to the peer)
+	// about the request; it fails once the request has been answered or
+	// the peer has cancelled it.
+	notify(msg []byte) error
+	// session is the peer's session; nil over stateless HTTP.
+	session() *Session
+	// dispatcher is the dispatcher serving the request.
+	dispatcher() *RpcDispatcher
+	// httpRequest is the HTTP request, or nil.
+	httpRequest() *http.Request
+	// progress records a progress value sent for the request; it fails
+	// unless the value is larger than the last one.
+	progress(p float64) error
+}
+
+// eraLink is the link of a request a dispatcher hands to the one that
+// serves its era (rpcDispatcher.older): the same connection, another
+// dispatcher.
+type eraLink struct {
+	notifier
+	d *RpcDispatcher
+}
+
+func (l eraLink) dispatcher() *RpcDispatcher { return l.d }
+
+// linkOf returns the link of a handler's context, or nil.
+func linkOf(ctx context.Context) notifier {
+	n, _ := ctx.Value(notifierKey{}).(notifier)
+	return n
+}
+
+// progressState makes the progress a request reports increase, as
+// basic/utilities/progress.mdx requires.
+type progressState struct {
+	mu   sync.Mutex
+	last float64
+	sent bool
+}
+
+func (p *progressState) progress(v float64) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.sent && !(v > p.last) {
+		return errors.New("mcp: SendProgress: progress must increase with each notification; it was " + strconv.FormatFloat(p.last, 'g', -1, 64) + ", now " + strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	p.last, p.sent = v, true
+	return nil
+}
+
+// Session is what the runtime keeps about one peer: a connection served by
+// Serve (the stdio transport: one per connection), or an HTTP session (one
+// per Mcp-Session-Id, in the revisions that have them). A server's session
+// records what the client's initialize said (the protocol version it
+// negotiated, its capabilities and clientInfo), the log level it set with
+// logging/setLevel and the resources it subscribed to with
+// resources/subscribe; it sends requests and notifications to the client.
+// Its methods are safe for concurrent use.
+type Session struct {
+	d  *RpcDispatcher
+	id string
+	// out is the requests sent to the peer that wait for a response.
+	out outbound
+	// send writes a message that belongs to no request: a line on a
+	// connection served by Serve; an event of the session's GET stream
+	// over HTTP.
+	send sendFunc
+	// end ends an HTTP session (nil on a connection served by Serve).
+	end func()
+
+	mu          sync.Mutex
+	version     string
+	clientInfo  json.RawMessage
+	clientCaps  json.RawMessage
+	initialized bool
+	level       int // an index of logLevels; -1 when not set
+	subs        map[string]struct{}
+}
+
+// maxSubscriptions bounds the resources one session may subscribe to.
+const maxSubscriptions = 1024
+
+func newSession(d *RpcDispatcher, id string, send sendFunc) *Session {
+	return &Session{d: d, id: id, send: send, level: -1}
+}
+
+// SessionFromContext returns the session of the peer whose request a
+// handler serves: on a connection served by Serve, the connection's; over
+// HTTP, the request's HTTP session. It is nil for a request served over
+// stateless HTTP (every request of 2026-07-28, or a handler made with
+// HTTPOptions.Stateless), and for a context that belongs to no request.
+func SessionFromContext(ctx context.Context) *Session {
+	if n := linkOf(ctx); n != nil {
+		return n.session()
+	}
+	return nil
+}
+
+// ID returns the session's Mcp-Session-Id, or "" for a connection served by
+// Serve.
+func (s *Session) ID() string { return s.id }
+
+// ProtocolVersion returns the protocol version the initialize handshake
+// negotiated, or "" before it (and in revisions without one).
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// ClientInfo returns the clientInfo of the client's initialize request as
+// JSON (an Implementation), or nil before it.
+func (s *Session) ClientInfo() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientInfo
+}
+
+// ClientCapabilities returns the capabilities of the client's initialize
+// request as JSON (a ClientCapabilities), or nil before it.
+func (s *Session) ClientCapabilities() json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clientCaps
+}
+
+// LogLevel returns the level the client set with logging/setLevel, or ""
+// when it has set none (then Log sends messages of every level).
+func (s *Session) LogLevel() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.level < 0 {
+		return ""
+	}
+	return logLevels[s.level]
+}
+
+// Subscribed reports whether the client has subscribed to the resource uri
+// (resources/subscribe) and not unsubscribed since.
+func (s *Session) Subscribed(uri string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.subs[uri]
+	return ok
+}
+
+// Request sends a request to the peer outside any request of its own (over
+// HTTP, on the session's GET stream) and decodes the result into result
+// (nil discards it); see SendRequest for the rules and the errors.
+func (s *Session) Request(ctx context.Context, method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}, result interface{ UnmarshalJSON([]byte) error }) error {
+	return s.request(ctx, s.send, method, params, result)
+}
+
+// Notify sends a notification to the peer outside any request (over HTTP, on
+// the session's GET stream). params may be nil.
+func (s *Session) Notify(method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) error {
+	msg, err := NotificationJSON(method, params)
+	if err != nil {
+		return err
+	}
+	return s.send(msg)
+}
+
+// Close ends an HTTP session as a DELETE from the client does: the requests
+// it serves are cancelled, and later requests naming it get 404. On a
+// connection served by Serve it does nothing (the connection ends with its
+// input).
+func (s *Session) Close() {
+	if s.end != nil {
+		s.end()
+	}
+}
+
+func (s *Session) request(ctx context.Context, send sendFunc, method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}, result interface{ UnmarshalJSON([]byte) error }) error {
+	var p []byte
+	if params != nil {
+		b, err := params.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+		p = b
+	}
+	if err := s.mayRequest(method, p); err != nil {
+		return err
+	}
+	raw, err := s.out.call(ctx, send, s.send, method, p, s.d.Limits.RequestTimeout)
+	if err != nil {
+		return err
+	}
+	if result == nil {
+		return nil
+	}
+	if err := result.UnmarshalJSON(raw); err != nil {
+		return errors.New("mcp: the result of " + codec.Quote(method) + ": " + err.Error())
+	}
+	if v, ok := result.(interface{ Validate() error }); ok {
+		if err := v.Validate(); err != nil {
+			return errors.New("mcp: the result of " + codec.Quote(method) + ": " + err.Error())
+		}
+	}
+	return nil
+}
+
+// server reports whether the dispatcher serves clients (the server side
+// sets the versions it supports).
+func (r *RpcDispatcher) server() bool { return len(r.Versions) > 0 }
+
+// mayRequest checks a request a server is about to send to its client
+// against what the client declared (a server must not ask for what the
+// client does not support) and the lifecycle (lifecycle.mdx: before
+// notifications/initialized, pings only). A client may send anything.
+func (s *Session) mayRequest(method string, params []byte) error {
+	if !s.d.server() {
+		return nil
+	}
+	if s.d.Modern && s.ProtocolVersion() == "" {
+		return errors.New("mcp: " + codec.Quote(method) + ": this revision has no requests from server to client; a handler asks for input with NeedInput")
+	}
+	if method == "ping" {
+		return nil
+	}
+	s.mu.Lock()
+	caps, initialized := s.clientCaps, s.initialized
+	s.mu.Unlock()
+	if !initialized {
+		return errors.New("mcp: " + codec.Quote(method) + ": the client has not completed initialization (notifications/initialized); until then a server sends only pings")
+	}
+	has := func(path ...string) bool {
+		v := caps
+		for _, p := range path {
+			v = rtMember(v, p)
+			if v == nil || v[0] != '{' {
+				return false
+			}
+		}
+		return true
+	}
+	var need []string
+	switch method {
+	case "elicitation/create":
+		need = []string{"elicitation"}
+		if m := rtMember(params, "mode"); string(m) == `"url"` {
+			need = append(need, "url")
+		}
+	case "sampling/createMessage":
+		need = []string{"sampling"}
+		if rtMember(params, "tools") != nil {
+			need = append(need, "tools")
+		}
+	case "roots/list":
+		need = []string{"roots"}
+	default:
+		return nil
+	}
+	if !has(need...) {
+		path := need[0]
+		for _, p := range need[1:] {
+			path += "." + p
+		}
+		return errors.New("mcp: " + codec.Quote(method) + ": the client did not declare the capability " + path)
+	}
+	return nil
+}
+
+// before checks a message before the dispatcher handles it in a session;
+// a non-nil error answers it instead.
+func (s *Session) before(env *envelope) error {
+	if env.method == "resources/subscribe" {
+		s.mu.Lock()
+		n := len(s.subs)
+		s.mu.Unlock()
+		if n >= maxSubscriptions {
+			return &RPCError{Code: CodeInvalidRequest, Message: "invalid request: this session has " + strconv.Itoa(n) + " subscriptions, the most this server keeps; unsubscribe first"}
+		}
+	}
+	return nil
+}
+
+// observe records what a request (or notification) the dispatcher handled
+// successfully tells about the client; resp is the response (nil for a
+// notification).
+func (s *Session) observe(method string, params, resp []byte) {
+	switch method {
+	case "initialize":
+		v := rtMember(rtMember(resp, "result"), "protocolVersion")
+		var version string
+		if v != nil && v[0] == '"' {
+			version, _ = HeaderText(v)
+			version = strings.Clone(version)
+		}
+		info := append(json.RawMessage(nil), rtMember(params, "clientInfo")...)
+		caps := append(json.RawMessage(nil), rtMember(params, "capabilities")...)
+		s.mu.Lock()
+		s.version, s.clientInfo, s.clientCaps = version, info, caps
+		s.mu.Unlock()
+	case "notifications/initialized":
+		s.mu.Lock()
+		s.initialized = true
+		s.mu.Unlock()
+	case "logging/setLevel":
+		if l := levelOf(rtMember(params, "level")); l >= 0 {
+			s.mu.Lock()
+			s.level = l
+			s.mu.Unlock()
+		}
+	case "resources/subscribe", "resources/unsubscribe":
+		raw := rtMember(params, "uri")
+		if raw == nil || raw[0] != '"' {
+			return
+		}
+		uri, _ := HeaderText(raw)
+		uri = strings.Clone(uri)
+		s.mu.Lock()
+		if method == "resources/subscribe" {
+			if s.subs == nil {
+				s.subs = map[string]struct{}{}
+			}
+			if len(s.subs) < maxSubscriptions {
+				s.subs[uri] = struct{}{}
+			}
+		} else {
+			delete(s.subs, uri)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// logLevels are the syslog severities of LoggingLevel, least severe first.
+var logLevels = [...]string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func levelIndex(level string) int {
+	for i, l := range logLevels {
+		if l == level {
+			return i
+		}
+	}
+	return -1
+}
+
+// levelOf reads a level given as a JSON string; -1 when it is none.
+func levelOf(raw []byte) int {
+	if raw == nil || raw[0] != '"' {
+		return -1
+	}
+	s, _ := HeaderText(raw)
+	return levelIndex(s)
+}
+
+// sessionSet is the sessions a dispatcher serves, for the notifications it
+// sends to all of them.
+type sessionSet struct {
+	mu sync.Mutex
+	m  map[*Session]struct{}
+}
+
+func (r *RpcDispatcher) addSession(s *Session) {
+	r.sessions.mu.Lock()
+	if r.sessions.m == nil {
+		r.sessions.m = map[*Session]struct{}{}
+	}
+	r.sessions.m[s] = struct{}{}
+	r.sessions.mu.Unlock()
+}
+
+func (r *RpcDispatcher) removeSession(s *Session) {
+	r.sessions.mu.Lock()
+	delete(r.sessions.m, s)
+	r.sessions.mu.Unlock()
+}
+
+// broadcast sends msg to every session that keep accepts and returns how
+// many it reached.
+func (r *RpcDispatcher) broadcast(msg []byte, keep func(*Session) bool) int {
+	r.sessions.mu.Lock()
+	list := make([]*Session, 0, len(r.sessions.m))
+	for s := range r.sessions.m {
+		if keep == nil || keep(s) {
+			list = append(list, s)
+		}
+	}
+	r.sessions.mu.Unlock()
+	n := 0
+	for _, s := range list {
+		if s.send(msg) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// notifyResourceUpdated sends notifications/resources/updated for uri to
+// every session subscribed to it.
+func (r *RpcDispatcher) NotifyResourceUpdated(uri string) int {
+	return r.broadcast(ResourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
+}
+
+// resourceUpdatedJSON is notifications/resources/updated for uri.
+func ResourceUpdatedJSON(uri string) []byte {
+	msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), nil...)
+	msg = rtAppendQuoted(msg, uri)
+	return append(msg, "}}"...)
+}
+
+// broadcastJSON sends a notification to every session.
+func (r *RpcDispatcher) BroadcastJSON(method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) (int, error) {
+	msg, err := NotificationJSON(method, params)
+	if err != nil {
+		return 0, err
+	}
+	return r.broadcast(msg, nil), nil
+}
+
+// notificationJSON encodes a notification; params may be nil.
+func NotificationJSON(method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) ([]byte, error) {
+	e := codec.Encoder{Buf: make([]byte, 0, 128)}
+	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","method":`...)
+	e.Str(method)
+	if params != nil {
+		b, err := params.AppendJSON(append(e.Buf, `,"params":`...))
+		if err != nil {
+			return nil, err
+		}
+		e.Buf = b
+	}
+	e.Buf = append(e.Buf, '}')
+	return e.Buf, nil
+}
+
+// SendNotification sends a notification to the peer the handler's context
+// belongs to: on a connection served by Serve, a line on it; on a request
+// served over HTTP, an event of the request's response stream (the
+// response becomes a stream of Server-Sent Events at the first
+// notification). params may be nil. It fails once the request has been
+// answered or the peer has cancelled it (notifications/cancelled: nothing
+// about a cancelled request goes out), and over HTTP when the client does
+// not accept text/event-stream and there is no session stream to fall back
+// to.
+func SendNotification(ctx context.Context, method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}) error {
+	n := linkOf(ctx)
+	if n == nil {
+		return errors.New("mcp: SendNotification: the context does not belong to a request served by Serve or over HTTP")
+	}
+	msg, err := NotificationJSON(method, params)
+	if err != nil {
+		return err
+	}
+	return n.notify(msg)
+}
+
+// SendRequest sends a request to the peer of the request the handler's
+// context belongs to, waits for the response and decodes its result into
+// result (nil discards it; a result with a Validate method is validated).
+// A server uses it for what it asks of its client: elicitation/create,
+// sampling/createMessage, roots/list, ping. The request goes where
+// SendNotification's notifications go (over HTTP, the request's response
+// stream). An error response comes back as *RPCError.
+//
+// A server's request is refused before it is sent when the client did not
+// declare the capability it needs (elicitation, elicitation.url for a URL
+// elicitation, sampling, sampling.tools for sampling with tools, roots),
+// and, ping aside, before the client has sent notifications/initialized.
+// Revisions without the initialize handshake (2026-07-28) have no requests
+// from server to client: a handler asks for input with NeedInput.
+//
+// When ctx ends, or the options' RequestTimeout passes, SendRequest stops
+// waiting, tells the peer with notifications/cancelled and returns ctx's
+// error (or one wrapping context.DeadlineExceeded). It fails at once over
+// stateless HTTP, where no session carries requests to the client.
+func SendRequest(ctx context.Context, method string, params interface {
+	AppendJSON([]byte) ([]byte, error)
+}, result interface{ UnmarshalJSON([]byte) error }) error {
+	n := linkOf(ctx)
+	if n == nil {
+		return errors.New("mcp: SendRequest: the context does not belong to a request served by Serve or over HTTP")
+	}
+	s := n.session()
+	if s == nil {
+		return errors.New("mcp: SendRequest: " + codec.Quote(method) + ": a request served over stateless HTTP has no session to send requests on")
+	}
+	return s.request(ctx, n.notify, method, params, result)
+}
+
+// Log sends a log message (notifications/message) about the request the
+// handler's context belongs to, if the client asked for messages of its
+// level; level is one of the package's LoggingLevel values, ordered by
+// severity from debug to emergency, and data any value encoding/json
+// encodes. In revisions with the initialize handshake the client sets the
+// least severe level it wants with logging/setLevel, kept per session;
+// until it does, every message is sent. In 2026-07-28 the request's
+// _meta["io.modelcontextprotocol/logLevel"] sets it, and a request without
+// one gets no log messages (server/utilities/logging.mdx). A message the
+// level filters out is not an error. The message goes where
+// SendNotification's notifications go, and fails as they do.
+func Log[L ~string](ctx context.Context, level L, logger string, data any) error {
+	n := linkOf(ctx)
+	if n == nil {
+		return errors.New("mcp: Log: the context does not belong to a request served by Serve or over HTTP")
+	}
+	lv := levelIndex(string(level))
+	if lv < 0 {
+		return errors.New("mcp: Log: " + codec.Quote(string(level)) + " is not a logging level")
+	}
+	if n.dispatcher().Modern {
+		var params []byte
+		if ri := RequestFromContext(ctx); ri != nil {
+			params = ri.Params
+		}
+		min := levelOf(rtMember(rtMember(params, "_meta"), metaLogLevel))
+		if min < 0 || lv < min {
+			return nil
+		}
+	} else if s := n.session(); s != nil {
+		s.mu.Lock()
+		min := s.level
+		s.mu.Unlock()
+		if lv < min {
+			return nil
+		}
+	}
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return errors.New("mcp: Log: cannot encode the data: " + err.Error())
+	}
+	e := codec.Encoder{Buf: make([]byte, 0, 96+len(raw)+len(logger))}
+	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"`...)
+	e.Buf = append(e.Buf, logLevels[lv]...)
+	e.Buf = append(e.Buf, '"')
+	if logger != "" {
+		e.Buf = append(e.Buf, `,"logger":`...)
+		e.Str(logger)
+	}
+	e.Buf = append(e.Buf, `,"data":`...)
+	e.Buf = append(e.Buf, raw...)
+	e.Buf = append(e.Buf, "}}"...)
+	return n.notify(e.Buf)
+}
+
+// metaLogLevel is the _meta member of 2026-07-28 requests that asks for log
+// messages.
+const metaLogLevel = "io.modelcontextprotocol/logLevel"
+
+// SendProgress sends a progress notification (notifications/progress) for
+// the request the handler's context belongs to, if the request asked for
+// progress with _meta.progressToken; without one it does nothing and
+// returns nil. progress must increase with each call; total (zero: unknown)
+// and message (empty: none) are optional. 2024-11-05 has no message, so
+// its clients do not get it. It goes where SendNotification's
+// notifications go, and fails as they do.
+func SendProgress(ctx context.Context, progress, total float64, message string) error {
+	n := linkOf(ctx)
+	if n == nil {
+		return errors.New("mcp: SendProgress: the context does not belong to a request served by Serve or over HTTP")
+	}
+	var params []byte
+	if ri := RequestFromContext(ctx); ri != nil {
+		params = ri.Params
+	}
+	token := rtMember(rtMember(params, "_meta"), "progressToken")
+	if token == nil || !rtIsRequestID(token) {
+		return nil
+	}
+	for _, f := range []float64{progress, total} {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return errors.New("mcp: SendProgress: " + strconv.FormatFloat(f, 'g', -1, 64) + " is not a number JSON can carry")
+		}
+	}
+	if err := n.progress(progress); err != nil {
+		return err
+	}
+	e := codec.Encoder{Buf: make([]byte, 0, 128+len(message))}
+	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)
+	e.Buf = append(e.Buf, token...)
+	e.Buf = append(e.Buf, `,"progress":`...)
+	e.Float(progress)
+	if total != 0 {
+		e.Buf = append(e.Buf, `,"total":`...)
+		e.Float(total)
+	}
+	if message != "" {
+		if s := n.session(); s == nil || s.ProtocolVersion() != "2024-11-05" {
+			e.Buf = append(e.Buf, `,"message":`...)
+			e.Str(message)
+		}
+	}
+	e.Buf = append(e.Buf, "}}"...)
+	return n.notify(e.Buf)
+}
+
+// CloseSSEStream ends the connection that carries the response stream of
+// the request the handler's context belongs to, without ending the stream,
+// as 2025-11-25's Streamable HTTP transport lets a server do to avoid
+// holding connections open ("SSE polling"): the stream starts if it has
+// not (with an event that has an id and no data), a last event tells the
+// client to reconnect after retry, and the connection closes. The handler
+// runs on; what it sends later, and its response, wait in the session's
+// history for the client's GET with Last-Event-ID. It works in HTTP
+// sessions whose protocol version is 2025-11-25 or later, and fails
+// elsewhere (the earlier revisions' clients do not resume).
+func CloseSSEStream(ctx context.Context, retry time.Duration) error {
+	n := linkOf(ctx)
+	c, ok := n.(interface{ closeStream(time.Duration) error })
+	if !ok {
+		return errors.New("mcp: CloseSSEStream: the request is not served in an HTTP session")
+	}
+	return c.closeStream(retry)
+}

@@ -1,0 +1,628 @@
+package protocol
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/codec"
+)
+
+// This file serves a dispatcher over a stream of newline-delimited JSON-RPC
+// messages, as the MCP stdio transport defines it.
+
+// MaxMessageSize bounds one message read by Serve (64 MiB).
+const MaxMessageSize = 64 << 20
+
+// The defaults of the limits Serve puts on one connection; the generated
+// ServerOptions and ClientOptions document them.
+const (
+	defaultShutdownGrace = 5 * time.Second
+	defaultMaxInFlight   = 64
+	defaultMaxBuffered   = 16 << 20
+	// messageOverhead is what a buffered message counts toward the
+	// buffered bytes beyond its own size: the bookkeeping of a queued
+	// message, so that many tiny messages are bounded too.
+	messageOverhead = 256
+)
+
+// serveLimits bound one connection served by serve; zero values mean the
+// defaults.
+type ServeLimits struct {
+	// grace is how long serve waits for running handlers once it is
+	// shutting down; negative means not at all.
+	Grace time.Duration
+	// maxInFlight is how many requests (and batches) are handled at once.
+	MaxInFlight int
+	// maxBuffered is how many bytes of messages (read, not yet finished
+	// with) serve holds before it stops reading.
+	MaxBuffered int
+	// requestTimeout bounds a request sent to the peer (SendRequest);
+	// zero means defaultRequestTimeout, negative no limit.
+	RequestTimeout time.Duration
+}
+
+func (l ServeLimits) withDefaults() ServeLimits {
+	switch {
+	case l.Grace == 0:
+		l.Grace = defaultShutdownGrace
+	case l.Grace < 0:
+		l.Grace = 0
+	}
+	if l.MaxInFlight <= 0 {
+		l.MaxInFlight = defaultMaxInFlight
+	}
+	if l.MaxBuffered <= 0 {
+		l.MaxBuffered = defaultMaxBuffered
+	}
+	return l
+}
+
+// rpcConn is one connection being served.
+type rpcConn struct {
+	d   *RpcDispatcher
+	out io.Writer
+	// sess is the connection's session: what the peer's initialize said,
+	// and the requests sent to the peer.
+	sess *Session
+	// wmu orders writes, and makes a request's cancellation and the
+	// check that nothing more about it is written one step.
+	wmu sync.Mutex
+	// closed is set (under wmu) when serve returns: later writes, from
+	// handlers that outlived the grace period, are dropped.
+	closed bool
+	mu     sync.Mutex
+	// calls are the requests read and not yet answered, by the value of
+	// their id (idKey), so that notifications/cancelled finds them and a
+	// second request with the same id is refused.
+	calls map[string]*rpcCall
+}
+
+// rpcCall is one message waiting to be handled or being handled.
+type rpcCall struct {
+	msg          []byte
+	notification bool
+	id           []byte // a request's id as read
+	key          string // idKey(id); "" for a notification or a batch
+	cost         int    // what it counts toward the buffered bytes
+	// ctx is the context of a request or batch; cancel cancels it.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	// answered is set (under the connection's wmu) once the response is
+	// written or dropped: nothing about the request goes out after it.
+	answered bool
+}
+
+// connLink is the link of a request (or, with a nil call, of a
+// notification) read by serve: its messages are lines of the connection.
+type connLink struct {
+	c    *rpcConn
+	call *rpcCall
+	progressState
+}
+
+func (l *connLink) notify(msg []byte) error    { return l.c.writeFor(l.call, msg, false) }
+func (l *connLink) session() *Session          { return l.c.sess }
+func (l *connLink) dispatcher() *RpcDispatcher { return l.c.d }
+func (l *connLink) httpRequest() *http.Request { return nil }
+
+// errCancelledByPeer is the cause of a request context cancelled by a
+// notifications/cancelled message: the response is then not sent, as the
+// specification requires.
+var errCancelledByPeer = errors.New("cancelled by the peer")
+
+// errConnClosed is what a write returns after serve has returned.
+var errConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
+
+// errRequestDone is what a message about a request fails with once the
+// request has been answered, or cancelled by the peer.
+var errRequestDone = errors.New("mcp: the request has been answered or cancelled; nothing more about it is sent")
+
+// serveRead is one message read by readMessages, or the error that ends
+// (or, for errTooLong, interrupts) the input.
+type serveRead struct {
+	msg []byte
+	err error
+}
+
+// serve reads messages from in until it ends or ctx is done, handles
+// requests concurrently, and writes the responses to out, one per line.
+//
+// A notifications/cancelled message cancels the context of the request it
+// names (found by the value of its id), and that request gets no response.
+// Notifications are handled one at a time, in order, on a goroutine of
+// their own, so that a slow one does not hold up requests. At most
+// maxInFlight requests are handled at once; later ones wait in order, and
+// once maxBuffered bytes of messages wait or are being handled, serve stops
+// reading until some finish (back-pressure on the peer).
+//
+// When in ends (or fails, or ctx is done), serve cancels the contexts of
+// all handlers with the read error (io.EOF) or ctx's cause, still handles
+// the requests it has read, writes every response that is ready within the
+// grace period, and returns: nil at the end of in or when ctx is done, or
+// the read error. A read blocked on in is left behind (an io.Reader cannot
+// be interrupted), and so are handlers that ignore their context past the
+// grace period; what they write later is dropped. Requests sent to the
+// peer (SendRequest) and still waiting fail then.
+func (d *RpcDispatcher) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	return d.newConn(out).serve(ctx, in)
+}
+
+// newConn returns a connection that writes to out, with its session; serve
+// reads its input. A client makes one, starts serve in a goroutine and
+// sends its requests with c.sess.Request.
+func (d *RpcDispatcher) newConn(out io.Writer) *rpcConn {
+	c := &rpcConn{d: d, out: out, calls: map[string]*rpcCall{}}
+	c.sess = newSession(d, "", func(msg []byte) error { return c.write(msg) })
+	return c
+}
+
+// serve serves the connection until in ends or ctx is done; see
+// rpcDispatcher.serve.
+func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
+	d := c.d
+	lim := d.Limits.withDefaults()
+	d.addSession(c.sess)
+	defer d.removeSession(c.sess)
+	defer c.sess.out.close(errConnClosed)
+	// hctx is the parent of every handler's context.
+	hctx, stopHandlers := context.WithCancelCause(context.WithValue(ctx, notifierKey{}, notifier(&connLink{c: c})))
+	defer stopHandlers(nil)
+	defer c.close()
+
+	stop := make(chan struct{})
+	defer close(stop)
+	reads := make(chan serveRead)
+	go readMessages(in, reads, stop)
+
+	// Handlers report to done, or give up once serve has returned.
+	done := make(chan *rpcCall)
+	notes := make(chan *rpcCall)
+	notesDone := make(chan *rpcCall)
+	go c.notificationLoop(hctx, notes, notesDone, stop)
+
+	var (
+		pending  []*rpcCall // requests and batches waiting for a slot, in order
+		queued   []*rpcCall // notifications waiting for notificationLoop
+		noting   bool       // notificationLoop has one
+		inFlight int
+		buffered int
+		ending   bool
+		endErr   error
+		graceC   <-chan time.Time
+		ctxDone  = ctx.Done()
+	)
+	end := func(cause, err error) {
+		ending, endErr = true, err
+		ctxDone = nil
+		stopHandlers(cause)
+		graceC = time.After(lim.Grace)
+	}
+	for {
+		for inFlight < lim.MaxInFlight && len(pending) > 0 {
+			call := pending[0]
+			pending[0] = nil
+			pending = pending[1:]
+			if errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+				// Cancelled before it started: it gets no response.
+				c.forget(call)
+				call.cancel(nil)
+				buffered -= call.cost
+				d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
+				continue
+			}
+			inFlight++
+			go c.run(call, done, stop)
+		}
+		if ending && inFlight == 0 && len(pending) == 0 && len(queued) == 0 && !noting {
+			return endErr
+		}
+		var readC <-chan serveRead
+		if !ending && buffered < lim.MaxBuffered {
+			readC = reads
+		}
+		var noteC chan<- *rpcCall
+		var next *rpcCall
+		if !noting && len(queued) > 0 {
+			noteC, next = notes, queued[0]
+		}
+		select {
+		case r := <-readC:
+			switch {
+			case r.msg != nil:
+				if call := c.accept(hctx, r.msg); call != nil {
+					buffered += call.cost
+					if call.notification {
+						queued = append(queued, call)
+					} else {
+						pending = append(pending, call)
+					}
+				}
+			case errors.Is(r.err, errTooLong):
+				// The rest of the line was skipped: answer and go on.
+				resp := d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
+				if d.onBadMessage != nil {
+					d.onBadMessage(nil, resp)
+				} else {
+					c.write(resp)
+				}
+			case r.err == io.EOF:
+				end(io.EOF, nil)
+			default:
+				end(r.err, r.err)
+			}
+		case call := <-done:
+			inFlight--
+			buffered -= call.cost
+		case noteC <- next:
+			queued[0] = nil
+			queued = queued[1:]
+			noting = true
+		case call := <-notesDone:
+			noting = false
+			buffered -= call.cost
+		case <-ctxDone:
+			// Being stopped is how a server ends (Ctrl-C): not an error.
+			end(context.Cause(ctx), nil)
+		case <-graceC:
+			d.log("mcp: Serve returns with %d requests still running after the shutdown grace period and %d not started", inFlight, len(pending))
+			return endErr
+		}
+	}
+}
+
+// accept reads a message's envelope and returns what is to be handled: a
+// request or batch (with its own context), a notification (without), or
+// nil when the message is answered (or dropped) at once.
+func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
+	cost := len(msg) + messageOverhead
+	if msg[0] == '[' {
+		// A batch (or an array where the revision has none): answered as a
+		// whole by handle, like a request.
+		call := &rpcCall{msg: msg, cost: cost}
+		call.ctx, call.cancel = context.WithCancelCause(hctx)
+		call.ctx = context.WithValue(call.ctx, notifierKey{}, notifier(&connLink{c: c, call: call}))
+		return call
+	}
+	d := c.d
+	env, errResp := d.readEnvelope(msg)
+	switch {
+	case errResp != nil:
+		if d.onBadMessage != nil {
+			d.onBadMessage(msg, errResp)
+			return nil
+		}
+		c.write(errResp)
+		return nil
+	case env.response && env.method == "":
+		d.Handle(hctx, msg) // onResponse
+		return nil
+	case env.id == nil:
+		switch env.method {
+		case "notifications/cancelled":
+			c.cancel(env.params)
+		case "notifications/initialized":
+			// At once, not when its turn comes: the requests the client
+			// sends next may run first, and may send requests of their
+			// own, which wait for it.
+			if d.server() {
+				c.sess.observe(env.method, env.params, nil)
+			}
+		}
+		return &rpcCall{msg: msg, notification: true, cost: cost}
+	}
+	call := &rpcCall{msg: msg, id: env.id, key: idKey(env.id), cost: cost}
+	call.ctx, call.cancel = context.WithCancelCause(hctx)
+	call.ctx = context.WithValue(call.ctx, notifierKey{}, notifier(&connLink{c: c, call: call}))
+	c.mu.Lock()
+	_, dup := c.calls[call.key]
+	if !dup {
+		c.calls[call.key] = call
+	}
+	c.mu.Unlock()
+	if dup {
+		call.cancel(nil)
+		// basic/index.mdx (2026-07-28): the request ID "MUST NOT match
+		// the ID of any other request the sender has issued and not yet
+		// received a response for"; the two could not be told apart
+		// (cancellation, responses), so the second is refused.
+		c.write(d.errorResponse(env.id, CodeInvalidRequest, "invalid request: the id is already used by a request in progress", nil))
+		return nil
+	}
+	return call
+}
+
+// run handles a request or batch and writes its response, unless the peer
+// cancelled it, then reports to done.
+func (c *rpcConn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
+	resp := c.d.Handle(call.ctx, call.msg)
+	// The id is free again before the response goes out: the peer may
+	// reuse it as soon as it reads the response.
+	c.forget(call)
+	if err := c.writeFor(call, resp, true); errors.Is(err, errRequestDone) {
+		c.d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
+	}
+	call.cancel(nil)
+	select {
+	case done <- call:
+	case <-stop:
+	}
+}
+
+func (c *rpcConn) forget(call *rpcCall) {
+	if call.key == "" {
+		return
+	}
+	c.mu.Lock()
+	if c.calls[call.key] == call {
+		delete(c.calls, call.key)
+	}
+	c.mu.Unlock()
+}
+
+// notificationLoop handles the notifications serve passes it, one at a
+// time, until stop is closed.
+func (c *rpcConn) notificationLoop(ctx context.Context, notes <-chan *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
+	for {
+		select {
+		case call := <-notes:
+			if resp := c.d.Handle(ctx, call.msg); resp != nil {
+				c.write(resp)
+			}
+			select {
+			case done <- call:
+			case <-stop:
+				return
+			}
+		case <-stop:
+			return
+		}
+	}
+}
+
+// cancel cancels the request named by a notifications/cancelled params
+// object, whether it is running or still waiting.
+func (c *rpcConn) cancel(params []byte) {
+	if params == nil {
+		return
+	}
+	var d codec.Decoder
+	d.InitShared(params)
+	if !d.Object() {
+		return
+	}
+	for first := true; d.NextMember(&first); {
+		if d.Key != "requestId" {
+			d.Skip()
+			continue
+		}
+		d.Peek()
+		id := d.Raw()
+		if !rtIsRequestID(id) {
+			return
+		}
+		c.mu.Lock()
+		call := c.calls[idKey(id)]
+		c.mu.Unlock()
+		if call != nil {
+			// Under wmu: once the cancellation is read, nothing more
+			// about the request is written.
+			c.wmu.Lock()
+			call.cancel(errCancelledByPeer)
+			c.wmu.Unlock()
+		}
+		return
+	}
+}
+
+// idKey identifies a request id (a string or an integral number, as
+// rtIsRequestID accepts) by its value, not its spelling: "A" and "\u0041"
+// are the same id, and so are 100, 1e2 and 100.0.
+func idKey(raw []byte) string {
+	if raw[0] == '"' {
+		d := codec.Decoder{Data: raw}
+		s, _ := d.ReadStr()
+		return "s" + s
+	}
+	n := codec.Decimal(string(raw))
+	if n.Zero() {
+		return "n0"
+	}
+	sign := ""
+	if n.Neg {
+		sign = "-"
+	}
+	return "n" + sign + n.Digits + "e" + strconv.Itoa(n.Exp)
+}
+
+func (c *rpcConn) write(msg []byte) error { return c.writeFor(nil, msg, false) }
+
+// writeFor writes a message about call (nil: about no request). Nothing
+// about a request goes out once it has been answered or the peer has
+// cancelled it; final marks the response, or its absence (msg nil), after
+// which the request counts as answered.
+func (c *rpcConn) writeFor(call *rpcCall, msg []byte, final bool) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if call != nil {
+		if call.answered || errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+			call.answered = true
+			return errRequestDone
+		}
+		if final {
+			call.answered = true
+		}
+	}
+	if msg == nil {
+		return nil
+	}
+	if c.closed {
+		return errConnClosed
+	}
+	if _, err := c.out.Write(append(msg, '\n')); err != nil {
+		c.d.log("mcp: write: %v", err)
+		return err
+	}
+	return nil
+}
+
+// close makes later writes fail.
+func (c *rpcConn) close() {
+	c.wmu.Lock()
+	c.closed = true
+	c.wmu.Unlock()
+}
+
+// readMessages reads lines from in and sends the messages on them to
+// reads, then the error that ends the input; it stops when stop is closed.
+func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
+	send := func(r serveRead) bool {
+		select {
+		case reads <- r:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, err := readLine(r)
+		if errors.Is(err, errTooLong) {
+			if !send(serveRead{err: err}) {
+				return
+			}
+			continue
+		}
+		if msg, ok := singleMessage(line); ok {
+			// The common case: one message on the line.
+			if !send(serveRead{msg: msg}) {
+				return
+			}
+		} else {
+			for _, msg := range splitMessages(line) {
+				if !send(serveRead{msg: msg}) {
+					return
+				}
+			}
+		}
+		if err != nil {
+			send(serveRead{err: err})
+			return
+		}
+	}
+}
+
+// singleMessage returns the one message a line holds, without the
+// whitespace around it; ok is false when the line holds none or several
+// (splitMessages then splits it).
+func singleMessage(line []byte) (msg []byte, ok bool) {
+	start, end := 0, len(line)
+	for start < end && isSpace(line[start]) {
+		start++
+	}
+	for end > start && isSpace(line[end-1]) {
+		end--
+	}
+	if start == end || (line[start] != '{' && line[start] != '[') {
+		return nil, false
+	}
+	if valueEnd(line[:end], start) != end {
+		return nil, false
+	}
+	return line[start:end], true
+}
+
+// splitMessages returns the messages on one line without the whitespace
+// around them. The stdio transport puts one message on a line, but a line
+// that holds several objects or arrays one after the other ({...}{...}) is
+// split where each closes, so that each is answered. Brackets are counted
+// outside strings without checking the syntax, which the dispatcher does
+// for each message; what does not start with a bracket, or never closes,
+// runs to the end of the line.
+func splitMessages(line []byte) [][]byte {
+	var msgs [][]byte
+	for {
+		start := 0
+		for start < len(line) && isSpace(line[start]) {
+			start++
+		}
+		if start == len(line) {
+			break
+		}
+		end := len(line)
+		if c := line[start]; c == '{' || c == '[' {
+			end = valueEnd(line, start)
+		}
+		msgs = append(msgs, line[start:end])
+		line = line[end:]
+	}
+	if len(msgs) > 1 {
+		// Each is buffered on its own: do not keep the whole line.
+		for i, m := range msgs {
+			msgs[i] = append([]byte(nil), m...)
+		}
+	}
+	return msgs
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// valueEnd returns the offset just past the bracket that closes the one at
+// b[start], or len(b).
+func valueEnd(b []byte, start int) int {
+	depth := 0
+	for i := start; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(b)
+}
+
+// errTooLong is a line longer than MaxMessageSize; readLine has skipped it.
+var errTooLong = fmt.Errorf("message longer than %d bytes", MaxMessageSize)
+
+// readLine reads one line without its newline, up to MaxMessageSize.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxMessageSize {
+			// Drop the rest of the oversized line.
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+				return nil, err
+			}
+			return nil, errTooLong
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line[:len(line)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return line, err
+		}
+	}
+}
