@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -470,12 +469,13 @@ func conversionError(t *testing.T, err error, revision string, toOlder bool, poi
 }
 
 // TestOlderRefuses pins each value an older revision cannot carry: the
-// conversion fails, naming where and what.
+// target revision's schema refuses it, and the conversion fails with its
+// first violation (where and why); Err holds them all.
 func TestOlderRefuses(t *testing.T) {
 	// A content kind: resource links are new in 2025-06-18.
 	res := &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "a"}, &mcp.ResourceLink{Name: "r", URI: "file:///r"}}}
 	_, err := older(t, "2025-03-26").ResultToOlder("tools/call", res)
-	conversionError(t, err, "2025-03-26", true, "/content/1", `2025-03-26 has no ResourceLink (type "resource_link")`)
+	conversionError(t, err, "2025-03-26", true, "/content/1/type", `unknown "type" "resource_link"; want one of "text", "image", "audio", "resource"`)
 	if _, err := older(t, "2025-06-18").ResultToOlder("tools/call", res); err != nil {
 		t.Errorf("2025-06-18 has resource links: %v", err)
 	}
@@ -483,20 +483,20 @@ func TestOlderRefuses(t *testing.T) {
 	// Tool use in sampling is new in 2025-11-25.
 	sample := &mcp.CreateMessageResult{Model: "m", Role: mcp.RoleAssistant, Content: &mcp.ToolUseContent{ID: "c1", Name: "f", Input: json.RawMessage(`{}`)}}
 	_, err = older(t, "2025-06-18").ResultToOlder("sampling/createMessage", sample)
-	conversionError(t, err, "2025-06-18", true, "/content", `2025-06-18 has no ToolUseContent (type "tool_use")`)
+	conversionError(t, err, "2025-06-18", true, "/content/type", `unknown "type" "tool_use"; want one of "text", "image", "audio"`)
 	// So are several content blocks in one message.
 	sample.Content = mcp.CreateMessageResultContentArray{&mcp.TextContent{Text: "a"}}
 	_, err = older(t, "2025-06-18").ResultToOlder("sampling/createMessage", sample)
-	conversionError(t, err, "2025-06-18", true, "/content", `2025-06-18 has no CreateMessageResultContentArray (an array)`)
+	conversionError(t, err, "2025-06-18", true, "/content", `expected object, got array`)
 
 	// URL elicitation is new in 2025-11-25, which also wants an
 	// elicitationId that 2026-07-28 dropped (the input request's key
 	// serves): the runtime puts one in the value's unknown members.
 	url := &mcp.ElicitRequestURLParams{Message: "sign in", URL: "https://example.com/a"}
 	_, err = older(t, "2025-06-18").ParamsToOlder("elicitation/create", url)
-	conversionError(t, err, "2025-06-18", true, "", `2025-06-18 has no ElicitRequestURLParams (mode "url")`)
+	conversionError(t, err, "2025-06-18", true, "", `missing required member "requestedSchema"`)
 	_, err = older(t, "2025-11-25").ParamsToOlder("elicitation/create", url)
-	conversionError(t, err, "2025-11-25", true, "/elicitationId", `2025-11-25 requires "elicitationId", which the value lacks`)
+	conversionError(t, err, "2025-11-25", true, "", `missing required member "elicitationId"`)
 	url.Extra = mcp.Members{{Name: "elicitationId", Value: json.RawMessage(`"el-1"`)}}
 	b, err := older(t, "2025-11-25").ParamsToOlder("elicitation/create", url)
 	if err != nil {
@@ -504,16 +504,22 @@ func TestOlderRefuses(t *testing.T) {
 	}
 	wantJSON(t, "URL elicitation", b, `{"mode":"url","message":"sign in","url":"https://example.com/a","elicitationId":"el-1"}`)
 
-	// Titled enums in elicitation forms are new in 2025-11-25.
+	// Titled enums in elicitation forms are new in 2025-11-25; 2025-06-18
+	// reads one as a string schema whose members it does not know, which
+	// its schema allows: the client asks for any string, and the server's
+	// check of the answer against requestedSchema refuses others.
 	form := &mcp.ElicitRequestFormParams{Message: "pick", RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
 		Properties: map[string]mcp.PrimitiveSchemaDefinition{"size": &mcp.TitledSingleSelectEnumSchema{OneOf: []mcp.TitledSingleSelectEnumSchemaOneOfItem{{Const: "s", Title: "Small"}}}}}}
-	_, err = older(t, "2025-06-18").ParamsToOlder("elicitation/create", form)
-	conversionError(t, err, "2025-06-18", true, "/requestedSchema/properties/size", `2025-06-18 has no TitledSingleSelectEnumSchema`)
+	b, err = older(t, "2025-06-18").ParamsToOlder("elicitation/create", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON(t, "titled enum for 2025-06-18", b, `{"message":"pick","requestedSchema":{"properties":{"size":{"oneOf":[{"const":"s","title":"Small"}],"type":"string"}},"type":"object"}}`)
 
 	// A multi-select answer (an array) is new in 2025-11-25.
 	answer := &mcp.ElicitResult{Action: mcp.ElicitResultActionAccept, Content: map[string]mcp.ElicitResultContentValue{"tags": {Kind: mcp.KindArray, Arr: []string{"x"}}}}
 	_, err = older(t, "2025-06-18").ResultToOlder("elicitation/create", answer)
-	conversionError(t, err, "2025-06-18", true, "/content/tags", `2025-06-18 has no array here`)
+	conversionError(t, err, "2025-06-18", true, "/content/tags", `expected string or integer or boolean, got array`)
 
 	// An array of structured content is new in 2026-07-28: 2025-11-25's
 	// schema does not accept it (its violations come with the error);
@@ -521,7 +527,7 @@ func TestOlderRefuses(t *testing.T) {
 	// result's unknown members.
 	res = &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: json.RawMessage(`[1,2]`)}
 	_, err = older(t, "2025-11-25").ResultToOlder("tools/call", res)
-	ce := conversionError(t, err, "2025-11-25", true, "", `2025-11-25's schema does not accept the converted value`)
+	ce := conversionError(t, err, "2025-11-25", true, "/structuredContent", `expected object, got array`)
 	var ve *mcp.ValidationError
 	if !errors.As(ce, &ve) || len(ve.Violations) != 1 || ve.Violations[0].Pointer != "/structuredContent" {
 		t.Errorf("want the violation at /structuredContent, got %v", ce.Err)
@@ -535,7 +541,7 @@ func TestOlderRefuses(t *testing.T) {
 	// From an older revision: 2025-11-25 lets a task's cancellation leave
 	// out requestId, which 2026-07-28 requires.
 	_, err = older(t, "2025-11-25").ParamsFromOlder("notifications/cancelled", []byte(`{"reason":"task cancelled"}`))
-	conversionError(t, err, "2025-11-25", false, "/requestId", `2026-07-28 requires "requestId", which the value lacks`)
+	conversionError(t, err, "2025-11-25", false, "", `missing required member "requestId"`)
 }
 
 // TestOlderExtra pins that members the other revision does not declare
@@ -575,19 +581,22 @@ func TestOlderExtra(t *testing.T) {
 	wantJSON(t, "tools/call params", b, `{"name":"t","task":{"ttl":5}}`)
 	// Values: the capabilities initialize carries.
 	caps := &mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{ListChanged: new(true)}, Extensions: map[string]mcp.JSONObject{"io.example/x": mcp.JSONObject(`{}`)}}
-	x, err := o.ToOlder(caps)
+	x, err := o.ToOlder("ServerCapabilities", caps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := o.FromOlder(x)
+	back, err := o.FromOlder("ServerCapabilities", x)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, caps) {
 		t.Errorf("ServerCapabilities came back as %+v", back)
 	}
-	if l, err := o.ToOlder(mcp.LoggingLevelWarning); err != nil || fmt.Sprint(l) != "warning" {
-		t.Errorf("ToOlder(LoggingLevelWarning) = %v, %v", l, err)
+	if l, err := o.ToOlder("LoggingLevel", mcp.LoggingLevelWarning); err != nil || string(l) != `"warning"` {
+		t.Errorf("ToOlder(LoggingLevelWarning) = %s, %v", l, err)
+	}
+	if _, err := o.ToOlder("LoggingLevel", mcp.LoggingLevel("loud")); err == nil {
+		t.Error(`ToOlder(LoggingLevel("loud")): no error`)
 	}
 }
 
@@ -616,8 +625,10 @@ func TestOlderBadInput(t *testing.T) {
 	conversionError(t, err, "2025-06-18", false, "", `method "server/discover" is not carried by both revisions`)
 	_, err = o.ResultToOlder("notifications/progress", nil)
 	conversionError(t, err, "2025-06-18", true, "", "is a notification")
-	_, err = o.ToOlder(42)
-	conversionError(t, err, "2025-06-18", true, "", "want a value of a type both revisions declare")
+	_, err = o.ToOlder("Tool", 42)
+	conversionError(t, err, "2025-06-18", true, "", "a value of type int has no JSON form")
+	_, err = o.ToOlder("NoSuchDefinition", &mcp.Tool{Name: "t"})
+	conversionError(t, err, "2025-06-18", true, "", `2025-06-18 has no definition "NoSuchDefinition"`)
 }
 
 // TestOlderNil: nil values, typed or not, are no values: they convert to
@@ -635,8 +646,8 @@ func TestOlderNil(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Err == nil {
 		t.Errorf("nil content blocks: %v", err)
 	}
-	if v, err := o.ToOlder((*mcp.Tool)(nil)); err != nil || !reflect.ValueOf(v).IsNil() {
-		t.Errorf("ToOlder of a nil *Tool: %v, %v", v, err)
+	if v, err := o.ToOlder("Tool", (*mcp.Tool)(nil)); err != nil || v != nil {
+		t.Errorf("ToOlder of a nil *Tool: %s, %v", v, err)
 	}
 	if b, err := o.ParamsToOlder("tools/list", nil); b != nil || err != nil {
 		t.Errorf("absent params: %s, %v", b, err)

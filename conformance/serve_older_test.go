@@ -279,7 +279,7 @@ func TestServeOlderStdio(t *testing.T) {
 			c.send(callMsg("11", "link", ""))
 			m := readMsg(t, c.next())
 			if v == "2025-03-26" {
-				if m.Error == nil || m.Error.Code != mcp.CodeInternalError || !strings.Contains(m.Error.Message, "2025-03-26 has no ResourceLink") {
+				if m.Error == nil || m.Error.Code != mcp.CodeInternalError || !strings.Contains(m.Error.Message, `converting to 2025-03-26: /content/0/type: unknown "type" "resource_link"`) {
 					t.Errorf("resource_link to 2025-03-26 = %s %+v", m.Result, m.Error)
 				}
 			} else if m.Error != nil || !strings.Contains(string(m.Result), "resource_link") {
@@ -543,7 +543,7 @@ func TestServeOlderLosses(t *testing.T) {
 		// 2025-03-26 has no elicitation at all.
 		{"2025-03-26", "greet", "elicitation/create"},
 		// 2025-03-26 has no resource links.
-		{"2025-03-26", "link", "2025-03-26 has no ResourceLink"},
+		{"2025-03-26", "link", `converting to 2025-03-26: /content/0/type: unknown "type" "resource_link"`},
 	} {
 		t.Run(c.version+"/"+c.tool, func(t *testing.T) {
 			conn := startServe(t, newEraDispatcher(&eraServer{}))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/codec"
 )
 
 // Options say what to generate. The zero value of the customisations
@@ -888,16 +889,14 @@ func numConstraints(s *schema.Schema) ir.Constraints {
 	return ir.Constraints{Minimum: s.Minimum, Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum, MultipleOf: s.MultipleOf}
 }
 
-// formats the generated runtime can check.
-var knownFormats = []string{"uri", "iri", "uri-reference", "iri-reference", "uriref", "uri-template", "byte", "ip-address",
-	"date-time", "date", "time", "duration", "period", "hostname", "email", "ipv4", "ipv6",
-	"uuid", "json-pointer", "relative-json-pointer", "regex"}
+// knownFormat reports whether the runtime checks format f.
+func knownFormat(f string) bool { return codec.FormatChecker(f) != nil }
 
 func (b *builder) format(s *schema.Schema) string {
 	if s.Format == "" || b.opts.Formats == FormatsAnnotate {
 		return ""
 	}
-	if !slices.Contains(knownFormats, s.Format) {
+	if !knownFormat(s.Format) {
 		b.warnf(s.Pointer+"/format", "format %q is not known; it is not checked (the reference validator ignores unknown formats too)", s.Format)
 		return ""
 	}

@@ -135,7 +135,7 @@ func (b *builder) check(s *schema.Schema) *ir.Check {
 // an unknown format (the reference validator ignores those too) and for
 // every format when formats are annotations.
 func (b *builder) checkedFormat(f string) string {
-	if b.opts.Formats == FormatsAnnotate || !slices.Contains(knownFormats, f) {
+	if b.opts.Formats == FormatsAnnotate || !knownFormat(f) {
 		return ""
 	}
 	return f

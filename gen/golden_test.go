@@ -17,10 +17,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the expected files under golden/")
 
-// goldenFiles are the generated files a golden case pins (the runtime files
-// are the same for every package and are tested in gen/rt). They are kept
-// as <name>.golden so that the go tool does not compile them.
-var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "dispatch.go", "client.go", "tools.go"}
+// goldenFiles are the generated files a golden case pins. They are kept as
+// <name>.golden so that the go tool does not compile them.
+var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "dispatch.go", "client.go", "tools.go", "runtime.go"}
 
 // olderRevision is the revision of a golden case's older schema
 // (golden/<case>/older.json): the case's package gets the conversions to
@@ -38,7 +37,8 @@ type caseOptions struct {
 // result with the files next to it: the Go files for a schema that
 // generates, error.txt for one that must fail, warnings.txt for the
 // warnings. `go test ./gen -update` rewrites them. A case with older.json
-// also gets the conversions to that older schema's package (older*.go);
+// also gets the conversions to and from that older schema (older*.go and
+// the reduced schema they embed, older_*.json);
 // a case with behaviour_test.go.txt runs it as a test of its package.
 func TestGolden(t *testing.T) {
 	cases, err := filepath.Glob("../golden/*/schema.json")
@@ -67,12 +67,7 @@ func TestGolden(t *testing.T) {
 			olderPkg := schema.PackageName(olderRevision)
 			if odata, err := os.ReadFile(filepath.Join(dir, "older.json")); err == nil {
 				oopts := gen.Options{Package: olderPkg, Revision: olderRevision, Source: gen.SourceInfo{URL: "golden/" + name + "/older.json", SHA256: schema.SHA256(odata)}}
-				gopts.Older = []gen.Older{{File: "older.json", Data: odata, Options: oopts, ImportPath: "golden.test/" + pkg + "/" + olderPkg}}
-				ofiles, _, err := gen.Generate("older.json", odata, oopts)
-				if err != nil {
-					t.Fatalf("older.json: %v", err)
-				}
-				writeGo(t, filepath.Join(compiled, pkg, olderPkg), ofiles)
+				gopts.Older = []gen.Older{{File: "older.json", Data: odata, Options: oopts}}
 			}
 			files, warns, err := gen.Generate("schema.json", data, gopts)
 			var wtext []string
@@ -95,7 +90,7 @@ func TestGolden(t *testing.T) {
 			if *update {
 				os.Remove(filepath.Join(dir, "error.txt"))
 			}
-			for _, f := range append(goldenFiles, "older.go", "older_"+olderPkg+".go") {
+			for _, f := range append(goldenFiles, "older.go", "older_"+olderPkg+".go", "older_"+olderPkg+".json") {
 				check(t, dir, f+".golden", string(files[f])) // "" (no file) when not generated
 			}
 			positive++
@@ -142,7 +137,7 @@ func writeGo(t *testing.T, dir string, files gen.Files) {
 		t.Fatal(err)
 	}
 	for n, b := range files {
-		if strings.HasSuffix(n, ".go") {
+		if strings.HasSuffix(n, ".go") || strings.HasSuffix(n, ".json") {
 			if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -449,26 +449,3 @@ func protocolConsts(p *ir.Protocol) {
 		}
 	}
 }
-
-// eraMember is a member of the newer revisions that older ones carry
-// elsewhere or not at all, and that the runtime serving older peers
-// handles itself: a conversion to an older revision drops it, and one
-// from an older revision gives it fill (or its zero value).
-type eraMember struct {
-	why  string
-	fill string
-}
-
-// eraMembers are the era members, by JSON name (see eraMember). The
-// conversion tests pin each drop.
-var eraMembers = map[string]eraMember{
-	memberResultType: {why: "older revisions have no multi round-trip results: the runtime answers input requests with requests of its own, and a result from an older revision is complete", fill: resultComplete},
-	memberTTL:        {why: "older revisions have no caching hints: a result from one is immediately stale (ttlMs 0)"},
-	memberCacheScope: {why: "older revisions have no caching hints: a result from one is private (never shared across authorization contexts)", fill: "private"},
-	"io.modelcontextprotocol/protocolVersion":    {why: "older revisions negotiate the version once, with initialize"},
-	"io.modelcontextprotocol/clientCapabilities": {why: "older revisions declare the client's capabilities once, in initialize"},
-	"io.modelcontextprotocol/clientInfo":         {why: "older revisions name the client once, in initialize"},
-	"io.modelcontextprotocol/logLevel":           {why: "older revisions set the log level with logging/setLevel"},
-	metaServerInfo:                               {why: "older revisions name the server once, in initialize's result"},
-	"io.modelcontextprotocol/subscriptionId":     {why: "older revisions send notifications on the session, not on subscriptions/listen streams"},
-}

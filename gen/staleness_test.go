@@ -27,8 +27,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 			opts := gen.PinnedOptions(pin)
 			for _, rev := range gen.PinnedServeOlder[pin.Revision] {
 				op := pinOf(t, rev)
-				opts.Older = append(opts.Older, gen.Older{File: rev, Data: testenv.Schema(t, rev), Options: gen.PinnedOptions(op),
-					ImportPath: "github.com/mcpgen/mcpgen/generated/" + op.Package()})
+				opts.Older = append(opts.Older, gen.Older{File: rev, Data: testenv.Schema(t, rev), Options: gen.PinnedOptions(op)})
 			}
 			files, _, err := gen.Generate(pin.Revision, data, opts)
 			if err != nil {

@@ -91,8 +91,12 @@ func Emit(pkg *ir.Package) (Files, error) {
 		if pkg.Protocol.Client != nil {
 			files["client.go"] = e.emitClient()
 		}
-		for name, f := range e.emitOlder() {
+		olderFiles, olderData := e.emitOlder()
+		for name, f := range olderFiles {
 			files[name] = f
+		}
+		for name, b := range olderData {
+			out[name] = b
 		}
 	}
 	doc, err := e.docFile()

@@ -172,11 +172,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 	}
 	older := e.clientOlder(p)
 	if older {
-		body = append(body,
-			jen.List(jen.Id("older"), jen.Id("err")).Op(":=").Id("clientOlders").Call(jen.Id("d"), jen.Op("&").Id("opts")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-		)
-		cfg = append(cfg, jen.Id("Older").Op(":").Id("older"))
+		cfg = append(cfg, jen.Id("Older").Op(":").Id(e.pkg.OlderRevisions))
 	}
 	body = append(body,
 		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Qual(protocolPkg, "NewClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Qual(protocolPkg, "ClientConfig").Values(cfg...)),
@@ -570,10 +566,8 @@ func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, o
 }
 
 // emitClientOlder writes what the Client needs to talk to a server of an
-// older revision through the package's conversions: the table of each
-// revision for the core (clientOlders), the one the connection uses
-// (Client.older), and the answers to the requests such a server sends
-// (ClientDispatcher.answerOlder).
+// older revision through the package's conversions: the one the
+// connection uses (Client.older). The core converts the rest (ClientConfig.Older).
 func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
 	f.Comment(commentText(fmt.Sprintf("older returns the conversions of the older revision the server speaks, or nil when it speaks %s's.", e.pkg.Revision)))
 	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("older").Params().Op("*").Id("Older").Block(
@@ -581,119 +575,5 @@ func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSuppo
 			jen.Return(jen.Id(e.pkg.OlderRevisions).Index(jen.Id("i"))),
 		),
 		jen.Return(jen.Nil()),
-	)
-
-	// The methods each older revision carries, for the core's table.
-	// (Those a server sends: its notifications, and the input requests an
-	// older server sends as requests of its own.)
-	toClient := map[string]bool{}
-	for _, m := range p.Methods {
-		if m.Direction == ir.ServerToClient && m.Notification {
-			toClient[m.Name] = true
-		}
-	}
-	for _, in := range c.Inputs {
-		toClient[in.Method] = true
-	}
-	multi := jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
-	var lists []jen.Code
-	for _, o := range e.pkg.Older {
-		var ms []jen.Code
-		for _, m := range o.Methods {
-			if toClient[m.Name] {
-				item := jen.Dict{jen.Id("Name"): jen.Lit(m.Name)}
-				if m.Notification {
-					item[jen.Id("Notification")] = jen.True()
-				}
-				ms = append(ms, jen.Values(item))
-			}
-		}
-		lists = append(lists, jen.Custom(multi, ms...))
-	}
-	info := jen.Op("&").Id("opts").Dot("ClientInfo")
-	body := []jen.Code{
-		jen.Id("methods").Op(":=").Index().Index().Qual(protocolPkg, "ClientOlderMethod").Custom(multi, lists...),
-		jen.Id("out").Op(":=").Make(jen.Index().Qual(protocolPkg, "ClientOlder"), jen.Lit(0), jen.Len(jen.Id(e.pkg.OlderRevisions))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("o")).Op(":=").Range().Id(e.pkg.OlderRevisions)).Block(
-			jen.List(jen.Id("oi"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(info),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.ClientInfo: %w"), jen.Id("err")))),
-			jen.List(jen.Id("oc"), jen.Id("err")).Op(":=").Id("o").Dot("ToOlder").Call(jen.Op("&").Id("opts").Dot("Capabilities")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.Capabilities: %w"), jen.Id("err")))),
-			jen.List(jen.Id("info"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oi")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.List(jen.Id("caps"), jen.Id("err")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("oc")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(protocolPkg, "ClientOlder").Values(
-				jen.Id("Revision").Op(":").Id("o").Dot("Revision").Call(),
-				jen.Id("ClientInfo").Op(":").Id("info"),
-				jen.Id("Capabilities").Op(":").Id("caps"),
-				jen.Id("Methods").Op(":").Id("methods").Index(jen.Id("i")),
-				jen.Id("Params").Op(":").Func().Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
-					jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
-					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidParams").Call(jen.Id("err")))),
-					jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("v").Assert(jen.Interface(jen.Id("AppendJSON").Params(jen.Index().Byte()).Params(jen.Index().Byte(), jen.Error()))),
-					jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Nil())),
-					jen.Return(jen.Id("a").Dot("AppendJSON").Call(jen.Nil())),
-				),
-				jen.Id("Answer").Op(":").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
-					jen.Return(jen.Id("d").Dot("answerOlder").Call(jen.Id("ctx"), jen.Id("o"), jen.Id("method"), jen.Id("raw"))),
-				),
-			)),
-		),
-		jen.Return(jen.Id("out"), jen.Nil()),
-	}
-	f.Comment(commentText(fmt.Sprintf("clientOlders describes the older revisions of %s for a Client's core: what it declares to each, the methods each carries, and how what a server of each sends reaches the ClientHandler.", e.pkg.OlderRevisions)))
-	f.Func().Id("clientOlders").Params(jen.Id("d").Op("*").Id("ClientDispatcher"), jen.Id("opts").Op("*").Id("ClientOptions")).Params(jen.Index().Qual(protocolPkg, "ClientOlder"), jen.Error()).Block(body...)
-
-	// answerOlder: the requests an older server sends.
-	var cases []jen.Code
-	for _, in := range c.Inputs {
-		var stmts []jen.Code
-		args := []jen.Code{jen.Id("ctx")}
-		stmts = append(stmts,
-			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ParamsFromOlder").Call(jen.Id("method"), jen.Id("raw")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidParams").Call(jen.Id("err")))),
-		)
-		if in.Params != nil {
-			switch {
-			case in.Params.Union() != nil:
-				stmts = append(stmts, jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(goType(in.Params)))
-			case in.Params.IsStruct():
-				stmts = append(stmts,
-					jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Op("*").Add(goType(in.Params))),
-					jen.If(jen.Id("p").Op("==").Nil()).Block(jen.Id("p").Op("=").New(goType(in.Params))),
-				)
-			default:
-				stmts = append(stmts, jen.List(jen.Id("p"), jen.Id("_")).Op(":=").Id("v").Assert(goType(in.Params)))
-			}
-			args = append(args, jen.Id("p"))
-		} else {
-			stmts = append(stmts, jen.Id("_").Op("=").Id("v"))
-		}
-		answer := jen.Return(jen.Id("b"), jen.Nil())
-		if in.FillDefaults {
-			answer = jen.Return(jen.Qual(protocolPkg, "ElicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
-		}
-		stmts = append(stmts,
-			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InputError").Call(jen.Lit(in.Handler), jen.Nil()))),
-			jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
-				jen.If(jen.Id("err").Op(":=").Id("r").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidResult").Call(jen.Id("err"))),
-				),
-			),
-			jen.List(jen.Id("b"), jen.Id("err")).Op(":=").Id("o").Dot("ResultToOlder").Call(jen.Id("method"), jen.Id("r")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidResult").Call(jen.Id("err")))),
-			answer,
-		)
-		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
-	}
-	f.Comment(commentText("answerOlder answers a request a server of an older revision sends (elicitation/create, sampling/createMessage, roots/list) with the handler, through the revision's conversions: its params in, its result out."))
-	f.Func().Params(jen.Id("d").Op("*").Id("ClientDispatcher")).Id("answerOlder").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("o").Op("*").Id("Older"), jen.Id("method").String(), jen.Id("raw").Index().Byte(),
-	).Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Switch(jen.Id("method")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ErrNotImplemented")),
 	)
 }

@@ -445,7 +445,6 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 				jen.Id("Capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
 				jen.Id("ServerInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
 				jen.Id("Instructions").Op(":").Id("d").Dot("opts").Dot("Instructions"),
-				jen.Id("InputParams").Op(":").Id("olderInputParams"),
 			))))
 		}
 	}

@@ -77,9 +77,7 @@ func (e *emitter) serveOlder(p *ir.Protocol) bool {
 
 // emitOlderServe writes what the server dispatcher of a modern package with
 // conversions needs to serve the clients of older revisions: Broadcast and
-// NotifyResourceUpdated (which reach those clients' sessions), and
-// olderInputParams (the input requests of an InputRequiredResult, decoded
-// for the conversions).
+// NotifyResourceUpdated (which reach those clients' sessions).
 func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *jen.Statement) {
 	f.Comment(commentText("Broadcast sends a notification (such as notifications/tools/list_changed) to\nthe clients of " + e.pkg.OlderRevisions + " d serves: their HTTP sessions (on\ntheir GET streams) and the connections served by Serve that opened with\ninitialize. params may be nil. It returns how many sessions it reached.\nClients of " + e.pkg.Revision + " hear of changes through the subscriptions they\nopen (subscriptions/listen)."))
 	f.Func().Params(recv.Clone()).Id("Broadcast").Params(jen.Id("method").String(), jen.Id("params").Add(appendJSON)).Params(jen.Int(), jen.Error()).Block(
@@ -91,35 +89,5 @@ func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *
 	f.Func().Params(recv.Clone()).Id("NotifyResourceUpdated").Params(jen.Id("uri").String()).Int().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("BroadcastOlder").Call(jen.Qual(protocolPkg, "ResourceUpdatedJSON").Call(jen.Id("uri")),
 			jen.Func().Params(jen.Id("s").Op("*").Id("Session")).Bool().Block(jen.Return(jen.Id("s").Dot("Subscribed").Call(jen.Id("uri")))))),
-	)
-	var cases []jen.Code
-	for _, in := range p.Client.Inputs {
-		var stmts []jen.Code
-		if in.Params == nil {
-			stmts = append(stmts, jen.Return(jen.Nil(), jen.Nil()))
-		} else {
-			pt := goType(in.Params)
-			if u := in.Params.Union(); u != nil {
-				pt = jen.Id(u.Holder)
-			}
-			stmts = append(stmts,
-				jen.Var().Id("p").Add(pt),
-				jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-			)
-			switch {
-			case in.Params.Union() != nil:
-				stmts = append(stmts, jen.Return(jen.Id("p").Dot("Value"), jen.Nil()))
-			case in.Params.IsStruct():
-				stmts = append(stmts, jen.Return(jen.Op("&").Id("p"), jen.Nil()))
-			default:
-				stmts = append(stmts, jen.Return(jen.Id("p"), jen.Nil()))
-			}
-		}
-		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
-	}
-	f.Comment(commentText("olderInputParams decodes the params of an input request of an\nInputRequiredResult into the value the conversions to an older revision take."))
-	f.Func().Id("olderInputParams").Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
-		jen.Switch(jen.Id("method")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("not an input request: ").Op("+").Qual(codecPkg, "Quote").Call(jen.Id("method")))),
 	)
 }

@@ -137,7 +137,7 @@ func (e *emitter) emitUnion(u *ir.Union) {
 
 	// encodeJSON: the branch writes itself.
 	e.codec.Func().Params(jen.Id("v").Id(u.Holder)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(
-		jen.If(jen.Id("v").Dot("Value").Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
+		jen.If(jen.Qual(codecPkg, "IsNil").Call(jen.Id("v").Dot("Value"))).Block(jen.Id("e").Dot("Null").Call(), jen.Return()),
 		jen.Id("v").Dot("Value").Dot("EncodeJSON").Call(jen.Id("e")),
 	)
 	e.emitUnionDecode(u)
@@ -151,7 +151,7 @@ func (e *emitter) emitUnion(u *ir.Union) {
 		keyword = "oneOf"
 	}
 	body := []jen.Code{
-		jen.If(jen.Id("v").Dot("Value").Op("==").Nil()).Block(
+		jen.If(jen.Qual(codecPkg, "IsNil").Call(jen.Id("v").Dot("Value"))).Block(
 			jen.Id("s").Dot("Add").Call(jen.Lit(keyword), jen.Lit("no value: want one of "+branchNames(u))),
 			jen.Return(),
 		),

@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/codec"
 )
 
 // validateValue returns statements that check expr, a value of type t,
@@ -202,18 +203,6 @@ func scalarHasChecks(t *ir.Type) bool {
 		c.Const != nil || c.Enum != nil || c.MultipleOf != nil
 }
 
-// formatFuncs maps a format to its runtime checker.
-var formatFuncs = map[string]string{
-	"uri": "FormatURI", "iri": "FormatURI", "uri-reference": "FormatURIReference",
-	"iri-reference": "FormatURIReference", "uriref": "FormatURIReference", "uri-template": "FormatURITemplate",
-	"byte": "FormatByte", "ip-address": "FormatIPv4",
-	"date-time": "FormatDateTime", "date": "FormatDate", "time": "FormatTime",
-	"duration": "FormatDuration", "period": "FormatPeriod", "hostname": "FormatHostname",
-	"email": "FormatEmail", "ipv4": "FormatIPv4", "ipv6": "FormatIPv6", "uuid": "FormatUUID",
-	"json-pointer": "FormatJSONPointer", "relative-json-pointer": "FormatRelativeJSONPointer",
-	"regex": "FormatRegex",
-}
-
 // scalarChecks checks a string, number or boolean against its constraints.
 // In a raw check (raw), s may be quiet: the message is built only when s
 // records violations.
@@ -241,7 +230,8 @@ func (e *emitter) scalarChecks(t *ir.Type, x *jen.Statement, raw bool) []jen.Cod
 		add(x.Clone().Op("!=").Add(litValue(c.Const, t)), "const", show().Op("+").Lit(" is not "+c.Const.JSON))
 	}
 	if c.Format != "" {
-		add(jen.Op("!").Qual(codecPkg, formatFuncs[c.Format]).Call(x), "format", show().Op("+").Lit(" is not a valid "+c.Format))
+		fn, _ := codec.FormatFunc(c.Format)
+		add(jen.Op("!").Qual(codecPkg, fn).Call(x), "format", show().Op("+").Lit(" is not a valid "+c.Format))
 	}
 	if t.Kind == ir.TString {
 		runes := jen.Qual("unicode/utf8", "RuneCountInString").Call(x)

@@ -507,7 +507,7 @@ func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CallToolResultContentItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -935,7 +935,7 @@ func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1002,7 +1002,7 @@ func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1105,7 +1105,7 @@ func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1559,7 +1559,7 @@ func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2162,7 +2162,7 @@ func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2426,7 +2426,7 @@ func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3586,7 +3586,7 @@ func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -6842,7 +6842,7 @@ func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v PromptMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -7208,7 +7208,7 @@ func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8713,7 +8713,7 @@ func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9138,7 +9138,7 @@ func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9217,7 +9217,7 @@ func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9280,7 +9280,7 @@ func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}

@@ -151,7 +151,7 @@ func (v *CallToolResultContentItemHolder) Validate() error {
 }
 
 func (v CallToolResultContentItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *EmbeddedResource")
 		return
 	}
@@ -246,7 +246,7 @@ func (v *ClientNotificationHolder) Validate() error {
 }
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
 		return
 	}
@@ -261,7 +261,7 @@ func (v *ClientRequestHolder) Validate() error {
 }
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
@@ -276,7 +276,7 @@ func (v *ClientResultHolder) Validate() error {
 }
 
 func (v ClientResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult")
 		return
 	}
@@ -332,7 +332,7 @@ func (v *CompleteRequestParamsRefHolder) Validate() error {
 }
 
 func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceReference")
 		return
 	}
@@ -483,7 +483,7 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 }
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent")
 		return
 	}
@@ -558,7 +558,7 @@ func (v *EmbeddedResourceResourceHolder) Validate() error {
 }
 
 func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -802,7 +802,7 @@ func (v *JSONRPCMessageHolder) Validate() error {
 }
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError")
 		return
 	}
@@ -1534,7 +1534,7 @@ func (v *PromptMessageContentHolder) Validate() error {
 }
 
 func (v PromptMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *EmbeddedResource")
 		return
 	}
@@ -1621,7 +1621,7 @@ func (v *ReadResourceResultContentsItemHolder) Validate() error {
 }
 
 func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -2017,7 +2017,7 @@ func (v *SamplingMessageContentHolder) Validate() error {
 }
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent")
 		return
 	}
@@ -2098,7 +2098,7 @@ func (v *ServerNotificationHolder) Validate() error {
 }
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
@@ -2113,7 +2113,7 @@ func (v *ServerRequestHolder) Validate() error {
 }
 
 func (v ServerRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest")
 		return
 	}
@@ -2128,7 +2128,7 @@ func (v *ServerResultHolder) Validate() error {
 }
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}

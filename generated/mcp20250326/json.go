@@ -539,7 +539,7 @@ func (v *CallToolResultContentItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CallToolResultContentItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -971,7 +971,7 @@ func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1038,7 +1038,7 @@ func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1141,7 +1141,7 @@ func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1595,7 +1595,7 @@ func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2198,7 +2198,7 @@ func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2382,7 +2382,7 @@ func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3337,7 +3337,7 @@ func (v *JSONRPCBatchRequestItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCBatchRequestItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3459,7 +3459,7 @@ func (v *JSONRPCBatchResponseItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCBatchResponseItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3702,7 +3702,7 @@ func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -6996,7 +6996,7 @@ func (v *PromptMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v PromptMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -7366,7 +7366,7 @@ func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8703,7 +8703,7 @@ func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9193,7 +9193,7 @@ func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9272,7 +9272,7 @@ func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9335,7 +9335,7 @@ func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}

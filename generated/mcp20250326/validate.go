@@ -158,7 +158,7 @@ func (v *CallToolResultContentItemHolder) Validate() error {
 }
 
 func (v CallToolResultContentItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource")
 		return
 	}
@@ -253,7 +253,7 @@ func (v *ClientNotificationHolder) Validate() error {
 }
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
 		return
 	}
@@ -268,7 +268,7 @@ func (v *ClientRequestHolder) Validate() error {
 }
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
@@ -283,7 +283,7 @@ func (v *ClientResultHolder) Validate() error {
 }
 
 func (v ClientResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult")
 		return
 	}
@@ -339,7 +339,7 @@ func (v *CompleteRequestParamsRefHolder) Validate() error {
 }
 
 func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceReference")
 		return
 	}
@@ -490,7 +490,7 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 }
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
 		return
 	}
@@ -536,7 +536,7 @@ func (v *EmbeddedResourceResourceHolder) Validate() error {
 }
 
 func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -741,7 +741,7 @@ func (v *JSONRPCBatchRequestItemHolder) Validate() error {
 }
 
 func (v JSONRPCBatchRequestItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification")
 		return
 	}
@@ -772,7 +772,7 @@ func (v *JSONRPCBatchResponseItemHolder) Validate() error {
 }
 
 func (v JSONRPCBatchResponseItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCResponse, *JSONRPCError")
 		return
 	}
@@ -813,7 +813,7 @@ func (v *JSONRPCMessageHolder) Validate() error {
 }
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, JSONRPCBatchRequest, *JSONRPCResponse, *JSONRPCError, JSONRPCBatchResponse")
 		return
 	}
@@ -1545,7 +1545,7 @@ func (v *PromptMessageContentHolder) Validate() error {
 }
 
 func (v PromptMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *EmbeddedResource")
 		return
 	}
@@ -1632,7 +1632,7 @@ func (v *ReadResourceResultContentsItemHolder) Validate() error {
 }
 
 func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -1970,7 +1970,7 @@ func (v *SamplingMessageContentHolder) Validate() error {
 }
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
 		return
 	}
@@ -2060,7 +2060,7 @@ func (v *ServerNotificationHolder) Validate() error {
 }
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
@@ -2075,7 +2075,7 @@ func (v *ServerRequestHolder) Validate() error {
 }
 
 func (v ServerRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest")
 		return
 	}
@@ -2090,7 +2090,7 @@ func (v *ServerResultHolder) Validate() error {
 }
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}

@@ -1166,7 +1166,7 @@ func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1233,7 +1233,7 @@ func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1336,7 +1336,7 @@ func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2005,7 +2005,7 @@ func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2235,7 +2235,7 @@ func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ContentBlockHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2679,7 +2679,7 @@ func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3332,7 +3332,7 @@ func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -4555,7 +4555,7 @@ func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -7344,7 +7344,7 @@ func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v PrimitiveSchemaDefinitionHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8391,7 +8391,7 @@ func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9921,7 +9921,7 @@ func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -10411,7 +10411,7 @@ func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -10490,7 +10490,7 @@ func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -10557,7 +10557,7 @@ func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}

@@ -301,7 +301,7 @@ func (v *ClientNotificationHolder) Validate() error {
 }
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
 		return
 	}
@@ -316,7 +316,7 @@ func (v *ClientRequestHolder) Validate() error {
 }
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
@@ -331,7 +331,7 @@ func (v *ClientResultHolder) Validate() error {
 }
 
 func (v ClientResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
 	}
@@ -396,7 +396,7 @@ func (v *CompleteRequestParamsRefHolder) Validate() error {
 }
 
 func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
 	}
@@ -442,7 +442,7 @@ func (v *ContentBlockHolder) Validate() error {
 }
 
 func (v ContentBlockHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
 	}
@@ -562,7 +562,7 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 }
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
 		return
 	}
@@ -747,7 +747,7 @@ func (v *EmbeddedResourceResourceHolder) Validate() error {
 }
 
 func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -983,7 +983,7 @@ func (v *JSONRPCMessageHolder) Validate() error {
 }
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse, *JSONRPCError")
 		return
 	}
@@ -1627,7 +1627,7 @@ func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 }
 
 func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *EnumSchema")
 		return
 	}
@@ -1854,7 +1854,7 @@ func (v *ReadResourceResultContentsItemHolder) Validate() error {
 }
 
 func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -2274,7 +2274,7 @@ func (v *SamplingMessageContentHolder) Validate() error {
 }
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent")
 		return
 	}
@@ -2364,7 +2364,7 @@ func (v *ServerNotificationHolder) Validate() error {
 }
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
@@ -2379,7 +2379,7 @@ func (v *ServerRequestHolder) Validate() error {
 }
 
 func (v ServerRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
@@ -2394,7 +2394,7 @@ func (v *ServerResultHolder) Validate() error {
 }
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}

@@ -2359,7 +2359,7 @@ func (v *ClientNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2430,7 +2430,7 @@ func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2549,7 +2549,7 @@ func (v *ClientResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3793,7 +3793,7 @@ func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -4023,7 +4023,7 @@ func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ContentBlockHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -4602,7 +4602,7 @@ func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5227,7 +5227,7 @@ func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ElicitRequestParamsHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5917,7 +5917,7 @@ func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5990,7 +5990,7 @@ func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8045,7 +8045,7 @@ func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8322,7 +8322,7 @@ func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -10134,7 +10134,7 @@ func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v MultiSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -10878,7 +10878,7 @@ func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v PrimitiveSchemaDefinitionHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -12067,7 +12067,7 @@ func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -13789,7 +13789,7 @@ func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -13913,7 +13913,7 @@ func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentBlockHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -14780,7 +14780,7 @@ func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -14867,7 +14867,7 @@ func (v *ServerRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -14950,7 +14950,7 @@ func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -16636,7 +16636,7 @@ func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SingleSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}

@@ -524,7 +524,7 @@ func (v *ClientNotificationHolder) Validate() error {
 }
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification")
 		return
 	}
@@ -539,7 +539,7 @@ func (v *ClientRequestHolder) Validate() error {
 }
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
@@ -554,7 +554,7 @@ func (v *ClientResultHolder) Validate() error {
 }
 
 func (v ClientResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
 	}
@@ -646,7 +646,7 @@ func (v *CompleteRequestParamsRefHolder) Validate() error {
 }
 
 func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
 	}
@@ -692,7 +692,7 @@ func (v *ContentBlockHolder) Validate() error {
 }
 
 func (v ContentBlockHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
 	}
@@ -853,7 +853,7 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 }
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
 		return
 	}
@@ -1009,7 +1009,7 @@ func (v *ElicitRequestParamsHolder) Validate() error {
 }
 
 func (v ElicitRequestParamsHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *ElicitRequestURLParams, *ElicitRequestFormParams")
 		return
 	}
@@ -1188,7 +1188,7 @@ func (v *EmbeddedResourceResourceHolder) Validate() error {
 }
 
 func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -1203,7 +1203,7 @@ func (v *EnumSchemaHolder) Validate() error {
 }
 
 func (v EnumSchemaHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
@@ -1658,7 +1658,7 @@ func (v *JSONRPCMessageHolder) Validate() error {
 }
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
@@ -1724,7 +1724,7 @@ func (v *JSONRPCResponseHolder) Validate() error {
 }
 
 func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
@@ -2194,7 +2194,7 @@ func (v *MultiSelectEnumSchemaHolder) Validate() error {
 }
 
 func (v MultiSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
 		return
 	}
@@ -2379,7 +2379,7 @@ func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 }
 
 func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
@@ -2632,7 +2632,7 @@ func (v *ReadResourceResultContentsItemHolder) Validate() error {
 }
 
 func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -3112,7 +3112,7 @@ func (v *SamplingMessageContentHolder) Validate() error {
 }
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
 		return
 	}
@@ -3143,7 +3143,7 @@ func (v *SamplingMessageContentBlockHolder) Validate() error {
 }
 
 func (v SamplingMessageContentBlockHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
 		return
 	}
@@ -3287,7 +3287,7 @@ func (v *ServerNotificationHolder) Validate() error {
 }
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification")
 		return
 	}
@@ -3302,7 +3302,7 @@ func (v *ServerRequestHolder) Validate() error {
 }
 
 func (v ServerRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
@@ -3317,7 +3317,7 @@ func (v *ServerResultHolder) Validate() error {
 }
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult")
 		return
 	}
@@ -3389,7 +3389,7 @@ func (v *SingleSelectEnumSchemaHolder) Validate() error {
 }
 
 func (v SingleSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
 		return
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"slices"
@@ -510,7 +509,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		}}, info)
 	}
 	if !opts.OnlyThisRevision {
-		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions, InputParams: olderInputParams})
+		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions})
 	}
 	return d
 }
@@ -637,32 +636,6 @@ func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
 	return d.rpc.BroadcastOlder(protocol.ResourceUpdatedJSON(uri), func(s *Session) bool {
 		return s.Subscribed(uri)
 	})
-}
-
-// olderInputParams decodes the params of an input request of an InputRequiredResult into the
-// value the conversions to an older revision take.
-func olderInputParams(method string, raw []byte) (any, error) {
-	switch method {
-	case "sampling/createMessage":
-		var p CreateMessageRequestParams
-		if err := protocol.DecodeParams(raw, &p, false); err != nil {
-			return nil, err
-		}
-		return &p, nil
-	case "roots/list":
-		var p ListRootsRequestParams
-		if err := protocol.DecodeParams(raw, &p, false); err != nil {
-			return nil, err
-		}
-		return &p, nil
-	case "elicitation/create":
-		var p ElicitRequestParamsHolder
-		if err := protocol.DecodeParams(raw, &p, false); err != nil {
-			return nil, err
-		}
-		return p.Value, nil
-	}
-	return nil, errors.New("not an input request: " + codec.Quote(method))
 }
 
 func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {

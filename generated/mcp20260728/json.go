@@ -1018,7 +1018,7 @@ func (v *CallToolResultResponseResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CallToolResultResponseResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1930,7 +1930,7 @@ func (v *ClientRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ClientRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2373,7 +2373,7 @@ func (v *CompleteRequestParamsRefHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CompleteRequestParamsRefHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2700,7 +2700,7 @@ func (v *ContentBlockHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ContentBlockHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3177,7 +3177,7 @@ func (v *CreateMessageResultContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CreateMessageResultContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3945,7 +3945,7 @@ func (v *ElicitRequestParamsHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ElicitRequestParamsHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -4387,7 +4387,7 @@ func (v *EmbeddedResourceResourceHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EmbeddedResourceResourceHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -4460,7 +4460,7 @@ func (v *EnumSchemaHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v EnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5095,7 +5095,7 @@ func (v *GetPromptResultResponseResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v GetPromptResultResponseResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5777,7 +5777,7 @@ func (v *InputRequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v InputRequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5990,7 +5990,7 @@ func (v *InputResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v InputResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -6836,7 +6836,7 @@ func (v *JSONRPCMessageHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCMessageHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -7113,7 +7113,7 @@ func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9614,7 +9614,7 @@ func (v *MultiSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v MultiSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -10364,7 +10364,7 @@ func (v *PrimitiveSchemaDefinitionHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v PrimitiveSchemaDefinitionHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -11542,7 +11542,7 @@ func (v *ReadResourceResultContentsItemHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ReadResourceResultContentsItemHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -11705,7 +11705,7 @@ func (v *ReadResourceResultResponseResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ReadResourceResultResponseResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -13428,7 +13428,7 @@ func (v *SamplingMessageContentHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -13552,7 +13552,7 @@ func (v *SamplingMessageContentBlockHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SamplingMessageContentBlockHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -14103,7 +14103,7 @@ func (v *ServerNotificationHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerNotificationHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -14186,7 +14186,7 @@ func (v *ServerResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v ServerResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -14822,7 +14822,7 @@ func (v *SingleSelectEnumSchemaHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SingleSelectEnumSchemaHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}

@@ -2,8 +2,16 @@
 
 package mcp20260728
 
-// OlderRevisions are the conversions between this package's types and those of the older
+import protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+
+// OlderRevisions are the conversions between this package's messages and those of the older
 // revisions it serves (2025-11-25, 2025-06-18, 2025-03-26), newest first: a server picks the
 // one for the revision a client negotiates with initialize, a client the one for the
 // revision a server answers with.
 var OlderRevisions = []*Older{Older20251125, Older20250618, Older20250326}
+
+// olderValue is NewValue for the conversions.
+func olderValue(definition string) (protocol.Value, bool) {
+	v, ok := NewValue(definition)
+	return v, ok
+}

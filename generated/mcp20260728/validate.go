@@ -263,7 +263,7 @@ func (v *CallToolResultResponseResultHolder) Validate() error {
 }
 
 func (v CallToolResultResponseResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InputRequiredResult, *CallToolResult")
 		return
 	}
@@ -493,7 +493,7 @@ func (v *ClientRequestHolder) Validate() error {
 }
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest")
 		return
 	}
@@ -570,7 +570,7 @@ func (v *CompleteRequestParamsRefHolder) Validate() error {
 }
 
 func (v CompleteRequestParamsRefHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *PromptReference, *ResourceTemplateReference")
 		return
 	}
@@ -644,7 +644,7 @@ func (v *ContentBlockHolder) Validate() error {
 }
 
 func (v ContentBlockHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource")
 		return
 	}
@@ -764,7 +764,7 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 }
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
 		return
 	}
@@ -942,7 +942,7 @@ func (v *ElicitRequestParamsHolder) Validate() error {
 }
 
 func (v ElicitRequestParamsHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *ElicitRequestFormParams, *ElicitRequestURLParams")
 		return
 	}
@@ -1064,7 +1064,7 @@ func (v *EmbeddedResourceResourceHolder) Validate() error {
 }
 
 func (v EmbeddedResourceResourceHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -1079,7 +1079,7 @@ func (v *EnumSchemaHolder) Validate() error {
 }
 
 func (v EnumSchemaHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
@@ -1193,7 +1193,7 @@ func (v *GetPromptResultResponseResultHolder) Validate() error {
 }
 
 func (v GetPromptResultResponseResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InputRequiredResult, *GetPromptResult")
 		return
 	}
@@ -1346,7 +1346,7 @@ func (v *InputRequestHolder) Validate() error {
 }
 
 func (v InputRequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
@@ -1401,7 +1401,7 @@ func (v *InputResponseHolder) Validate() error {
 }
 
 func (v InputResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
 	}
@@ -1532,7 +1532,7 @@ func (v *JSONRPCMessageHolder) Validate() error {
 }
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
@@ -1598,7 +1598,7 @@ func (v *JSONRPCResponseHolder) Validate() error {
 }
 
 func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCResultResponse, *JSONRPCErrorResponse")
 		return
 	}
@@ -2208,7 +2208,7 @@ func (v *MultiSelectEnumSchemaHolder) Validate() error {
 }
 
 func (v MultiSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema")
 		return
 	}
@@ -2366,7 +2366,7 @@ func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 }
 
 func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
@@ -2600,7 +2600,7 @@ func (v *ReadResourceResultContentsItemHolder) Validate() error {
 }
 
 func (v ReadResourceResultContentsItemHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextResourceContents, *BlobResourceContents")
 		return
 	}
@@ -2639,7 +2639,7 @@ func (v *ReadResourceResultResponseResultHolder) Validate() error {
 }
 
 func (v ReadResourceResultResponseResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *InputRequiredResult, *ReadResourceResult")
 		return
 	}
@@ -3063,7 +3063,7 @@ func (v *SamplingMessageContentHolder) Validate() error {
 }
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
 		return
 	}
@@ -3094,7 +3094,7 @@ func (v *SamplingMessageContentBlockHolder) Validate() error {
 }
 
 func (v SamplingMessageContentBlockHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
 		return
 	}
@@ -3216,7 +3216,7 @@ func (v *ServerNotificationHolder) Validate() error {
 }
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
@@ -3231,7 +3231,7 @@ func (v *ServerResultHolder) Validate() error {
 }
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}
@@ -3246,7 +3246,7 @@ func (v *SingleSelectEnumSchemaHolder) Validate() error {
 }
 
 func (v SingleSelectEnumSchemaHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema")
 		return
 	}

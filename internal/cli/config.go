@@ -31,8 +31,9 @@ type config struct {
 	// Formats is "assert" (the default: the validators check "format")
 	// or "annotate" (format is an annotation, as 2020-12 has it).
 	Formats string `json:"formats"`
-	// ServeOlder lists older revisions to generate as sub-packages and
-	// convert to and from (--serve-older, which takes precedence).
+	// ServeOlder lists older revisions whose peers the package serves
+	// too, converting their messages (--serve-older, which takes
+	// precedence).
 	ServeOlder []string `json:"serveOlder"`
 }
 

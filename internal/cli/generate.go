@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"go/token"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -23,20 +21,12 @@ const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out
 // job is one package to generate.
 type job struct {
 	revision, schemaRef, out, pkg string
-	// older are the packages of older revisions this one converts to and
-	// from (--serve-older), with their import paths; each is a job of its
-	// own too, generated without customisations.
-	older []olderJob
+	// older are the older revisions this one converts to and from
+	// (--serve-older): their schemas are read, not generated.
+	older []job
 	// own: the customisations apply (the package the flags name, not one
 	// generated for --serve-older).
 	own bool
-}
-
-// olderJob is an older revision's package as the job converting to it
-// sees it.
-type olderJob struct {
-	job
-	importPath string
 }
 
 // generateFlags are the flags of mcpgen generate.
@@ -85,7 +75,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
 	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
 	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
-	serveOlder := fs.StringSlice("serve-older", nil, "also generate these older revisions, each as a sub-package of --out, and the conversions between them and this one: R1,R2,...")
+	serveOlder := fs.StringSlice("serve-older", nil, "also serve the peers of these older revisions: the conversions between their messages and this revision's, R1,R2,...")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
 	}
@@ -135,11 +125,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 				if !ok {
 					return nil, fmt.Errorf("--all: revision %s serves %s, which is not pinned", j.revision, rev)
 				}
-				path, err := importPath(o.out)
-				if err != nil {
-					return nil, fmt.Errorf("--all: %s is not inside a Go module (%v); %s imports %s by import path", dir, err, j.pkg, o.pkg)
-				}
-				jobs[i].older = append(jobs[i].older, olderJob{job: o, importPath: path})
+				jobs[i].older = append(jobs[i].older, o)
 			}
 		}
 		return jobs, nil
@@ -161,9 +147,6 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		return nil, &usageError{fmt.Sprintf("--package %q is not a valid Go package name", name)}
 	}
 	main := job{revision: fl.revision, schemaRef: fl.schemaRef, out: fl.out, pkg: name, own: true}
-	// The older packages come first: when one fails, the package that
-	// would import it is not written either.
-	var jobs []job
 	seen := map[string]bool{}
 	for _, rev := range fl.serveOlder {
 		switch {
@@ -176,70 +159,9 @@ func generateJobs(fl generateFlags) ([]job, error) {
 		}
 		seen[rev] = true
 		pkg := schema.PackageName(rev)
-		o := job{revision: rev, out: filepath.Join(fl.out, pkg), pkg: pkg}
-		path, err := importPath(o.out)
-		if err != nil {
-			return nil, fmt.Errorf("--serve-older: %s is not inside a Go module (%v); the generated package imports the older revisions' packages, written into it, by import path", fl.out, err)
-		}
-		main.older = append(main.older, olderJob{job: o, importPath: path})
-		jobs = append(jobs, o)
+		main.older = append(main.older, job{revision: rev, pkg: pkg})
 	}
-	return append(jobs, main), nil
-}
-
-// errNoModule is importPath's error for a directory outside any module.
-var errNoModule = errors.New("no go.mod in it or in a directory above it")
-
-// importPath works out the import path of the package in dir from the
-// go.mod of the module that holds it (dir need not exist yet).
-func importPath(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	for d := abs; ; d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			mod := goModPath(data)
-			if mod == "" {
-				return "", fmt.Errorf("%s has no module line; the package that serves older revisions imports their packages by import path", filepath.Join(d, "go.mod"))
-			}
-			rel, err := filepath.Rel(d, abs)
-			if err != nil {
-				return "", err
-			}
-			if rel == "." {
-				return mod, nil
-			}
-			return mod + "/" + filepath.ToSlash(rel), nil
-		}
-		if !os.IsNotExist(err) {
-			return "", err
-		}
-		if filepath.Dir(d) == d {
-			return "", errNoModule
-		}
-	}
-}
-
-// goModPath reads the module path of a go.mod file, or "".
-func goModPath(gomod []byte) string {
-	for _, line := range strings.Split(string(gomod), "\n") {
-		line = strings.TrimSpace(line)
-		rest, ok := strings.CutPrefix(line, "module")
-		if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
-			continue
-		}
-		rest = strings.TrimSpace(rest)
-		if i := strings.Index(rest, "//"); i >= 0 {
-			rest = strings.TrimSpace(rest[:i])
-		}
-		if u, err := strconv.Unquote(rest); err == nil {
-			return u
-		}
-		return rest
-	}
-	return ""
+	return []job{main}, nil
 }
 
 // result is what generating one job gave: its files or error, and the
@@ -329,13 +251,11 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 	opts.NoValidators, opts.NoDispatcher = custom.NoValidators, custom.NoDispatcher
 	opts.Formats = custom.Formats
 	for _, o := range j.older {
-		// The older package is a job of its own, which reports where its
-		// schema comes from; here it is only read.
 		osrc, err := env.Locator.Locate(ctx, o.revision, o.schemaRef)
 		if err != nil {
 			return nil, err
 		}
-		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o.job, osrc, strict), ImportPath: o.importPath})
+		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o, osrc, strict)})
 	}
 	opts.RootName = fl.rootName
 	opts.Command = regenCommand(j, fl)

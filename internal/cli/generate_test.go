@@ -206,12 +206,11 @@ func TestStrictWarnings(t *testing.T) {
 }
 
 // TestGenerateServeOlder: --serve-older (or serveOlder in mcpgen.json)
-// writes each older revision's package into a sub-directory of --out and
-// gives the package conversions that import them by the import path the
-// module's go.mod gives them; --check covers all of them.
+// gives the package the conversions to each older revision (their
+// schemas embedded beside them, no package of theirs written or
+// imported), and --check covers them.
 func TestGenerateServeOlder(t *testing.T) {
 	tmp := t.TempDir()
-	os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module example.com/app // the app\n\ngo 1.26\n"), 0o644)
 	cfg := filepath.Join(tmp, "mcpgen.json")
 	os.WriteFile(cfg, []byte(`{"serveOlder": ["2025-06-18"]}`), 0o644)
 	out := filepath.Join(tmp, "internal", "mcp")
@@ -223,29 +222,29 @@ func TestGenerateServeOlder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(conv), `"example.com/app/internal/mcp/mcp20250618"`) || !strings.Contains(string(conv), "var Older20250618 = ") {
-		t.Errorf("older_mcp20250618.go does not import the older package by its path:\n%.600s", conv)
+	if !strings.Contains(string(conv), "//go:embed older_mcp20250618.json") || !strings.Contains(string(conv), "var Older20250618 = ") || strings.Contains(string(conv), "mcp20250618\"") {
+		t.Errorf("older_mcp20250618.go does not embed the older schema, or imports a package of it:\n%.600s", conv)
 	}
-	older, err := os.ReadFile(filepath.Join(out, "mcp20250618", "types.go"))
-	if err != nil || !strings.Contains(string(older), "\npackage mcp20250618\n") {
-		t.Errorf("the older package: %v", err)
+	if b, err := os.ReadFile(filepath.Join(out, "older_mcp20250618.json")); err != nil || !json.Valid(b) {
+		t.Errorf("older_mcp20250618.json: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(out, "older_mcp20251125.go")); err == nil {
-		t.Error("a revision that was not asked for")
+	for _, f := range []string{"older_mcp20251125.go", "mcp20250618"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s: written, not asked for", f)
+		}
 	}
 	if code, _, stderr := run(t, "", append(args, "--check")...); code != 0 {
 		t.Errorf("--check: exit %d\n%s", code, stderr)
 	}
 	// The flag takes precedence over the config: 2025-11-25 is missing.
 	code, _, stderr := run(t, "", append(args, "--check", "--serve-older", "2025-11-25,2025-06-18")...)
-	if code != cli.ExitStale || !strings.Contains(stderr, "mcp20251125 is stale") || !strings.Contains(stderr, "missing: older_mcp20251125.go") {
+	if code != cli.ExitStale || !strings.Contains(stderr, "missing: older_mcp20251125.go") || !strings.Contains(stderr, "missing: older_mcp20251125.json") {
 		t.Errorf("--check with another revision: exit %d\n%s", code, stderr)
 	}
-	// Regenerating keeps the older package written before.
 	if code, _, stderr := run(t, "", append(args, "--serve-older", "2025-11-25,2025-06-18")...); code != 0 {
 		t.Fatalf("generate: exit %d\n%s", code, stderr)
 	}
-	for _, f := range []string{"mcp20250618/types.go", "mcp20251125/types.go", "older_mcp20251125.go", "older.go"} {
+	for _, f := range []string{"older_mcp20251125.go", "older_mcp20251125.json", "older_mcp20250618.go", "older.go"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}

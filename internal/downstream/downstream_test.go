@@ -55,7 +55,6 @@ import (
 
 	"example.com/downstream/info"
 	"example.com/downstream/mcp"
-	"example.com/downstream/mcp/mcp20251125"
 )
 
 type server struct{ mcp.UnimplementedServerHandler }
@@ -82,10 +81,8 @@ func main() {
 	fmt.Println(string(b), err)
 	_, err = mcp.Older20250326.ResultToOlder("tools/call", res)
 	fmt.Println(err)
-	caps, err := mcp.OlderRevisions[1].ToOlder(&mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}})
-	fmt.Printf("%T %v\n", caps, err)
-	var old mcp20251125.Implementation
-	fmt.Println(old.UnmarshalJSON([]byte(` + "`" + `{"name":"c","version":"1"}` + "`" + `)), old.Name)
+	caps, err := mcp.OlderRevisions[1].ToOlder("ServerCapabilities", &mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}})
+	fmt.Println(mcp.OlderRevisions[1].Revision(), string(caps), err)
 }
 `,
 }
@@ -96,9 +93,8 @@ validate: invalid: /params/_meta/io.modelcontextprotocol~1clientInfo: name is em
 {"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}},"cacheScope":"public","capabilities":{},"resultType":"complete","supportedVersions":["2026-07-28"],"ttlMs":0}}
 add {"a":1} {"ttl":5} <nil>
 {"content":[{"text":"3","type":"text"},{"name":"r","type":"resource_link","uri":"file:///r"}]} <nil>
-converting to 2025-03-26: /content/1: 2025-03-26 has no ResourceLink (type "resource_link")
-*mcp20250326.ServerCapabilities <nil>
-<nil> c
+converting to 2025-03-26: /content/1/type: unknown "type" "resource_link"; want one of "text", "image", "audio", "resource"
+2025-03-26 {"tools":{}} <nil>
 `
 
 func TestGoGenerateInDownstreamModule(t *testing.T) {
@@ -156,7 +152,7 @@ func TestGoGenerateInDownstreamModule(t *testing.T) {
 		t.Fatalf("go get -tool did not record the tool:\n%s", mod)
 	}
 	run(0, "go", "generate", "./...")
-	for _, f := range []string{"types.go", "json.go", "validate.go", "dispatch.go", "doc.go", "older_mcp20251125.go", "mcp20251125/types.go", "mcp20250326/dispatch.go"} {
+	for _, f := range []string{"types.go", "json.go", "validate.go", "dispatch.go", "doc.go", "runtime.go", "older_mcp20251125.go", "older_mcp20251125.json", "older_mcp20250326.go"} {
 		if _, err := os.Stat(filepath.Join(dir, "mcp", f)); err != nil {
 			t.Errorf("go generate did not write mcp/%s", f)
 		}

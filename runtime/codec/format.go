@@ -971,3 +971,34 @@ func FormatUUID(s string) bool {
 	}
 	return true
 }
+
+// formats are the formats the validators assert, by name, each with the
+// name of its function in this package (generated code calls it) and the
+// function (Schema calls it).
+var formats = map[string]struct {
+	name  string
+	check func(string) bool
+}{
+	"uri": {"FormatURI", FormatURI}, "iri": {"FormatURI", FormatURI},
+	"uri-reference": {"FormatURIReference", FormatURIReference}, "iri-reference": {"FormatURIReference", FormatURIReference},
+	"uriref": {"FormatURIReference", FormatURIReference}, "uri-template": {"FormatURITemplate", FormatURITemplate},
+	"byte": {"FormatByte", FormatByte}, "ip-address": {"FormatIPv4", FormatIPv4},
+	"date-time": {"FormatDateTime", FormatDateTime}, "date": {"FormatDate", FormatDate}, "time": {"FormatTime", FormatTime},
+	"duration": {"FormatDuration", FormatDuration}, "period": {"FormatPeriod", FormatPeriod},
+	"hostname": {"FormatHostname", FormatHostname}, "email": {"FormatEmail", FormatEmail},
+	"ipv4": {"FormatIPv4", FormatIPv4}, "ipv6": {"FormatIPv6", FormatIPv6}, "uuid": {"FormatUUID", FormatUUID},
+	"json-pointer": {"FormatJSONPointer", FormatJSONPointer}, "relative-json-pointer": {"FormatRelativeJSONPointer", FormatRelativeJSONPointer},
+	"regex": {"FormatRegex", FormatRegex},
+}
+
+// FormatChecker returns the check of the format name, or nil when the
+// validators do not assert it (an unknown format is an annotation).
+func FormatChecker(name string) func(string) bool { return formats[name].check }
+
+// FormatFunc returns the name of the function of this package that checks
+// the format name, for generated code; ok is false when the validators do
+// not assert it.
+func FormatFunc(name string) (funcName string, ok bool) {
+	f, ok := formats[name]
+	return f.name, ok
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/maphash"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -767,4 +768,45 @@ func ValidateExternal(v any, s *Validator) {
 			s.Add("external", err.Error())
 		}
 	}
+}
+
+// Lookup returns the raw value of the member at path in the JSON object
+// obj (each element a member name, one level down from the last), or nil
+// when there is none or obj is not an object.
+func Lookup(obj []byte, path ...string) []byte {
+	for _, name := range path {
+		obj = lookup1(obj, name)
+	}
+	return obj
+}
+
+func lookup1(obj []byte, name string) []byte {
+	if obj == nil {
+		return nil
+	}
+	var d Decoder
+	d.InitShared(obj)
+	if d.Peek() != '{' {
+		return nil
+	}
+	d.Object()
+	for first := true; d.NextMember(&first); {
+		if d.Key == name {
+			d.Peek()
+			return d.Raw()
+		}
+		d.Skip()
+	}
+	return nil
+}
+
+// IsNil reports whether v is no value: nil, or a nil pointer in an
+// interface (a union whose branch is a nil *TextContent has no JSON form
+// of its own).
+func IsNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
 }

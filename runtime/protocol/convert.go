@@ -2,65 +2,126 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
-// This file is the runtime of the conversions between a package's types
-// and those of older revisions (mcpgen generate --serve-older). The
-// conversions themselves are generated, one function per pair of types and
-// direction; Older is the table that reaches them by method.
+// This file converts the messages of older revisions to a package's types
+// and back (mcpgen generate --serve-older). A conversion works on JSON: a
+// message of one revision becomes one of the other by leaving out, or
+// filling, the era members (spec.EraMembers), and everything else passes
+// as it is, unknown members included. What one revision cannot carry is
+// what the other's schema refuses: each side is validated against its own
+// schema, the package's with its generated validators, the older
+// revision's with a codec.Schema made from the schema the generator
+// embeds in the package.
+
+// Value is a value of a generated package: a params or result type.
+type Value interface {
+	UnmarshalJSON([]byte) error
+	AppendJSON([]byte) ([]byte, error)
+	Validate() error
+}
+
+// OlderTable is what mcpgen generates for one older revision a package
+// converts to: NewOlder makes the conversions from it.
+type OlderTable struct {
+	// Revision is the older revision ("2025-11-25"); This is the package's
+	// own ("2026-07-28"), for messages.
+	Revision, This string
+	// Schema is the older revision's schema as JSON, reduced to the
+	// keywords validation reads (codec.CompileSchema reads it the first
+	// time a conversion needs it).
+	Schema string
+	// Definitions is the JSON pointer of the older schema's definitions
+	// ("/$defs" or "/definitions").
+	Definitions string
+	// Methods are the methods both revisions carry, in the same direction,
+	// and the input requests the package embeds in InputRequiredResult that
+	// older servers send as requests of their own.
+	Methods []OlderMethod
+	// NewValue returns a new value of the package's type for a definition
+	// (the package's NewValue).
+	NewValue func(definition string) (Value, bool)
+}
+
+// OlderMethod is one method both revisions carry.
+type OlderMethod struct {
+	Name         string
+	Notification bool
+	// ToClient is set for what servers send to clients (notifications, and
+	// the requests of the initialize era: elicitation/create, ...).
+	ToClient bool
+	// Params and Result are the JSON pointers, in the older schema, of the
+	// method's params and result; "" where the older revision has none.
+	Params, Result string
+	// ParamsRequired says whether the older revision requires the params;
+	// NewParamsRequired whether the package's does.
+	ParamsRequired, NewParamsRequired bool
+	// NewParams and NewResult return new values of the package's params and
+	// result types; nil where the package has none.
+	NewParams, NewResult func() Value
+	// ParamsMeta are the members the package's params require in their
+	// _meta that an older message lacks (the era members the runtime fills:
+	// zero values); ResultFill and ResultMeta those its result requires, at
+	// the top and in _meta. Each is a name and its JSON.
+	ParamsMeta, ResultFill, ResultMeta []Fill
+}
+
+// Fill is a member a conversion from an older revision adds where the
+// message lacks it.
+type Fill struct{ Name, JSON string }
 
 // Older converts the messages of one older MCP revision to this package's
 // types and back: the params and results of every method both revisions
 // carry, and the values of the definitions both declare. mcpgen generates
-// one per revision given to --serve-older (Older20251125, ...); the older
-// revision's own package, generated beside this one, reads and writes its
-// JSON.
+// one per revision given to --serve-older (Older20251125, ...).
 //
-// The older side is always JSON: what an older peer sent, decoded and
-// validated against the older revision's schema (its violations come back
-// as this package's *ValidationError), or what to send to one, validated
-// the same way before it is encoded. This package's side is Go values:
-// the value a handler takes or returns (a pointer to the params or result
-// struct, or a union's value), validated against this revision's schema.
+// The older side is always JSON: what an older peer sent, checked against
+// the older revision's schema (its violations come back as a
+// *ValidationError, malformed JSON as a *SyntaxError), or what to send to
+// one, checked the same way before it is returned. This package's side is
+// Go values: the value a handler takes or returns (a pointer to the params
+// or result struct, or a union's value), validated against this
+// revision's schema.
 //
-// A value the other revision cannot carry is a *ConversionError naming
-// where it is. The README lists the conversion rules and the members that
-// are dropped on purpose (the era members the runtime handles itself).
+// A value the other revision cannot carry is a *ConversionError whose Err
+// holds the violations. The README lists the conversion rules and the
+// members that are dropped on purpose (the era members the runtime handles
+// itself). An Older is safe for concurrent use.
 type Older struct {
-	revision string
-	methods  map[string]OlderMethod
-	names    []string
-	to, from func(v any) (any, error)
+	t       OlderTable
+	methods map[string]*OlderMethod
+	names   []string
+
+	once   sync.Once
+	schema *codec.Schema
+	err    error
 }
 
-// olderMethod is the generated conversions of one method.
-type OlderMethod struct {
-	Notification bool
-	ParamsUp     func(params []byte) (any, error)
-	ParamsDown   func(params any) ([]byte, error)
-	ResultUp     func(result []byte) (any, error)
-	ResultDown   func(result any) ([]byte, error)
-}
-
-// newOlder makes the table of one older revision.
-func NewOlder(revision string, methods map[string]OlderMethod, to, from func(any) (any, error)) *Older {
-	o := &Older{revision: revision, methods: methods, to: to, from: from}
-	for name := range methods {
-		o.names = append(o.names, name)
+// NewOlder makes the conversions of one older revision. It does not read
+// the schema yet: the first conversion does.
+func NewOlder(t OlderTable) *Older {
+	o := &Older{t: t, methods: map[string]*OlderMethod{}}
+	for i := range t.Methods {
+		m := &o.t.Methods[i]
+		o.methods[m.Name] = m
+		o.names = append(o.names, m.Name)
 	}
 	slices.Sort(o.names)
 	return o
 }
 
 // Revision is the older revision's protocol version ("2025-11-25").
-func (o *Older) Revision() string { return o.revision }
+func (o *Older) Revision() string { return o.t.Revision }
 
 // Methods lists the methods whose params and results convert, sorted: the
 // methods both revisions carry, and the requests a newer server embeds in
@@ -74,10 +135,27 @@ func (o *Older) Carries(method string) bool {
 	return ok
 }
 
-func (o *Older) method(name string, toOlder bool) (OlderMethod, error) {
+// notification reports whether method is a notification of both.
+func (o *Older) notification(method string) bool {
+	m := o.methods[method]
+	return m != nil && m.Notification
+}
+
+// older returns the older revision's compiled schema.
+func (o *Older) older() (*codec.Schema, error) {
+	o.once.Do(func() {
+		o.schema, o.err = codec.CompileSchema([]byte(o.t.Schema))
+		if o.err != nil {
+			o.err = errors.New("mcp: the embedded schema of " + o.t.Revision + " does not compile (a bug in mcpgen): " + o.err.Error())
+		}
+	})
+	return o.schema, o.err
+}
+
+func (o *Older) method(name string, toOlder bool) (*OlderMethod, error) {
 	m, ok := o.methods[name]
 	if !ok {
-		return m, o.fail(&ConversionError{Message: "method " + strconv.Quote(name) + " is not carried by both revisions"}, toOlder)
+		return nil, o.fail(&ConversionError{Message: "method " + strconv.Quote(name) + " is not carried by both revisions"}, toOlder)
 	}
 	return m, nil
 }
@@ -85,9 +163,111 @@ func (o *Older) method(name string, toOlder bool) (OlderMethod, error) {
 // fail completes a conversion error with the revision and the direction.
 func (o *Older) fail(err error, toOlder bool) error {
 	if ce, ok := err.(*ConversionError); ok && ce.Revision == "" {
-		ce.Revision, ce.ToOlder = o.revision, toOlder
+		ce.Revision, ce.ToOlder = o.t.Revision, toOlder
 	}
 	return err
+}
+
+// checkOlder validates data against the older schema at pointer.
+func (o *Older) checkOlder(pointer string, data []byte) error {
+	s, err := o.older()
+	if err != nil {
+		return err
+	}
+	return s.Validate(pointer, data)
+}
+
+// paramsUp converts the params of an older message to this revision's
+// JSON: checked against the older schema, with the _meta members this
+// revision requires filled with their zero values (for the runtime to fill
+// from the session). Absent params stay absent unless this revision
+// requires them.
+func (o *Older) paramsUp(m *OlderMethod, params []byte) ([]byte, error) {
+	if params == nil {
+		if m.ParamsRequired && m.Params != "" {
+			return nil, &codec.ValidationError{Violations: []codec.Violation{{Keyword: "required", Message: "params are required"}}}
+		}
+		if !m.NewParamsRequired {
+			return nil, nil
+		}
+		params = []byte("{}")
+	} else if m.Params != "" {
+		if err := o.checkOlder(m.Params, params); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.ParamsMeta) == 0 {
+		return params, nil
+	}
+	meta := codec.Lookup(params, spec.MemberMeta)
+	switch {
+	case meta == nil:
+		meta = []byte("{}")
+	case meta[0] != '{':
+		return params, nil // this revision's schema refuses it
+	}
+	return setMember(params, spec.MemberMeta, addMembers(meta, m.ParamsMeta)), nil
+}
+
+// paramsDown converts this revision's params (JSON) to the older
+// revision's: without the era members of _meta, checked against the older
+// schema.
+func (o *Older) paramsDown(m *OlderMethod, params []byte) ([]byte, error) {
+	if params == nil {
+		if m.ParamsRequired {
+			return nil, &ConversionError{Message: o.t.Revision + " requires the params of " + m.Name}
+		}
+		return nil, nil
+	}
+	if m.Params == "" {
+		return nil, nil // the older revision's message has no params
+	}
+	params = dropEra(params, false)
+	if err := o.checkOlder(m.Params, params); err != nil {
+		return nil, convInvalid(o.t.Revision, err)
+	}
+	return params, nil
+}
+
+// resultUp converts an older result to this revision's JSON: checked, with
+// the era members this revision requires filled.
+func (o *Older) resultUp(m *OlderMethod, result []byte) ([]byte, error) {
+	if m.Result != "" {
+		if err := o.checkOlder(m.Result, result); err != nil {
+			return nil, err
+		}
+	}
+	result = addMembers(result, m.ResultFill)
+	if len(m.ResultMeta) > 0 {
+		meta := codec.Lookup(result, spec.MemberMeta)
+		switch {
+		case meta == nil:
+			result = setMember(result, spec.MemberMeta, addMembers([]byte("{}"), m.ResultMeta))
+		case meta[0] == '{':
+			result = setMember(result, spec.MemberMeta, addMembers(meta, m.ResultMeta))
+		}
+	}
+	return result, nil
+}
+
+// resultDown converts this revision's result (JSON) to the older
+// revision's: without the era members, checked against the older schema.
+func (o *Older) resultDown(m *OlderMethod, result []byte) ([]byte, error) {
+	result = dropEra(result, true)
+	if m.Result != "" {
+		if err := o.checkOlder(m.Result, result); err != nil {
+			return nil, convInvalid(o.t.Revision, err)
+		}
+	}
+	return result, nil
+}
+
+// decodeNew decodes JSON of this revision into v and validates it.
+func (o *Older) decodeNew(data []byte, v Value) error {
+	if err := codec.UnmarshalAndValidate(data, v); err != nil {
+		return convInvalid(o.t.This, err)
+	}
+	return nil
 }
 
 // ParamsFromOlder decodes the params of a request or notification as the
@@ -98,8 +278,12 @@ func (o *Older) ParamsFromOlder(method string, params []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := m.ParamsUp(params)
-	return v, o.fail(err, false)
+	b, err := o.paramsUp(m, params)
+	if err != nil || b == nil || m.NewParams == nil {
+		return nil, o.fail(err, false)
+	}
+	v := m.NewParams()
+	return v, o.fail(o.decodeNew(b, v), false)
 }
 
 // ParamsToOlder converts params of this package (the type the method's
@@ -110,7 +294,14 @@ func (o *Older) ParamsToOlder(method string, params any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := m.ParamsDown(params)
+	if err := checkType(params, m.NewParams); err != nil {
+		return nil, o.fail(err, true)
+	}
+	b, err := encodeAny(params)
+	if err != nil {
+		return nil, o.fail(err, true)
+	}
+	b, err = o.paramsDown(m, b)
 	return b, o.fail(err, true)
 }
 
@@ -124,8 +315,12 @@ func (o *Older) ResultFromOlder(method string, result []byte) (any, error) {
 	if m.Notification {
 		return nil, o.fail(&ConversionError{Message: method + " is a notification: it has no result"}, false)
 	}
-	v, err := m.ResultUp(result)
-	return v, o.fail(err, false)
+	b, err := o.resultUp(m, result)
+	if err != nil {
+		return nil, o.fail(err, false)
+	}
+	v := m.NewResult()
+	return v, o.fail(o.decodeNew(b, v), false)
 }
 
 // ResultToOlder converts a result of this package (the type the method's
@@ -139,27 +334,142 @@ func (o *Older) ResultToOlder(method string, result any) ([]byte, error) {
 	if m.Notification {
 		return nil, o.fail(&ConversionError{Message: method + " is a notification: it has no result"}, true)
 	}
-	b, err := m.ResultDown(result)
+	if err := checkType(result, m.NewResult); err != nil {
+		return nil, o.fail(err, true)
+	}
+	b, err := encodeAny(result)
+	if err != nil {
+		return nil, o.fail(err, true)
+	}
+	if b == nil {
+		return nil, o.fail(&ConversionError{Message: "no result to convert"}, true)
+	}
+	b, err = o.resultDown(m, b)
 	return b, o.fail(err, true)
 }
 
-// ToOlder converts a value of this package to the older revision's type
-// for the same definition: a pointer to a struct gives a pointer
-// (*ServerCapabilities to *mcp20251125.ServerCapabilities), another value
-// a value (LoggingLevel). The values it takes are those of the types both
-// revisions' methods reach, and the implementation, capabilities and
-// log level the older revisions' initialize and logging/setLevel carry.
-// It converts; it does not validate.
-func (o *Older) ToOlder(v any) (any, error) {
-	x, err := o.to(v)
-	return x, o.fail(err, true)
+// ToOlder converts a value of this package (v, of the type of definition)
+// to the older revision's JSON for the same definition, checked against
+// its schema: the implementation, capabilities and log level the older
+// revisions' initialize and logging/setLevel carry, and the types both
+// revisions' methods reach.
+func (o *Older) ToOlder(definition string, v any) ([]byte, error) {
+	b, err := encodeAny(v)
+	if err != nil || b == nil {
+		return nil, o.fail(err, true) // nil converts to none
+	}
+	p := o.t.Definitions + "/" + codec.EscapePointer(definition)
+	if s, err := o.older(); err != nil {
+		return nil, err
+	} else if !s.Has(p) {
+		return nil, o.fail(&ConversionError{Message: o.t.Revision + " has no definition " + strconv.Quote(definition)}, true)
+	}
+	if err := o.checkOlder(p, b); err != nil {
+		return nil, o.fail(convInvalid(o.t.Revision, err), true)
+	}
+	return b, nil
 }
 
-// FromOlder converts a value of the older revision's package to this
-// package's type for the same definition, as ToOlder does the other way.
-func (o *Older) FromOlder(v any) (any, error) {
-	x, err := o.from(v)
-	return x, o.fail(err, false)
+// FromOlder converts the older revision's JSON of a definition to a value
+// of this package's type for it, as ToOlder does the other way.
+func (o *Older) FromOlder(definition string, data []byte) (any, error) {
+	p := o.t.Definitions + "/" + codec.EscapePointer(definition)
+	s, err := o.older()
+	if err != nil {
+		return nil, err
+	}
+	v, ok := o.t.NewValue(definition)
+	if !ok || !s.Has(p) {
+		return nil, o.fail(&ConversionError{Message: "both revisions do not declare " + strconv.Quote(definition)}, false)
+	}
+	if err := o.checkOlder(p, data); err != nil {
+		return nil, err
+	}
+	return v, o.fail(o.decodeNew(data, v), false)
+}
+
+// encodeAny encodes a value of a generated package (nil, typed or not,
+// for none).
+func encodeAny(v any) ([]byte, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return nil, nil
+	}
+	a, ok := v.(interface {
+		AppendJSON([]byte) ([]byte, error)
+	})
+	if !ok {
+		return nil, &ConversionError{Message: "a value of type " + typeName(v) + " has no JSON form"}
+	}
+	b, err := a.AppendJSON(nil)
+	if err != nil {
+		return nil, &ConversionError{Message: "cannot encode the value: " + err.Error()}
+	}
+	if string(b) == "null" {
+		return nil, nil
+	}
+	return b, nil
+}
+
+func typeName(v any) string { return fmt.Sprintf("%T", v) }
+
+// checkType fails unless v is of the type make returns, or make returns a
+// union's holder (whose Value field any branch of the union goes in).
+func checkType(v any, make func() Value) error {
+	if v == nil || make == nil {
+		return nil
+	}
+	want := make()
+	if reflect.TypeOf(v) == reflect.TypeOf(want) {
+		return nil
+	}
+	if rt := reflect.TypeOf(want); rt.Kind() == reflect.Pointer && rt.Elem().Kind() == reflect.Struct {
+		if f, ok := rt.Elem().FieldByName("Value"); ok && f.Type.Kind() == reflect.Interface {
+			if reflect.TypeOf(v).Implements(f.Type) {
+				return nil
+			}
+		}
+	}
+	name := typeName(want)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = "*" + name[i+1:]
+	}
+	return &ConversionError{Message: "want " + name + ", got " + typeName(v)}
+}
+
+// dropEra leaves the era members out of a message (params, or a result
+// when result is set): their _meta keys, and a result's members; a _meta
+// that only held era members goes too.
+func dropEra(msg []byte, result bool) []byte {
+	if result {
+		var names []string
+		for _, m := range spec.EraMembers {
+			if m.Where == spec.InMessage {
+				names = append(names, m.Name)
+			}
+		}
+		msg = dropMembers(msg, names...)
+	}
+	meta := codec.Lookup(msg, spec.MemberMeta)
+	if meta == nil || meta[0] != '{' {
+		return msg
+	}
+	var keys []string
+	for _, m := range spec.EraMembers {
+		if m.Where == spec.InMeta {
+			keys = append(keys, m.Name)
+		}
+	}
+	rest := dropMembers(meta, keys...)
+	switch {
+	case len(rest) == len(meta):
+		return msg
+	case emptyObject(rest):
+		return dropMembers(msg, spec.MemberMeta)
+	}
+	return setMember(msg, spec.MemberMeta, rest)
 }
 
 // ConversionError reports a value that one revision cannot carry to
@@ -174,8 +484,8 @@ type ConversionError struct {
 	Pointer string
 	// Message says what is missing.
 	Message string
-	// Err is the older revision's verdict on a converted value it does not
-	// accept (a *ValidationError of this package), or nil.
+	// Err is the target revision's verdict on a converted value it does
+	// not accept (a *ValidationError), or nil.
 	Err error
 }
 
@@ -194,39 +504,59 @@ func (e *ConversionError) Error() string {
 		b.WriteString(e.Pointer + ": ")
 	}
 	b.WriteString(e.Message)
-	if e.Err != nil {
+	if e.Err != nil && !e.fromErr() {
 		b.WriteString(": " + e.Err.Error())
 	}
 	return b.String()
 }
 
-// convInvalid reports a converted value that the target revision's schema
-// does not accept (its violations, as this package's *ValidationError).
-func ConvInvalid(revision string, err error) error {
-	return &ConversionError{Message: revision + "'s schema does not accept the converted value", Err: err}
+// fromErr reports whether Pointer and Message are Err's first violation.
+func (e *ConversionError) fromErr() bool {
+	var ve *codec.ValidationError
+	return errors.As(e.Err, &ve) && len(ve.Violations) > 0 && ve.Violations[0].Pointer == e.Pointer &&
+		strings.HasPrefix(e.Message, ve.Violations[0].Message)
 }
 
-// convAddMembers returns the object data with the named members added
-// where it lacks them (name, JSON value, name, JSON value, ...); anything
-// but an object comes back as it is.
-func ConvAddMembers(data []byte, pairs ...string) []byte {
+// convInvalid reports a converted value that the target revision's schema
+// does not accept: where and why its first violation says, and the rest
+// in Err (a *ValidationError), or a *SyntaxError in Err.
+func convInvalid(revision string, err error) error {
+	ce := &ConversionError{Message: revision + "'s schema does not accept the converted value", Err: err}
+	var ve *codec.ValidationError
+	if errors.As(err, &ve) && len(ve.Violations) > 0 {
+		v := ve.Violations[0]
+		ce.Pointer, ce.Message = v.Pointer, v.Message
+		if n := len(ve.Violations) - 1; n > 0 {
+			ce.Message += " (and " + strconv.Itoa(n) + " more)"
+		}
+	}
+	return ce
+}
+
+// addMembers returns the object data with the fills it lacks added at its
+// start; anything but an object comes back as it is.
+func addMembers(data []byte, fills []Fill) []byte {
+	if len(fills) == 0 {
+		return data
+	}
 	d := codec.Decoder{Data: data}
 	if !d.Object() {
 		return data
 	}
-	seen := map[string]bool{}
+	var seen []string
 	for first := true; d.NextMember(&first); {
-		seen[d.Key] = true
+		seen = append(seen, strings.Clone(d.Key))
 		d.Skip()
 	}
 	if d.Failed() {
 		return data
 	}
-	e := codec.Encoder{Buf: []byte{'{'}}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if !seen[pairs[i]] {
-			e.Key(pairs[i])
-			e.Buf = append(e.Buf, pairs[i+1]...)
+	e := codec.Encoder{Buf: make([]byte, 0, len(data)+64)}
+	e.Buf = append(e.Buf, '{')
+	for _, f := range fills {
+		if !slices.Contains(seen, f.Name) {
+			e.Key(f.Name)
+			e.Buf = append(e.Buf, f.JSON...)
 		}
 	}
 	if len(e.Buf) == 1 {
@@ -239,95 +569,24 @@ func ConvAddMembers(data []byte, pairs ...string) []byte {
 	return append(e.Buf, rest...)
 }
 
-// convPath is where a conversion is, as a chain from the innermost step
-// out: a member name, or an array index. The generated conversions build
-// it as they descend (member and elem are small enough to be inlined, so
-// the steps stay on the stack); only an error turns it into a pointer.
-type ConvPath struct {
-	up     *ConvPath
-	name   string
-	index  int
-	isElem bool // an array element, not a member
-}
-
-// convRoot is the path of a whole message (params or result).
-var ConvRoot *ConvPath
-
-// member is the path of the member name below p (p may be nil: the top).
-func (p *ConvPath) Member(name string) *ConvPath { return &ConvPath{up: p, name: name} }
-
-// elem is the path of the array element i below p.
-func (p *ConvPath) Elem(i int) *ConvPath { return &ConvPath{up: p, index: i, isElem: true} }
-
-// pointer is the JSON pointer of p.
-func (p *ConvPath) pointer() string {
-	var steps []string
-	for ; p != nil; p = p.up {
-		if p.isElem {
-			steps = append(steps, strconv.Itoa(p.index))
-		} else {
-			steps = append(steps, codec.EscapePointer(p.name))
-		}
+// addPairs is addMembers for name, JSON, name, JSON, ...
+func addPairs(data []byte, pairs ...string) []byte {
+	fills := make([]Fill, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		fills = append(fills, Fill{pairs[i], pairs[i+1]})
 	}
-	slices.Reverse(steps)
-	if len(steps) == 0 {
-		return ""
-	}
-	return "/" + strings.Join(steps, "/")
+	return addMembers(data, fills)
 }
 
-// convFail is a conversion error at p.
-func ConvFail(p *ConvPath, message string) error {
-	return &ConversionError{Pointer: p.pointer(), Message: message}
-}
-
-// convMissing reports a member the target requires that the value lacks.
-func ConvMissing(p *ConvPath, revision, member string) error {
-	return ConvFail(p, revision+" requires "+strconv.Quote(member)+", which the value lacks")
-}
-
-// ConvNotAllowed reports a value the target's enum lacks.
-func ConvNotAllowed(p *ConvPath, revision, value, allowed string) error {
-	return ConvFail(p, revision+" has no value "+value+" here (it allows "+allowed+")")
-}
-
-// convEncode is the JSON of a value of either package (their encoders,
-// through MarshalJSON).
-func ConvEncode(v any, p *ConvPath) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, ConvFail(p, "cannot encode the value: "+err.Error())
-	}
-	return b, nil
-}
-
-// convDecode decodes JSON into a value of either package (its decoder,
-// through UnmarshalJSON).
-func ConvDecode(data []byte, v any, p *ConvPath, revision, typeName string) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		return ConvFail(p, "the value does not fit "+revision+"'s "+typeName+": "+err.Error())
-	}
-	return nil
-}
-
-// convSplit decodes a JSON array or object into its elements or members
-// as JSON, for the element by element decoding of a slice or map.
-func ConvSplit[T any](data []byte, p *ConvPath) (T, error) {
-	var out T
-	if err := json.Unmarshal(data, &out); err != nil {
-		return out, ConvFail(p, "the value does not fit: "+err.Error())
-	}
-	return out, nil
-}
-
-// convDropMembers returns the object data without the named members; data
-// is not changed. Anything but an object comes back as it is.
-func ConvDropMembers(data []byte, names ...string) []byte {
+// dropMembers returns the object data without the named members; data is
+// not changed. Anything but an object comes back as it is.
+func dropMembers(data []byte, names ...string) []byte {
 	d := codec.Decoder{Data: data}
 	if !d.Object() {
 		return data
 	}
-	e := codec.Encoder{Buf: []byte{'{'}}
+	e := codec.Encoder{Buf: make([]byte, 0, len(data))}
+	e.Buf = append(e.Buf, '{')
 	found := false
 	for first := true; d.NextMember(&first); {
 		if slices.Contains(names, d.Key) {
@@ -336,6 +595,7 @@ func ConvDropMembers(data []byte, names ...string) []byte {
 			continue
 		}
 		e.Key(d.Key)
+		d.Peek()
 		e.Buf = append(e.Buf, d.Raw()...)
 	}
 	if d.Failed() || !found {
@@ -344,8 +604,14 @@ func ConvDropMembers(data []byte, names ...string) []byte {
 	return append(e.Buf, '}')
 }
 
-// convEmptyObject reports whether data is the JSON object {}.
-func ConvEmptyObject(data []byte) bool {
+// setMember returns the object data with member name set to value (in
+// place of the member, or at the start).
+func setMember(data []byte, name string, value []byte) []byte {
+	return addMembers(dropMembers(data, name), []Fill{{name, string(value)}})
+}
+
+// emptyObject reports whether data is the JSON object {}.
+func emptyObject(data []byte) bool {
 	d := codec.Decoder{Data: data}
 	if !d.Object() {
 		return false
@@ -354,26 +620,12 @@ func ConvEmptyObject(data []byte) bool {
 	return !d.NextMember(&first) && !d.Failed()
 }
 
-// convPtr returns a pointer to a new variable holding v.
-func ConvPtr[T any](v T) *T { return &v }
-
-// convWrongType reports a value of another type than the conversion takes.
-func ConvWrongType(v any, want string) error {
-	return &ConversionError{Message: fmt.Sprintf("want %s, got %T", want, v)}
-}
-
-// convMissingParams is the violation of absent params a method requires.
-func ConvMissingParams() error {
-	return &codec.ValidationError{Violations: []codec.Violation{{Keyword: "required", Message: "params are required"}}}
-}
-
-// ConvExtraGet is the JSON of the unknown member name of a typed map of
-// them, and whether there is one.
-func ConvExtraGet[T any](m map[string]T, name string, p *ConvPath) (json.RawMessage, bool, error) {
-	v, ok := m[name]
-	if !ok {
-		return nil, false, nil
+// toOlderJSON checks JSON of this package's definition against the older
+// revision's schema of it.
+func (o *Older) toOlderJSON(definition string, b []byte) ([]byte, error) {
+	p := o.t.Definitions + "/" + codec.EscapePointer(definition)
+	if err := o.checkOlder(p, b); err != nil {
+		return nil, o.fail(convInvalid(o.t.Revision, err), true)
 	}
-	b, err := ConvEncode(v, p)
-	return b, true, err
+	return b, nil
 }

@@ -2,12 +2,12 @@ package protocol
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file serves the clients of older revisions (the initialize era)
@@ -39,9 +39,6 @@ type OlderServe struct {
 	// package's types), converted to each revision for initialize.
 	Capabilities, ServerInfo any
 	Instructions             string
-	// inputParams decodes the params of an input request (as the package's
-	// revision writes them) into the value the conversions take.
-	InputParams func(method string, raw []byte) (any, error)
 	// maxRounds bounds the input requests of one request.
 	maxRounds int
 }
@@ -95,13 +92,13 @@ func NewOlderFront(modern *RpcDispatcher, cfg OlderServe) *RpcDispatcher {
 	d.Methods["initialize"] = &RpcMethod{Call: f.initialize}
 	d.Methods["ping"] = &RpcMethod{Call: empty}
 	d.Methods["logging/setLevel"] = &RpcMethod{Call: func(_ context.Context, raw []byte) (RpcResult, error) {
-		if levelOf(rtMember(raw, "level")) < 0 {
+		if levelOf(codec.Lookup(raw, "level")) < 0 {
 			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: level must be one of " + codec.QuoteList(logLevels[:])}
 		}
 		return rawResult("{}"), nil
 	}}
 	uri := func(_ context.Context, raw []byte) (RpcResult, error) {
-		if v := rtMember(raw, "uri"); v == nil || v[0] != '"' {
+		if v := codec.Lookup(raw, "uri"); v == nil || v[0] != '"' {
 			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: uri must be a string"}
 		}
 		return rawResult("{}"), nil
@@ -122,23 +119,20 @@ func NewOlderFront(modern *RpcDispatcher, cfg OlderServe) *RpcDispatcher {
 // serves with logging/setLevel, and without the extensions, which the older
 // era does not have) and serverInfo converted to it.
 func (f *olderFront) initializeResult(o *Older) ([]byte, error) {
-	caps, err := o.ToOlder(f.Capabilities)
+	caps, err := encodeAny(f.Capabilities)
 	if err != nil {
 		return nil, errors.New("ServerOptions.Capabilities: " + err.Error())
 	}
-	info, err := o.ToOlder(f.ServerInfo)
+	// The older era has no extensions, and the runtime serves logging.
+	caps = addPairs(dropMembers(caps, "extensions"), "logging", "{}")
+	cb, err := o.toOlderJSON("ServerCapabilities", caps)
+	if err != nil {
+		return nil, errors.New("ServerOptions.Capabilities: " + err.Error())
+	}
+	ib, err := o.ToOlder("Implementation", f.ServerInfo)
 	if err != nil {
 		return nil, errors.New("ServerOptions.ServerInfo: " + err.Error())
 	}
-	cb, err := json.Marshal(caps)
-	if err != nil {
-		return nil, err
-	}
-	ib, err := json.Marshal(info)
-	if err != nil {
-		return nil, err
-	}
-	cb = ConvAddMembers(ConvDropMembers(cb, "extensions"), "logging", "{}")
 	b := []byte(`{"protocolVersion":`)
 	b = rtAppendQuoted(b, o.Revision())
 	b = append(b, `,"capabilities":`...)
@@ -157,12 +151,12 @@ func (f *olderFront) initializeResult(o *Older) ([]byte, error) {
 // answers with that revision's initialize result. The session records
 // the version and what the client declared.
 func (f *olderFront) initialize(_ context.Context, raw []byte) (RpcResult, error) {
-	v := rtMember(raw, "protocolVersion")
+	v := codec.Lookup(raw, "protocolVersion")
 	if v == nil || v[0] != '"' {
 		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: protocolVersion must be a string"}
 	}
 	for _, name := range []string{"capabilities", "clientInfo"} {
-		if m := rtMember(raw, name); m == nil || m[0] != '{' {
+		if m := codec.Lookup(raw, name); m == nil || m[0] != '{' {
 			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + name + " must be an object"}
 		}
 	}
@@ -194,11 +188,12 @@ func (f *olderFront) wrap(name string, m *RpcMethod) func(context.Context, []byt
 		if !o.Carries(name) {
 			return nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + codec.Quote(name) + " (not in protocol version " + o.Revision() + ")"}
 		}
-		v, err := o.ParamsFromOlder(name, raw)
+		om := o.methods[name]
+		up, err := o.paramsUp(om, raw)
 		if err != nil {
-			return nil, InvalidParams(err)
+			return nil, InvalidParams(o.fail(err, false))
 		}
-		params, err := f.params(v, sess)
+		params, err := f.params(up, sess)
 		if err != nil {
 			return nil, err
 		}
@@ -215,9 +210,10 @@ func (f *olderFront) wrap(name string, m *RpcMethod) func(context.Context, []byt
 			if e.Err != nil {
 				return nil, e.Err
 			}
-			if string(rtMember(e.Buf, "resultType")) != `"input_required"` {
-				b, err := o.ResultToOlder(name, res)
+			if string(codec.Lookup(e.Buf, "resultType")) != `"input_required"` {
+				b, err := o.resultDown(om, e.Buf)
 				if err != nil {
+					err = o.fail(err, true)
 					return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the result of " + codec.Quote(name) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
 				}
 				return rawResult(b), nil
@@ -225,16 +221,16 @@ func (f *olderFront) wrap(name string, m *RpcMethod) func(context.Context, []byt
 			if round == f.maxRounds {
 				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler of " + codec.Quote(name) + " still asks for input after " + strconv.Itoa(f.maxRounds) + " rounds"}
 			}
-			answers, err := f.askClient(ctx, o, sess, rtMember(e.Buf, "inputRequests"))
+			answers, err := f.askClient(ctx, o, sess, codec.Lookup(e.Buf, "inputRequests"))
 			if err != nil {
 				return nil, err
 			}
-			params = ConvDropMembers(params, "inputResponses", "requestState")
+			params = dropMembers(params, "inputResponses", "requestState")
 			pairs := []string{"inputResponses", string(answers)}
-			if st := rtMember(e.Buf, "requestState"); st != nil {
+			if st := codec.Lookup(e.Buf, "requestState"); st != nil {
 				pairs = append(pairs, "requestState", string(st))
 			}
-			params = ConvAddMembers(params, pairs...)
+			params = addPairs(params, pairs...)
 		}
 	}
 }
@@ -249,30 +245,27 @@ const codeResourceNotFound = -32002
 // revisions' code, -32002, with the same message and data.
 func olderError(method string, err error) error {
 	var re *RPCError
-	if method != "resources/read" || !errors.As(err, &re) || re.Code != CodeInvalidParams || rtMember(re.Data, "uri") == nil {
+	if method != "resources/read" || !errors.As(err, &re) || re.Code != CodeInvalidParams || codec.Lookup(re.Data, "uri") == nil {
 		return err
 	}
 	return &RPCError{Code: codeResourceNotFound, Message: re.Message, Data: re.Data}
 }
 
-// params is the JSON of converted params v, with the _meta of the
-// package's revision filled from the session.
-func (f *olderFront) params(v any, sess *Session) ([]byte, error) {
-	b := []byte("{}")
-	if a, ok := v.(interface {
-		AppendJSON([]byte) ([]byte, error)
-	}); ok && v != nil {
-		var err error
-		if b, err = a.AppendJSON(nil); err != nil {
-			return nil, err
-		}
+// params is converted params b (JSON of the package's revision; nil for
+// none), with the _meta of the package's revision filled from the session.
+func (f *olderFront) params(b []byte, sess *Session) ([]byte, error) {
+	if b == nil {
+		b = []byte("{}")
 	}
-	meta := rtMember(b, "_meta")
-	if meta == nil || meta[0] != '{' {
+	meta := codec.Lookup(b, "_meta")
+	switch {
+	case meta == nil:
 		meta = []byte("{}")
+	case meta[0] != '{':
+		return b, nil // the method's validation refuses it
 	}
-	meta = ConvDropMembers(meta, metaProtocolVersion, metaClientCapabilities, metaClientInfo)
-	pairs := []string{metaProtocolVersion, strconv.Quote(f.Version)}
+	meta = dropMembers(meta, spec.MetaProtocolVersion, spec.MetaClientCapabilities, spec.MetaClientInfo)
+	pairs := []string{spec.MetaProtocolVersion, strconv.Quote(f.Version)}
 	caps := []byte("{}")
 	var info []byte
 	if sess != nil {
@@ -281,12 +274,12 @@ func (f *olderFront) params(v any, sess *Session) ([]byte, error) {
 		}
 		info = sess.ClientInfo()
 	}
-	pairs = append(pairs, metaClientCapabilities, string(caps))
+	pairs = append(pairs, spec.MetaClientCapabilities, string(caps))
 	if info != nil {
-		pairs = append(pairs, metaClientInfo, string(info))
+		pairs = append(pairs, spec.MetaClientInfo, string(info))
 	}
-	meta = ConvAddMembers(meta, pairs...)
-	return ConvAddMembers(ConvDropMembers(b, "_meta"), "_meta", string(meta)), nil
+	meta = addPairs(meta, pairs...)
+	return setMember(b, "_meta", meta), nil
 }
 
 // askClient sends each input request of an InputRequiredResult to the
@@ -311,8 +304,8 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 			k := d.Key
 			d.Peek()
 			r := d.Raw()
-			method, _ := HeaderText(rtMember(r, "method"))
-			list = append(list, input{key: k, method: method, params: rtMember(r, "params")})
+			method, _ := HeaderText(codec.Lookup(r, "method"))
+			list = append(list, input{key: k, method: method, params: codec.Lookup(r, "params")})
 		}
 	}
 	slices.SortFunc(list, func(a, b input) int {
@@ -326,12 +319,13 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 	})
 	out := []byte{'{'}
 	for i, in := range list {
-		v, err := f.InputParams(in.method, in.params)
-		if err != nil {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + ": " + err.Error()}
+		im, ok := o.methods[in.method]
+		if !ok {
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + ": " + codec.Quote(in.method) + " is not a request of " + o.Revision()}
 		}
-		p, err := o.ParamsToOlder(in.method, v)
+		p, err := o.paramsDown(im, in.params)
 		if err != nil {
+			err = o.fail(err, true)
 			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
 		}
 		if err := sess.mayRequest(in.method, p); err != nil {
@@ -345,24 +339,20 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 			}
 			return nil, err
 		}
-		r, err := o.ResultFromOlder(in.method, res)
-		if err != nil {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + ": " + err.Error()}
+		r, err := o.resultUp(im, res)
+		if err == nil {
+			err = o.decodeNew(r, im.NewResult())
 		}
-		a, ok := r.(interface {
-			AppendJSON([]byte) ([]byte, error)
-		})
-		if !ok {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + " has no JSON form"}
+		if err != nil {
+			err = o.fail(err, false)
+			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + ": " + err.Error()}
 		}
 		if i > 0 {
 			out = append(out, ',')
 		}
 		out = rtAppendQuoted(out, in.key)
 		out = append(out, ':')
-		if out, err = a.AppendJSON(out); err != nil {
-			return nil, err
-		}
+		out = append(out, r...)
 	}
 	return append(out, '}'), nil
 }

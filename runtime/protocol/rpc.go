@@ -449,7 +449,7 @@ func (r *RpcDispatcher) handleEnvelope(ctx context.Context, env envelope, msg []
 // opens the initialize handshake, belongs to a session that made it, or is
 // a ping; r otherwise. Over HTTP the handler routes by headers instead.
 func (r *RpcDispatcher) eraOf(sess *Session, env *envelope) *RpcDispatcher {
-	if r.Older == nil || sess == nil || sess.d != r || rtMember(rtMember(env.params, "_meta"), metaProtocolVersion) != nil {
+	if r.Older == nil || sess == nil || sess.d != r || codec.Lookup(codec.Lookup(env.params, "_meta"), metaProtocolVersion) != nil {
 		return r
 	}
 	if env.method == "initialize" || env.method == "ping" || sess.ProtocolVersion() != "" {

@@ -50,35 +50,77 @@ type ClientConfig struct {
 	AnswerInput func(ctx context.Context, method string, params []byte) ([]byte, error)
 	// incoming is the ClientDispatcher's table: what the server sends.
 	Incoming *RpcDispatcher
-	// older are the older revisions the package converts to (newest
+	// Older are the older revisions the package converts to (newest
 	// first): a modern client falls back to one of them for a server of
 	// the initialize era.
-	Older []ClientOlder
+	Older []*Older
 }
 
 // clientOlder is an older revision a modern client can talk to through the
 // package's conversions (mcpgen generate --serve-older), as the core needs
-// it; the generated code fills it from the revision's conversion table.
-type ClientOlder struct {
-	Revision string
+// it.
+type clientOlder struct {
+	*Older
 	// clientInfo and capabilities are ClientOptions' converted to the
 	// revision, as JSON, for its initialize.
-	ClientInfo, Capabilities []byte
-	// methods are the methods the revision and the package both carry,
-	// each with whether it is a notification.
-	Methods []ClientOlderMethod
-	// params converts the params of a notification the server sends from
-	// the revision's JSON to the package's.
-	Params func(method string, raw []byte) ([]byte, error)
-	// answer answers a request the server sends (elicitation/create, ...)
-	// with the ClientHandler: the revision's params in, its result out.
-	Answer func(ctx context.Context, method string, raw []byte) ([]byte, error)
+	clientInfo, capabilities []byte
+	// methods are the methods servers of the revision send that the
+	// package carries too, each with whether it is a notification.
+	methods map[string]bool
 }
 
-// clientOlderMethod is a method an older revision carries.
-type ClientOlderMethod struct {
-	Name         string
-	Notification bool
+// clientOlders converts what the client declares to each older revision.
+func clientOlders(cfg *ClientConfig) ([]clientOlder, error) {
+	var out []clientOlder
+	for _, o := range cfg.Older {
+		info, err := o.toOlderJSON("Implementation", cfg.ClientInfo)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: Connect: ClientOptions.ClientInfo: %w", err)
+		}
+		caps, err := o.toOlderJSON("ClientCapabilities", cfg.Capabilities)
+		if err != nil {
+			return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
+		}
+		co := clientOlder{Older: o, clientInfo: info, capabilities: caps, methods: map[string]bool{}}
+		for _, m := range o.t.Methods {
+			if m.ToClient {
+				co.methods[m.Name] = m.Notification
+			}
+		}
+		out = append(out, co)
+	}
+	return out, nil
+}
+
+// params converts the params of a notification a server of the revision
+// sends to the package's JSON (the incoming dispatcher decodes and
+// validates them).
+func (o *clientOlder) params(method string, raw []byte) ([]byte, error) {
+	b, err := o.paramsUp(o.Older.methods[method], raw)
+	if err != nil {
+		return nil, InvalidParams(o.fail(err, false))
+	}
+	return b, nil
+}
+
+// answer answers a request a server of the revision sends
+// (elicitation/create, ...) with the ClientHandler, through answer (the
+// package's params in, its result out).
+func (o *clientOlder) answer(ctx context.Context, method string, raw []byte, answer func(context.Context, string, []byte) ([]byte, error)) ([]byte, error) {
+	m := o.Older.methods[method]
+	up, err := o.paramsUp(m, raw)
+	if err != nil {
+		return nil, InvalidParams(o.fail(err, false))
+	}
+	res, err := answer(ctx, method, up)
+	if err != nil {
+		return nil, err
+	}
+	b, err := o.resultDown(m, res)
+	if err != nil {
+		return nil, InvalidResult(o.fail(err, true))
+	}
+	return b, nil
 }
 
 // clientMethod is what the core knows of a request method.
@@ -102,10 +144,12 @@ const defaultProbeTimeout = 10 * time.Second
 
 // clientCore is one connection of a Client to a server.
 type ClientCore struct {
-	cfg   ClientConfig
-	t     clientTransport
-	in    *RpcDispatcher
-	cache *Cache
+	cfg ClientConfig
+	// olders are cfg.Older with what the client declares converted.
+	olders []clientOlder
+	t      clientTransport
+	in     *RpcDispatcher
+	cache  *Cache
 	// serverKey names the server in a shared cache; authKey the
 	// authorization context of private entries.
 	serverKey, authKey string
@@ -160,7 +204,7 @@ func (c *ClientCore) explain(err error, since time.Time) error {
 // describeBad describes a message the dispatcher could not route.
 func describeBad(msg, errResp []byte) string {
 	why := ""
-	if m := rtMembersOf(errResp, "error", "message"); m != nil {
+	if m := codec.Lookup(errResp, "error", "message"); m != nil {
 		why, _ = HeaderText(m)
 	}
 	if msg == nil {
@@ -235,7 +279,11 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 	if cfg.ProbeTimeout == 0 {
 		cfg.ProbeTimeout = defaultProbeTimeout
 	}
-	c := &ClientCore{cfg: cfg, version: cfg.Revision, modern: cfg.Modern, older: -1}
+	olders, err := clientOlders(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1}
 	c.in = c.incoming(cfg.Incoming)
 	t, key, err := tr.open(ctx, c)
 	if err != nil {
@@ -293,9 +341,9 @@ func (c *ClientCore) OlderIndex() int {
 
 // olderRev is the older revision the client talks through conversions, or
 // nil.
-func (c *ClientCore) olderRev() *ClientOlder {
+func (c *ClientCore) olderRev() *clientOlder {
 	if i := c.OlderIndex(); i >= 0 {
-		return &c.cfg.Older[i]
+		return &c.olders[i]
 	}
 	return nil
 }
@@ -380,7 +428,7 @@ func modernCode(code int64) bool {
 // converts to (basic/versioning.mdx: "Anything else identifies a legacy
 // server").
 func (c *ClientCore) legacyFallback(ctx context.Context, probe error) error {
-	if len(c.cfg.Older) == 0 {
+	if len(c.olders) == 0 {
 		return fmt.Errorf("mcp: the server does not speak protocol version %q: it answered server/discover with %v (it may be a server of an earlier revision; generate the package with --serve-older to talk to one)", c.cfg.Revision, probe)
 	}
 	if err := c.initializeOlder(ctx, 0); err != nil {
@@ -392,16 +440,16 @@ func (c *ClientCore) legacyFallback(ctx context.Context, probe error) error {
 // speaks lists the versions the client speaks, newest first.
 func (c *ClientCore) speaks() []string {
 	vs := []string{c.cfg.Revision}
-	for _, o := range c.cfg.Older {
-		vs = append(vs, o.Revision)
+	for _, o := range c.olders {
+		vs = append(vs, o.Revision())
 	}
 	return vs
 }
 
 // commonOlder is the index of the newest older revision in vs, or -1.
 func (c *ClientCore) commonOlder(vs []string) int {
-	for i, o := range c.cfg.Older {
-		if slices.Contains(vs, o.Revision) {
+	for i, o := range c.olders {
+		if slices.Contains(vs, o.Revision()) {
 			return i
 		}
 	}
@@ -413,10 +461,10 @@ func (c *ClientCore) commonOlder(vs []string) int {
 // converts to it (lifecycle.mdx: the server answers with a version it
 // supports; the client goes on if it supports it too).
 func (c *ClientCore) initializeOlder(ctx context.Context, i int) error {
-	o := c.cfg.Older[i]
-	return c.handshake(ctx, o.Revision, o.ClientInfo, o.Capabilities, func(v string) bool {
-		for j, x := range c.cfg.Older {
-			if x.Revision == v {
+	o := c.olders[i]
+	return c.handshake(ctx, o.Revision(), o.clientInfo, o.capabilities, func(v string) bool {
+		for j, x := range c.olders {
+			if x.Revision() == v {
 				c.older = j // under c.mu (handshake holds it)
 				return true
 			}
@@ -477,7 +525,7 @@ func (c *ClientCore) modernMeta(params []byte) []byte {
 // supportedVersions reads the supportedVersions of a DiscoverResult; ok is
 // false when raw is not one (a legacy server that answers every method).
 func supportedVersions(raw []byte) (vs []string, ok bool) {
-	m := rtMember(raw, "supportedVersions")
+	m := codec.Lookup(raw, "supportedVersions")
 	if m == nil || m[0] != '[' {
 		return nil, false
 	}
@@ -534,7 +582,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
-	v := rtMember(raw, "protocolVersion")
+	v := codec.Lookup(raw, "protocolVersion")
 	if v == nil || v[0] != '"' {
 		return fmt.Errorf("mcp: initialize: the server's result has no protocolVersion: %s", codec.Quote(string(raw)))
 	}
@@ -624,8 +672,8 @@ func (c *ClientCore) rounds(ctx context.Context, m *ClientMethod, params []byte)
 // answerRound answers the input requests of an InputRequiredResult with
 // the client's handler and returns the params of the retry.
 func (c *ClientCore) answerRound(ctx context.Context, m *ClientMethod, params, result []byte) ([]byte, error) {
-	reqs := rtMember(result, "inputRequests")
-	state := rtMember(result, "requestState")
+	reqs := codec.Lookup(result, "inputRequests")
+	state := codec.Lookup(result, "requestState")
 	e := codec.Encoder{Buf: make([]byte, 0, len(params)+len(state)+256)}
 	e.Buf = append(e.Buf, '{')
 	n := 0
@@ -664,13 +712,13 @@ func (c *ClientCore) answerRound(ctx context.Context, m *ClientMethod, params, r
 			d.Peek()
 			req := d.Raw()
 			method := ""
-			if mv := rtMember(req, "method"); mv != nil && mv[0] == '"' {
+			if mv := codec.Lookup(req, "method"); mv != nil && mv[0] == '"' {
 				method, _ = HeaderText(mv)
 			}
 			if c.cfg.AnswerInput == nil {
 				return nil, fmt.Errorf("mcp: %s: the server asks for input (%s), and this client cannot answer it", codec.Quote(m.Name), codec.Quote(method))
 			}
-			resp, err := c.cfg.AnswerInput(ctx, method, rtMember(req, "params"))
+			resp, err := c.cfg.AnswerInput(ctx, method, codec.Lookup(req, "params"))
 			if err != nil {
 				return nil, fmt.Errorf("mcp: %s: answering the server's input request %s (%s): %w", codec.Quote(m.Name), codec.Quote(k), method, err)
 			}
@@ -759,7 +807,7 @@ func (c *ClientCore) requestHeaders(r *clientRequest) {
 	default:
 		return
 	}
-	v := rtMember(r.params, member)
+	v := codec.Lookup(r.params, member)
 	if v == nil || v[0] != '"' {
 		return
 	}
@@ -774,7 +822,7 @@ func (c *ClientCore) requestHeaders(r *clientRequest) {
 	if len(bindings) == 0 {
 		return
 	}
-	args := rtMember(r.params, "arguments")
+	args := codec.Lookup(r.params, "arguments")
 	for _, b := range bindings {
 		raw := argumentAt(args, b.path)
 		if raw == nil || string(raw) == "null" {
@@ -803,7 +851,7 @@ func (c *ClientCore) refreshTools(ctx context.Context) bool {
 			return false
 		}
 		c.learnTools(raw)
-		cursor = rtMember(raw, "nextCursor")
+		cursor = codec.Lookup(raw, "nextCursor")
 		if cursor == nil || cursor[0] != '"' {
 			return true
 		}
@@ -821,7 +869,7 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 	if !modern || !c.overHTTP {
 		return raw
 	}
-	tools := rtMember(raw, "tools")
+	tools := codec.Lookup(raw, "tools")
 	if tools == nil || tools[0] != '[' {
 		return raw
 	}
@@ -834,8 +882,8 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 	for first := true; d.NextElem(&first); {
 		d.Peek()
 		tool := d.Raw()
-		name, _ := HeaderText(rtMember(tool, "name"))
-		bindings, err := toolHeaderBindings(rtMember(tool, "inputSchema"))
+		name, _ := HeaderText(codec.Lookup(tool, "name"))
+		bindings, err := toolHeaderBindings(codec.Lookup(tool, "inputSchema"))
 		if err != nil {
 			dropped++
 			if c.cfg.Logf != nil {
@@ -856,7 +904,7 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 		c.headers = map[string][]paramHeader{}
 	}
 	for _, t := range kept {
-		name, _ := HeaderText(rtMember(t, "name"))
+		name, _ := HeaderText(codec.Lookup(t, "name"))
 		if b, ok := learned[name]; ok {
 			c.headers[name] = b
 		} else {
@@ -987,7 +1035,7 @@ func (c *ClientCore) afterError(m *ClientMethod, params []byte, err error) {
 		return
 	}
 	switch {
-	case m.Cacheable && rtMember(params, "cursor") != nil:
+	case m.Cacheable && codec.Lookup(params, "cursor") != nil:
 		c.cache.invalidate(c.serverKey, m.Name, "")
 	case m.Name == "tools/call":
 		c.cache.invalidate(c.serverKey, "tools/list", "")
@@ -1027,7 +1075,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 		in.Methods[name] = m
 	}
 	in.onResponse = func(msg []byte) {
-		c.noteBad("a response to id " + string(rtMember(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
+		c.noteBad("a response to id " + string(codec.Lookup(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
 	}
 	in.onBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
 	if m := in.Methods["notifications/cancelled"]; m != nil {
@@ -1037,7 +1085,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 			// legacy era it names a request of the server's own.
 			if t := c.live.Load(); t != nil {
 				if _, modern := c.negotiated(); modern {
-					if id := rtMember(params, "requestId"); id != nil && rtIsRequestID(id) {
+					if id := codec.Lookup(params, "requestId"); id != nil && rtIsRequestID(id) {
 						(*t).peerCancelled(id)
 					}
 				}
@@ -1067,7 +1115,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 	if m := in.Methods["notifications/resources/updated"]; m != nil {
 		in.Methods["notifications/resources/updated"] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
 			if c.cache != nil {
-				if uri, ok := HeaderText(rtMember(params, "uri")); ok {
+				if uri, ok := HeaderText(codec.Lookup(params, "uri")); ok {
 					c.cache.invalidate(c.serverKey, "resources/read", uri)
 				}
 			}
@@ -1100,12 +1148,12 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 // own revision, each entry is the table's own (or method not found).
 func (c *ClientCore) olderMethods(in *RpcDispatcher) {
 	kinds := map[string]bool{}
-	for _, o := range c.cfg.Older {
-		for _, m := range o.Methods {
-			kinds[m.Name] = m.Notification
+	for _, o := range c.olders {
+		for name, notification := range o.methods {
+			kinds[name] = notification
 		}
 	}
-	if len(c.cfg.Older) > 0 {
+	if len(c.olders) > 0 {
 		kinds["ping"] = false
 	}
 	for name, notification := range kinds {
@@ -1120,7 +1168,7 @@ func (c *ClientCore) olderMethods(in *RpcDispatcher) {
 			case name == "ping":
 				return rawResult("{}"), nil
 			case notification:
-				b, err := o.Params(name, params)
+				b, err := o.params(name, params)
 				if err != nil {
 					return nil, err
 				}
@@ -1129,7 +1177,7 @@ func (c *ClientCore) olderMethods(in *RpcDispatcher) {
 				}
 				return orig.Call(ctx, b)
 			}
-			b, err := o.Answer(ctx, name, params)
+			b, err := o.answer(ctx, name, params, c.cfg.AnswerInput)
 			if err != nil {
 				return nil, err
 			}
@@ -1144,14 +1192,14 @@ func (c *ClientCore) olderMethods(in *RpcDispatcher) {
 // pre-populate the form with them; SEP-1034). Any other result comes back
 // as it is.
 func ElicitDefaults(params, result []byte) []byte {
-	if string(rtMember(result, "action")) != `"accept"` {
+	if string(codec.Lookup(result, "action")) != `"accept"` {
 		return result
 	}
-	props := rtMembersOf(params, "requestedSchema", "properties")
+	props := codec.Lookup(params, "requestedSchema", "properties")
 	if props == nil || props[0] != '{' {
 		return result
 	}
-	content := rtMember(result, "content")
+	content := codec.Lookup(result, "content")
 	if content != nil && content[0] != '{' {
 		return result
 	}
@@ -1163,8 +1211,8 @@ func ElicitDefaults(params, result []byte) []byte {
 		k := d.Key
 		d.Peek()
 		p := d.Raw()
-		def := rtMember(p, "default")
-		if def == nil || rtMember(content, k) != nil {
+		def := codec.Lookup(p, "default")
+		if def == nil || codec.Lookup(content, k) != nil {
 			continue
 		}
 		if len(add) > 0 {
@@ -1215,14 +1263,6 @@ func ElicitDefaults(params, result []byte) []byte {
 	return e.Buf
 }
 
-// rtMembersOf is rtMember through a chain of members.
-func rtMembersOf(obj []byte, path ...string) []byte {
-	for _, p := range path {
-		obj = rtMember(obj, p)
-	}
-	return obj
-}
-
 // resultInvalid describes a result that breaks the schema.
 func ResultInvalid(method string, err error) error {
 	return fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), err)
@@ -1232,11 +1272,11 @@ func ResultInvalid(method string, err error) error {
 // capabilities, instructions, serverInfo (in a DiscoverResult, the
 // serverInfo of its _meta).
 func HelloMember(hello []byte, name string) []byte {
-	if v := rtMember(hello, name); v != nil {
+	if v := codec.Lookup(hello, name); v != nil {
 		return v
 	}
 	if name == "serverInfo" {
-		return rtMembersOf(hello, "_meta", "io.modelcontextprotocol/serverInfo")
+		return codec.Lookup(hello, "_meta", "io.modelcontextprotocol/serverInfo")
 	}
 	return nil
 }
@@ -1248,7 +1288,7 @@ func InputError(handler string, err error) error {
 	case err == nil:
 		return errors.New("mcp: the ClientHandler's " + handler + " returned no result and no error")
 	case errors.Is(err, ErrNotImplemented):
-		return errors.New("mcp: the ClientHandler does not implement " + handler)
+		return fmt.Errorf("mcp: the ClientHandler does not implement %s: %w", handler, ErrNotImplemented)
 	}
 	return err
 }

@@ -121,12 +121,12 @@ func (c *Cache) get(server, auth, key string) ([]byte, bool) {
 // put records a result under key from its caching hints.
 func (c *Cache) put(server, auth, key, method string, params, result []byte) {
 	ttl := time.Duration(0)
-	if raw := rtMember(result, "ttlMs"); raw != nil {
+	if raw := codec.Lookup(result, "ttlMs"); raw != nil {
 		if n, isInt, inRange := codec.ParseInt(raw); isInt && inRange {
 			ttl = TTL(n)
 		}
 	}
-	scope, _ := HeaderText(rtMember(result, "cacheScope"))
+	scope, _ := HeaderText(codec.Lookup(result, "cacheScope"))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	private := cacheID{server, auth, key}
@@ -146,7 +146,7 @@ func (c *Cache) put(server, auth, key, method string, params, result []byte) {
 	}
 	e := &cacheEntry{id: id, method: method, result: result, received: c.now(), ttl: ttl}
 	if method == "resources/read" {
-		e.uri, _ = HeaderText(rtMember(params, "uri"))
+		e.uri, _ = HeaderText(codec.Lookup(params, "uri"))
 	}
 	cost := e.cost()
 	if cost > c.max {

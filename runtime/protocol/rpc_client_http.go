@@ -486,7 +486,7 @@ func (t *httpTransport) legacyRequest(ctx context.Context, r *clientRequest) (js
 	raw, err := t.out.call(ctx, send, sendCancel, r.method, r.params, r.timeout)
 	if r.method == "initialize" && err == nil {
 		t.mu.Lock()
-		if v, ok := HeaderText(rtMember(raw, "protocolVersion")); ok {
+		if v, ok := HeaderText(codec.Lookup(raw, "protocolVersion")); ok {
 			t.version = v
 		}
 		t.mu.Unlock()
@@ -529,7 +529,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 		}
 		return statusError(resp, ct)
 	}
-	id := rtMember(msg, "id")
+	id := codec.Lookup(msg, "id")
 	switch ct {
 	case "application/json":
 		defer resp.Body.Close()
@@ -711,7 +711,7 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 		}
 	case env.id == nil:
 		if env.method == "notifications/cancelled" {
-			if id := rtMember(env.params, "requestId"); id != nil && rtIsRequestID(id) {
+			if id := codec.Lookup(env.params, "requestId"); id != nil && rtIsRequestID(id) {
 				t.mu.Lock()
 				cancel := t.serverReqs[idKey(id)]
 				t.mu.Unlock()

@@ -430,7 +430,7 @@ func (h *HTTPHandler) modernForOlder(r *http.Request, body []byte) bool {
 	if _, ok := r.Header[headerSessionID]; ok {
 		return false
 	}
-	return rtMember(rtMember(rtMember(body, "params"), "_meta"), metaProtocolVersion) != nil
+	return codec.Lookup(codec.Lookup(codec.Lookup(body, "params"), "_meta"), metaProtocolVersion) != nil
 }
 
 func (h *HTTPHandler) supports(version string) bool {
@@ -486,7 +486,7 @@ func responseErrorCode(resp []byte) (code int64, ok bool) {
 		case "result":
 			return 0, false
 		case "error":
-			raw := rtMember(d.Raw(), "code")
+			raw := codec.Lookup(d.Raw(), "code")
 			if raw == nil || !codec.IsNumberStart(raw[0]) {
 				return 0, false
 			}
@@ -649,7 +649,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 		}{h.d.Versions, version})
 		return &RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
 	}
-	if raw := rtMember(rtMember(env.params, "_meta"), metaProtocolVersion); raw != nil {
+	if raw := codec.Lookup(codec.Lookup(env.params, "_meta"), metaProtocolVersion); raw != nil {
 		if s, ok := HeaderText(raw); ok && raw[0] == '"' && s != version {
 			return headerMismatch("the MCP-Protocol-Version header " + codec.Quote(version) + " does not match the body's " + metaProtocolVersion + " " + codec.Quote(s))
 		}
@@ -676,7 +676,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 			return nil
 		}
 	}
-	raw := rtMember(env.params, member)
+	raw := codec.Lookup(env.params, member)
 	if raw == nil || raw[0] != '"' {
 		// No name to mirror: params validation reports it.
 		return nil
@@ -703,7 +703,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 	if rerr != nil {
 		return rerr
 	}
-	args := rtMember(env.params, "arguments")
+	args := codec.Lookup(env.params, "arguments")
 	for _, b := range bindings {
 		at := "arguments." + strings.Join(b.path, ".")
 		v, present, ok := headerOne(r.Header, b.key)
@@ -749,7 +749,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 	if m == nil || m.Notification {
 		return nil, nil
 	}
-	meta := rtMember(callParams, "_meta")
+	meta := codec.Lookup(callParams, "_meta")
 	idx := &toolIndex{tools: map[string][]paramHeader{}}
 	cacheable := true
 	var ttl int64 = -1

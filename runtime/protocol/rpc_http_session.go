@@ -431,7 +431,7 @@ func (hs *httpSession) close(cause error) {
 
 // cancelCall cancels the request a notifications/cancelled names.
 func (hs *httpSession) cancelCall(params []byte) {
-	id := rtMember(params, "requestId")
+	id := codec.Lookup(params, "requestId")
 	if id == nil || !rtIsRequestID(id) {
 		return
 	}
@@ -679,7 +679,7 @@ func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env e
 
 // responseIsError reports whether a response object is an error response.
 func responseIsError(resp []byte) bool {
-	return rtMember(resp, "error") != nil
+	return codec.Lookup(resp, "error") != nil
 }
 
 // sessionLink is the link of a notification or response handled in a

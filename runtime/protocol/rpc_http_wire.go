@@ -201,7 +201,7 @@ func isToken(s string) bool {
 func argumentAt(args []byte, path []string) []byte {
 	v := args
 	for _, p := range path {
-		v = rtMember(v, p)
+		v = codec.Lookup(v, p)
 		if v == nil {
 			return nil
 		}

@@ -34,34 +34,12 @@ const (
 	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
 )
 
-// rtMember returns the raw value of member name of the JSON object obj,
-// or nil.
-func rtMember(obj []byte, name string) []byte {
-	if obj == nil {
-		return nil
-	}
-	var d codec.Decoder
-	d.InitShared(obj)
-	if d.Peek() != '{' {
-		return nil
-	}
-	d.Object()
-	for first := true; d.NextMember(&first); {
-		if d.Key == name {
-			d.Peek()
-			return d.Raw()
-		}
-		d.Skip()
-	}
-	return nil
-}
-
 // checkProtocolVersion answers a request whose params declare a protocol
 // version the server does not support with UnsupportedProtocolVersionError
 // (-32022). A missing version is left to params validation (-32602), as
 // the specification says for a missing required member.
 func CheckProtocolVersion(params []byte, supported []string) error {
-	raw := rtMember(rtMember(params, "_meta"), metaProtocolVersion)
+	raw := codec.Lookup(codec.Lookup(params, "_meta"), metaProtocolVersion)
 	if raw == nil || raw[0] != '"' {
 		return nil
 	}
@@ -93,11 +71,11 @@ func RequireClientCapabilities(required json.RawMessage) error {
 // is missing, or nil. The specification forbids asking a client for input
 // it has not declared support for.
 func InputRequestCapabilities(params, result []byte) error {
-	caps := rtMember(rtMember(params, "_meta"), metaClientCapabilities)
+	caps := codec.Lookup(codec.Lookup(params, "_meta"), metaClientCapabilities)
 	has := func(path ...string) bool {
 		v := caps
 		for _, p := range path {
-			v = rtMember(v, p)
+			v = codec.Lookup(v, p)
 			if v == nil || v[0] != '{' {
 				return false
 			}
@@ -113,7 +91,7 @@ func InputRequestCapabilities(params, result []byte) error {
 			need[capability][sub] = true
 		}
 	}
-	reqs := rtMember(result, "inputRequests")
+	reqs := codec.Lookup(result, "inputRequests")
 	if reqs == nil {
 		return nil
 	}
@@ -126,12 +104,12 @@ func InputRequestCapabilities(params, result []byte) error {
 	for first := true; d.NextMember(&first); {
 		d.Peek()
 		req := d.Raw()
-		method := rtMember(req, "method")
-		p := rtMember(req, "params")
+		method := codec.Lookup(req, "method")
+		p := codec.Lookup(req, "params")
 		switch string(method) {
 		case `"elicitation/create"`:
 			// An empty elicitation capability means form mode only.
-			url := string(rtMember(p, "mode")) == `"url"`
+			url := string(codec.Lookup(p, "mode")) == `"url"`
 			switch {
 			case !has("elicitation"):
 				if url {
@@ -141,11 +119,11 @@ func InputRequestCapabilities(params, result []byte) error {
 				}
 			case url && !has("elicitation", "url"):
 				want("elicitation", "url")
-			case !url && rtMember(caps, "elicitation") != nil && !has("elicitation", "form") && has("elicitation", "url"):
+			case !url && codec.Lookup(caps, "elicitation") != nil && !has("elicitation", "form") && has("elicitation", "url"):
 				want("elicitation", "form")
 			}
 		case `"sampling/createMessage"`:
-			tools := rtMember(p, "tools")
+			tools := codec.Lookup(p, "tools")
 			usesTools := tools != nil && tools[0] == '[' && !codec.JSONEqual(tools, []byte("[]"))
 			switch {
 			case !has("sampling"):
@@ -301,12 +279,12 @@ func TTL(ms int64) time.Duration {
 // modern request for a method the revision does not have: method not found
 // (streamable-http.mdx: 404 with -32601), whose message names the versions.
 func RejectInitialize(params []byte, supported []string) error {
-	if v := rtMember(rtMember(params, "_meta"), metaProtocolVersion); v != nil {
+	if v := codec.Lookup(codec.Lookup(params, "_meta"), metaProtocolVersion); v != nil {
 		return &RPCError{Code: CodeMethodNotFound,
 			Message: `method not found: "initialize" (this server has no initialize handshake; it supports protocol versions ` + codec.QuoteList(supported) + `)`}
 	}
 	requested := ""
-	if raw := rtMember(params, "protocolVersion"); raw != nil && raw[0] == '"' {
+	if raw := codec.Lookup(params, "protocolVersion"); raw != nil && raw[0] == '"' {
 		var d codec.Decoder
 		d.InitShared(raw)
 		requested = d.Str()
@@ -323,7 +301,7 @@ func RejectInitialize(params []byte, supported []string) error {
 // checkInputRequired enforces what the schema cannot say: an
 // InputRequiredResult carries inputRequests or requestState (basic/patterns/mrtr).
 func CheckInputRequired(result []byte) error {
-	if rtMember(result, "inputRequests") == nil && rtMember(result, "requestState") == nil {
+	if codec.Lookup(result, "inputRequests") == nil && codec.Lookup(result, "requestState") == nil {
 		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's InputRequiredResult has neither inputRequests nor requestState"}
 	}
 	return nil
@@ -345,7 +323,7 @@ func OnlyMissing(err error, name string) bool {
 // method allows it). Any other value is an error: the specification says a
 // client must treat an unrecognized resultType as invalid.
 func ResultKind(result []byte, inputRequired bool) (isInputRequired bool, err error) {
-	raw := rtMember(result, "resultType")
+	raw := codec.Lookup(result, "resultType")
 	switch string(raw) {
 	case "", `"complete"`:
 		return false, nil

@@ -262,7 +262,7 @@ func (s *Session) mayRequest(method string, params []byte) error {
 	has := func(path ...string) bool {
 		v := caps
 		for _, p := range path {
-			v = rtMember(v, p)
+			v = codec.Lookup(v, p)
 			if v == nil || v[0] != '{' {
 				return false
 			}
@@ -273,12 +273,12 @@ func (s *Session) mayRequest(method string, params []byte) error {
 	switch method {
 	case "elicitation/create":
 		need = []string{"elicitation"}
-		if m := rtMember(params, "mode"); string(m) == `"url"` {
+		if m := codec.Lookup(params, "mode"); string(m) == `"url"` {
 			need = append(need, "url")
 		}
 	case "sampling/createMessage":
 		need = []string{"sampling"}
-		if rtMember(params, "tools") != nil {
+		if codec.Lookup(params, "tools") != nil {
 			need = append(need, "tools")
 		}
 	case "roots/list":
@@ -316,14 +316,14 @@ func (s *Session) before(env *envelope) error {
 func (s *Session) observe(method string, params, resp []byte) {
 	switch method {
 	case "initialize":
-		v := rtMember(rtMember(resp, "result"), "protocolVersion")
+		v := codec.Lookup(codec.Lookup(resp, "result"), "protocolVersion")
 		var version string
 		if v != nil && v[0] == '"' {
 			version, _ = HeaderText(v)
 			version = strings.Clone(version)
 		}
-		info := append(json.RawMessage(nil), rtMember(params, "clientInfo")...)
-		caps := append(json.RawMessage(nil), rtMember(params, "capabilities")...)
+		info := append(json.RawMessage(nil), codec.Lookup(params, "clientInfo")...)
+		caps := append(json.RawMessage(nil), codec.Lookup(params, "capabilities")...)
 		s.mu.Lock()
 		s.version, s.clientInfo, s.clientCaps = version, info, caps
 		s.mu.Unlock()
@@ -332,13 +332,13 @@ func (s *Session) observe(method string, params, resp []byte) {
 		s.initialized = true
 		s.mu.Unlock()
 	case "logging/setLevel":
-		if l := levelOf(rtMember(params, "level")); l >= 0 {
+		if l := levelOf(codec.Lookup(params, "level")); l >= 0 {
 			s.mu.Lock()
 			s.level = l
 			s.mu.Unlock()
 		}
 	case "resources/subscribe", "resources/unsubscribe":
-		raw := rtMember(params, "uri")
+		raw := codec.Lookup(params, "uri")
 		if raw == nil || raw[0] != '"' {
 			return
 		}
@@ -545,7 +545,7 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 		if ri := RequestFromContext(ctx); ri != nil {
 			params = ri.Params
 		}
-		min := levelOf(rtMember(rtMember(params, "_meta"), metaLogLevel))
+		min := levelOf(codec.Lookup(codec.Lookup(params, "_meta"), metaLogLevel))
 		if min < 0 || lv < min {
 			return nil
 		}
@@ -595,7 +595,7 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 	if ri := RequestFromContext(ctx); ri != nil {
 		params = ri.Params
 	}
-	token := rtMember(rtMember(params, "_meta"), "progressToken")
+	token := codec.Lookup(codec.Lookup(params, "_meta"), "progressToken")
 	if token == nil || !rtIsRequestID(token) {
 		return nil
 	}

@@ -110,11 +110,11 @@ func (s *stateSealer) seal(ctx context.Context, method string, params, result []
 	if s.principal != nil {
 		st.Principal = principalDigest(s.principal(ctx))
 	}
-	if raw := rtMember(result, "requestState"); raw != nil && raw[0] == '"' {
+	if raw := codec.Lookup(result, "requestState"); raw != nil && raw[0] == '"' {
 		v, _ := HeaderText(raw)
 		st.State = &v
 	}
-	if reqs := rtMember(result, "inputRequests"); reqs != nil && reqs[0] == '{' {
+	if reqs := codec.Lookup(result, "inputRequests"); reqs != nil && reqs[0] == '{' {
 		m, ok := codec.ObjectMembers(reqs)
 		if !ok {
 			return "", errors.New("mcp: cannot read inputRequests")
@@ -136,13 +136,13 @@ func (s *stateSealer) seal(ctx context.Context, method string, params, result []
 // for a form elicitation, the requestedSchema its answer must match.
 func inputOf(req []byte) sealedInput {
 	var in sealedInput
-	if raw := rtMember(req, "method"); raw != nil && raw[0] == '"' {
+	if raw := codec.Lookup(req, "method"); raw != nil && raw[0] == '"' {
 		in.Method, _ = HeaderText(raw)
 	}
 	if in.Method == "elicitation/create" {
-		p := rtMember(req, "params")
-		if string(rtMember(p, "mode")) != `"url"` {
-			in.Schema = rtMember(p, "requestedSchema")
+		p := codec.Lookup(req, "params")
+		if string(codec.Lookup(p, "mode")) != `"url"` {
+			in.Schema = codec.Lookup(p, "requestedSchema")
 		}
 	}
 	return in
@@ -257,8 +257,8 @@ func (r *RpcDispatcher) SealState(ctx context.Context, method string, params, re
 // which the handler does not get. inputResponses without a requestState
 // reach the handler as the schema let them through, with no state.
 func (r *RpcDispatcher) OpenState(ctx context.Context, method string, params []byte) (state *string, drop []string, err error) {
-	rs := rtMember(params, "requestState")
-	ir := rtMember(params, "inputResponses")
+	rs := codec.Lookup(params, "requestState")
+	ir := codec.Lookup(params, "inputResponses")
 	var responses map[string][]byte
 	if ir != nil && ir[0] == '{' {
 		responses, _ = codec.ObjectMembers(ir)
@@ -310,8 +310,8 @@ func (r *RpcDispatcher) checkAnswer(in sealedInput, k string, raw []byte) error 
 			return paramError(at, "type", "the answer to input request "+codec.Quote(k)+" ("+in.Method+") is not valid: "+err.Error())
 		}
 	}
-	if in.Schema != nil && string(rtMember(raw, "action")) == `"accept"` {
-		if vs := checkElicitContent(in.Schema, rtMember(raw, "content")); len(vs) > 0 {
+	if in.Schema != nil && string(codec.Lookup(raw, "action")) == `"accept"` {
+		if vs := checkElicitContent(in.Schema, codec.Lookup(raw, "content")); len(vs) > 0 {
 			for i := range vs {
 				vs[i].Pointer = at + "/content" + vs[i].Pointer
 			}

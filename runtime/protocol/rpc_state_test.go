@@ -62,11 +62,11 @@ func retry(params, responses, state string) string {
 func checkTypes(method string, raw []byte) error {
 	switch method {
 	case "elicitation/create":
-		if a := rtMember(raw, "action"); a == nil || a[0] != '"' {
+		if a := codec.Lookup(raw, "action"); a == nil || a[0] != '"' {
 			return &codec.ValidationError{Violations: []codec.Violation{{Pointer: "", Keyword: "required", Message: `missing required member "action"`}}}
 		}
 	case "roots/list":
-		if r := rtMember(raw, "roots"); r == nil || r[0] != '[' {
+		if r := codec.Lookup(raw, "roots"); r == nil || r[0] != '[' {
 			return errors.New("not a ListRootsResult")
 		}
 	}

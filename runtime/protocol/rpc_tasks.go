@@ -241,8 +241,8 @@ func RunAsTask(ctx context.Context, method string, fn func(context.Context) (Rpc
 // clientHasExtension reports whether the client capabilities in params'
 // _meta declare the extension id.
 func clientHasExtension(params []byte, id string) bool {
-	caps := rtMember(rtMember(params, "_meta"), metaClientCapabilities)
-	ext := rtMember(rtMember(caps, "extensions"), id)
+	caps := codec.Lookup(codec.Lookup(params, "_meta"), metaClientCapabilities)
+	ext := codec.Lookup(codec.Lookup(caps, "extensions"), id)
 	return ext != nil && ext[0] == '{'
 }
 
@@ -269,7 +269,7 @@ func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context
 		updated: now,
 		status:  taskWorking,
 	}
-	if m := rtMember(ri.Params, "_meta"); m != nil {
+	if m := codec.Lookup(ri.Params, "_meta"); m != nil {
 		t.meta = append(append([]byte(`{"_meta":`), m...), '}')
 	}
 	t.principal = s.principalOf(ctx)
@@ -478,7 +478,7 @@ func checkTaskRequest(params []byte) (id string, err error) {
 	if !clientHasExtension(params, tasksExtensionID) {
 		return "", requireTasksExtension()
 	}
-	raw := rtMember(params, "taskId")
+	raw := codec.Lookup(params, "taskId")
 	if raw == nil {
 		return "", paramError("/params", "required", `missing required member "taskId"`)
 	}
@@ -496,17 +496,17 @@ func checkRequestMeta(params []byte) error {
 	if params == nil || params[0] != '{' {
 		return paramError("", "required", `missing required member "params"`)
 	}
-	meta := rtMember(params, "_meta")
+	meta := codec.Lookup(params, "_meta")
 	switch {
 	case meta == nil:
 		return paramError("/params", "required", `missing required member "_meta"`)
 	case meta[0] != '{':
 		return paramError("/params/_meta", "type", "must be an object, not "+codec.KindOf(meta[0]))
 	}
-	if v := rtMember(meta, metaProtocolVersion); v == nil || v[0] != '"' {
+	if v := codec.Lookup(meta, metaProtocolVersion); v == nil || v[0] != '"' {
 		return paramError("/params/_meta", "required", "missing required string member "+codec.Quote(metaProtocolVersion))
 	}
-	if c := rtMember(meta, metaClientCapabilities); c == nil || c[0] != '{' {
+	if c := codec.Lookup(meta, metaClientCapabilities); c == nil || c[0] != '{' {
 		return paramError("/params/_meta", "required", "missing required object member "+codec.Quote(metaClientCapabilities))
 	}
 	return nil
@@ -567,7 +567,7 @@ func (s *taskStore) serveUpdate(ctx context.Context, params []byte) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	raw := rtMember(params, "inputResponses")
+	raw := codec.Lookup(params, "inputResponses")
 	switch {
 	case raw == nil:
 		return nil, paramError("/params", "required", `missing required member "inputResponses"`)

@@ -30,7 +30,7 @@ func (v *A2AErrorHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v A2AErrorHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -233,7 +233,7 @@ func (v *A2ARequestHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v A2ARequestHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -1968,7 +1968,7 @@ func (v *CancelTaskResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v CancelTaskResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -2677,7 +2677,7 @@ func (v *DeleteTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte)
 }
 
 func (v DeleteTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3078,7 +3078,7 @@ func (v *FilePartFileHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v FilePartFileHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3449,7 +3449,7 @@ func (v *GetAuthenticatedExtendedCardResponseHolder) UnmarshalJSON(b []byte) err
 }
 
 func (v GetAuthenticatedExtendedCardResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3889,7 +3889,7 @@ func (v *GetTaskPushNotificationConfigRequestParamsHolder) UnmarshalJSON(b []byt
 }
 
 func (v GetTaskPushNotificationConfigRequestParamsHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -3962,7 +3962,7 @@ func (v *GetTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) er
 }
 
 func (v GetTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -4315,7 +4315,7 @@ func (v *GetTaskResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v GetTaskResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5313,7 +5313,7 @@ func (v *JSONRPCErrorResponseErrorHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCErrorResponseErrorHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -5850,7 +5850,7 @@ func (v *JSONRPCResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v JSONRPCResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -6381,7 +6381,7 @@ func (v *ListTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) e
 }
 
 func (v ListTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -7479,7 +7479,7 @@ func (v *PartHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v PartHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -7973,7 +7973,7 @@ func (v *SecuritySchemeHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SecuritySchemeHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8247,7 +8247,7 @@ func (v *SendMessageResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SendMessageResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8462,7 +8462,7 @@ func (v *SendMessageSuccessResponseResultHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SendMessageSuccessResponseResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8663,7 +8663,7 @@ func (v *SendStreamingMessageResponseHolder) UnmarshalJSON(b []byte) error {
 }
 
 func (v SendStreamingMessageResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -8878,7 +8878,7 @@ func (v *SendStreamingMessageSuccessResponseResultHolder) UnmarshalJSON(b []byte
 }
 
 func (v SendStreamingMessageSuccessResponseResultHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}
@@ -9087,7 +9087,7 @@ func (v *SetTaskPushNotificationConfigResponseHolder) UnmarshalJSON(b []byte) er
 }
 
 func (v SetTaskPushNotificationConfigResponseHolder) EncodeJSON(e *codec.Encoder) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		e.Null()
 		return
 	}

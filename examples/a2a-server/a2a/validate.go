@@ -15,7 +15,7 @@ func (v *A2AErrorHolder) Validate() error {
 }
 
 func (v A2AErrorHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
 		return
 	}
@@ -30,7 +30,7 @@ func (v *A2ARequestHolder) Validate() error {
 }
 
 func (v A2ARequestHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *SendMessageRequest, *SendStreamingMessageRequest, *GetTaskRequest, *CancelTaskRequest, *SetTaskPushNotificationConfigRequest, *GetTaskPushNotificationConfigRequest, *TaskResubscriptionRequest, *ListTaskPushNotificationConfigRequest, *DeleteTaskPushNotificationConfigRequest, *GetAuthenticatedExtendedCardRequest")
 		return
 	}
@@ -291,7 +291,7 @@ func (v *CancelTaskResponseHolder) Validate() error {
 }
 
 func (v CancelTaskResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *CancelTaskSuccessResponse")
 		return
 	}
@@ -461,7 +461,7 @@ func (v *DeleteTaskPushNotificationConfigResponseHolder) Validate() error {
 }
 
 func (v DeleteTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *DeleteTaskPushNotificationConfigSuccessResponse")
 		return
 	}
@@ -581,7 +581,7 @@ func (v *FilePartFileHolder) Validate() error {
 }
 
 func (v FilePartFileHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *FileWithBytes, *FileWithUri")
 		return
 	}
@@ -649,7 +649,7 @@ func (v *GetAuthenticatedExtendedCardResponseHolder) Validate() error {
 }
 
 func (v GetAuthenticatedExtendedCardResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetAuthenticatedExtendedCardSuccessResponse")
 		return
 	}
@@ -769,7 +769,7 @@ func (v *GetTaskPushNotificationConfigRequestParamsHolder) Validate() error {
 }
 
 func (v GetTaskPushNotificationConfigRequestParamsHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TaskIdParams, *GetTaskPushNotificationConfigParams")
 		return
 	}
@@ -784,7 +784,7 @@ func (v *GetTaskPushNotificationConfigResponseHolder) Validate() error {
 }
 
 func (v GetTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetTaskPushNotificationConfigSuccessResponse")
 		return
 	}
@@ -875,7 +875,7 @@ func (v *GetTaskResponseHolder) Validate() error {
 }
 
 func (v GetTaskResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *GetTaskSuccessResponse")
 		return
 	}
@@ -1027,7 +1027,7 @@ func (v *JSONRPCErrorResponseErrorHolder) Validate() error {
 }
 
 func (v JSONRPCErrorResponseErrorHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCError, *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
 		return
 	}
@@ -1141,7 +1141,7 @@ func (v *JSONRPCResponseHolder) Validate() error {
 }
 
 func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse, *SendStreamingMessageSuccessResponse, *GetTaskSuccessResponse, *CancelTaskSuccessResponse, *SetTaskPushNotificationConfigSuccessResponse, *GetTaskPushNotificationConfigSuccessResponse, *ListTaskPushNotificationConfigSuccessResponse, *DeleteTaskPushNotificationConfigSuccessResponse, *GetAuthenticatedExtendedCardSuccessResponse")
 		return
 	}
@@ -1254,7 +1254,7 @@ func (v *ListTaskPushNotificationConfigResponseHolder) Validate() error {
 }
 
 func (v ListTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *ListTaskPushNotificationConfigSuccessResponse")
 		return
 	}
@@ -1446,7 +1446,7 @@ func (v *PartHolder) Validate() error {
 }
 
 func (v PartHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *TextPart, *FilePart, *DataPart")
 		return
 	}
@@ -1519,7 +1519,7 @@ func (v *SecuritySchemeHolder) Validate() error {
 }
 
 func (v SecuritySchemeHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *APIKeySecurityScheme, *HTTPAuthSecurityScheme, *OAuth2SecurityScheme, *OpenIdConnectSecurityScheme, *MutualTLSSecurityScheme")
 		return
 	}
@@ -1583,7 +1583,7 @@ func (v *SendMessageResponseHolder) Validate() error {
 }
 
 func (v SendMessageResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse")
 		return
 	}
@@ -1641,7 +1641,7 @@ func (v *SendMessageSuccessResponseResultHolder) Validate() error {
 }
 
 func (v SendMessageSuccessResponseResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Task, *Message")
 		return
 	}
@@ -1696,7 +1696,7 @@ func (v *SendStreamingMessageResponseHolder) Validate() error {
 }
 
 func (v SendStreamingMessageResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendStreamingMessageSuccessResponse")
 		return
 	}
@@ -1754,7 +1754,7 @@ func (v *SendStreamingMessageSuccessResponseResultHolder) Validate() error {
 }
 
 func (v SendStreamingMessageSuccessResponseResultHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *Task, *Message, *TaskStatusUpdateEvent, *TaskArtifactUpdateEvent")
 		return
 	}
@@ -1804,7 +1804,7 @@ func (v *SetTaskPushNotificationConfigResponseHolder) Validate() error {
 }
 
 func (v SetTaskPushNotificationConfigResponseHolder) ValidateWith(s *codec.Validator) {
-	if v.Value == nil {
+	if codec.IsNil(v.Value) {
 		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SetTaskPushNotificationConfigSuccessResponse")
 		return
 	}

@@ -1,0 +1,80 @@
+// Package spec holds what the MCP specification says in prose and every
+// part of mcpgen must agree on: the _meta keys of the protocol, the
+// members of the newer revisions that the older ones carry elsewhere, and
+// (revision.go) which revision has which feature. The generator reads it
+// to decide what it writes; the runtime reads it to decide what it does.
+// It imports nothing.
+package spec
+
+// The _meta keys of the protocol (basic/index.mdx, 2026-07-28).
+const (
+	MetaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	MetaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	MetaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	MetaLogLevel           = "io.modelcontextprotocol/logLevel"
+	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
+	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
+)
+
+// The members of results the protocol gives a meaning.
+const (
+	MemberResultType = "resultType"
+	MemberTTL        = "ttlMs"
+	MemberCacheScope = "cacheScope"
+	MemberMeta       = "_meta"
+)
+
+// The values of resultType, and the cache scope of a result that says
+// nothing of its sharing.
+const (
+	ResultComplete      = "complete"
+	ResultInputRequired = "input_required"
+	CacheScopePublic    = "public"
+	CacheScopePrivate   = "private"
+)
+
+// Where an era member is.
+const (
+	InMessage = iota // a member of params or of a result
+	InMeta           // a key of their _meta
+)
+
+// EraMember is a member of the newer revisions (2026-07-28) that the
+// older ones (the initialize era) carry elsewhere or not at all, and that
+// the runtime serving older peers handles itself: a conversion to an older
+// revision leaves it out, and one from an older revision gives it Fill
+// (or, where the newer revision requires it and Fill is "", its zero
+// value, for the runtime to fill).
+type EraMember struct {
+	Name  string
+	Where int // InMessage or InMeta
+	// Fill is the JSON string a conversion from an older revision gives
+	// the member; "" for none.
+	Fill string
+	// Why says why, for the documentation of the conversions.
+	Why string
+}
+
+// EraMembers are the era members. Their names are unique.
+var EraMembers = []EraMember{
+	{Name: MemberResultType, Where: InMessage, Fill: ResultComplete, Why: "older revisions have no multi round-trip results: the runtime answers input requests with requests of its own, and a result from an older revision is complete"},
+	{Name: MemberTTL, Where: InMessage, Why: "older revisions have no caching hints: a result from one is immediately stale (ttlMs 0)"},
+	{Name: MemberCacheScope, Where: InMessage, Fill: CacheScopePrivate, Why: "older revisions have no caching hints: a result from one is private (never shared across authorization contexts)"},
+	{Name: MetaProtocolVersion, Where: InMeta, Why: "older revisions negotiate the version once, with initialize"},
+	{Name: MetaClientCapabilities, Where: InMeta, Why: "older revisions declare the client's capabilities once, in initialize"},
+	{Name: MetaClientInfo, Where: InMeta, Why: "older revisions name the client once, in initialize"},
+	{Name: MetaLogLevel, Where: InMeta, Why: "older revisions set the log level with logging/setLevel"},
+	{Name: MetaServerInfo, Where: InMeta, Why: "older revisions name the server once, in initialize's result"},
+	{Name: MetaSubscriptionID, Where: InMeta, Why: "older revisions send notifications on the session, not on subscriptions/listen streams"},
+}
+
+// Era returns the era member of that name and place, and whether there is
+// one.
+func Era(name string, where int) (EraMember, bool) {
+	for _, m := range EraMembers {
+		if m.Name == name && m.Where == where {
+			return m, true
+		}
+	}
+	return EraMember{}, false
+}
