@@ -412,10 +412,8 @@ func (e *emitter) emitAnswerInput(f *jen.File, c *ir.ClientSupport) {
 				args = append(args, jen.Id("p"))
 			}
 		}
+		// (The runtime fills the defaults of an elicitation: in.FillDefaults.)
 		answer := jen.Return(jen.Id("b"), jen.Nil())
-		if in.FillDefaults {
-			answer = jen.Return(jen.Qual(protocolPkg, "ElicitDefaults").Call(jen.Id("raw"), jen.Id("b")), jen.Nil())
-		}
 		stmts = append(stmts,
 			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(in.Handler).Call(args...),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InputError").Call(jen.Lit(in.Handler), jen.Id("err")))),

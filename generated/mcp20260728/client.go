@@ -862,7 +862,7 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		if err != nil {
 			return nil, err
 		}
-		return protocol.ElicitDefaults(raw, b), nil
+		return b, nil
 	}
 	return nil, fmt.Errorf("mcp: the server asks for %q, which is not an input request of this revision", method)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file is the part of a generated Client that does not depend on the
@@ -119,6 +120,12 @@ func (o *clientOlder) answer(ctx context.Context, method string, raw []byte, ans
 	b, err := o.resultDown(m, res)
 	if err != nil {
 		return nil, InvalidResult(o.fail(err, true))
+	}
+	if method == spec.MethodElicit {
+		// The defaults are the server's, as its revision writes them: they
+		// go in after the conversion (2025-11-25's result has no place for
+		// a number default such as 95.5, which its servers send).
+		b = ElicitDefaults(raw, b)
 	}
 	return b, nil
 }
@@ -718,9 +725,13 @@ func (c *ClientCore) answerRound(ctx context.Context, m *ClientMethod, params, r
 			if c.cfg.AnswerInput == nil {
 				return nil, fmt.Errorf("mcp: %s: the server asks for input (%s), and this client cannot answer it", codec.Quote(m.Name), codec.Quote(method))
 			}
-			resp, err := c.cfg.AnswerInput(ctx, method, codec.Lookup(req, "params"))
+			params := codec.Lookup(req, "params")
+			resp, err := c.cfg.AnswerInput(ctx, method, params)
 			if err != nil {
 				return nil, fmt.Errorf("mcp: %s: answering the server's input request %s (%s): %w", codec.Quote(m.Name), codec.Quote(k), method, err)
+			}
+			if method == spec.MethodElicit {
+				resp = ElicitDefaults(params, resp)
 			}
 			if i > 0 {
 				e.Buf = append(e.Buf, ',')

@@ -16,6 +16,11 @@ const (
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 )
 
+// The methods whose meaning the runtime knows beyond their schema.
+const (
+	MethodElicit = "elicitation/create"
+)
+
 // The members of results the protocol gives a meaning.
 const (
 	MemberResultType = "resultType"
