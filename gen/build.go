@@ -52,6 +52,9 @@ type Options struct {
 	// (the older packages themselves are generated on their own, with
 	// their Options).
 	Older []Older
+	// Refs says where the documents the schema refers to come from (its
+	// directory, local copies of remote ones, whether to download).
+	Refs schema.RefOptions
 }
 
 // Formats is what the validators make of the "format" keyword.
