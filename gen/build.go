@@ -310,7 +310,11 @@ func (b *builder) build() *ir.Package {
 // for what it refers to) when it has a name, and a warning otherwise.
 func (b *builder) addRoot() {
 	r := b.doc.Root
-	if r == nil || r.IsEmpty() {
+	if e := b.doc.Empty; e != nil && b.opts.RootName == "" {
+		b.errs = append(b.errs, e)
+		return
+	}
+	if r == nil || r.IsEmpty() && b.doc.Empty == nil {
 		if b.opts.RootName != "" {
 			b.errorf("", "--root-name %q: the root of the schema is no type (it holds only definitions)", b.opts.RootName)
 		}

@@ -206,14 +206,16 @@ func (l *loader) load() (*Document, error) {
 	// definitions, but a schema may be the type itself (draft-04 ones
 	// often are); the generator names it (Document.Root).
 	doc.Root = l.node(l.root)
+	// Nothing to generate but a root that accepts every value: the
+	// generator says so unless it is asked to name the root.
 	if defsVal == nil && doc.Root.IsEmpty() && doc.Root.RefPointer == "" {
-		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object, and its root is no type", defsKey)}}
+		doc.Empty = &Diagnostic{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object, and its root is no type", defsKey)}
 	}
 	if defsVal != nil && defsVal.Kind != Object {
 		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
 	}
-	if defsVal != nil && len(defsVal.Members) == 0 && doc.Root.IsEmpty() && doc.Root.RefPointer == "" {
-		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty, and the root is no type"}}
+	if defsVal != nil && defsVal.Kind == Object && len(defsVal.Members) == 0 && doc.Root.IsEmpty() && doc.Root.RefPointer == "" {
+		doc.Empty = &Diagnostic{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty, and the root is no type"}
 	}
 	if defsVal != nil {
 		for _, m := range defsVal.Members {

@@ -64,6 +64,10 @@ type Document struct {
 	// unsupported formats. In strict mode they are errors instead.
 	Warnings []*Diagnostic
 
+	// Empty is set when the document has no definitions and its root
+	// accepts every value: the error to report unless the root is named
+	// (gen.Options.RootName), when it is one raw JSON type.
+	Empty *Diagnostic
 	// Retrieved are the documents besides the schema that references
 	// brought in, in the order they were read.
 	Retrieved []*Retrieved
