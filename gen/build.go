@@ -136,6 +136,10 @@ type builder struct {
 
 	// Recursion guards while types are built.
 	self map[*schema.Schema]bool // definitions whose own schema is being typed
+	// The dynamic scopes made, by key, and reachesDynamic's answers
+	// (dynamic.go).
+	scopes      map[string]*dynScope
+	dynamicMemo map[*schema.Schema]bool
 	// pending holds, for each definition being typed, the type a $ref to
 	// it gets meanwhile: filled in with the definition's type once it is
 	// built (a recursive array or map definition refers to itself before
@@ -493,7 +497,7 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 	// A $ref back to it met while its target is built (through a member
 	// of the target: a cycle of $refs alone is refused by the loader)
 	// gets a placeholder, filled in with the alias.
-	if d.Ref != nil && !hasConstraints(d) {
+	if d.Ref != nil && !hasConstraints(d) && !b.ownScope(d) {
 		if p, ok := b.pending[d]; ok {
 			return p
 		}
@@ -630,8 +634,9 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
-	// A $ref alone names a type.
-	if s.Ref != nil && !hasConstraints(s) {
+	// A $ref alone names a type (unless the dynamic scope makes its
+	// validation differ from its target's).
+	if s.Ref != nil && !hasConstraints(s) && !b.ownScope(s) {
 		if s.Ref.Name != "" && b.isDef(s.Ref) {
 			return b.defType(s.Ref)
 		}
@@ -658,7 +663,7 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 	// type would be an interface, an enum or a multi-kind value, the
 	// value is kept as raw JSON instead.
 	whole := b.wholeCheck(s)
-	if whole != nil && len(s.Types) == 1 && s.Types[0] == "object" && b.mapKeywordsTyped(s) {
+	if whole != nil && len(s.Types) == 1 && s.Types[0] == "object" && b.mapKeywordsTyped(s) && !b.reachesDynamic(s) {
 		whole = nil // a map checks them (objectType)
 	}
 	simple := func() *ir.Type {
@@ -804,7 +809,9 @@ func (b *builder) complexKeywords(s *schema.Schema) bool {
 		return v
 	}
 	b.complexMemo[s] = false // a cycle adds nothing
-	v := false
+	// Checks that reach a $dynamicRef depend on the dynamic scope, which
+	// only a check of the whole value follows.
+	v := b.reachesDynamic(s)
 	if srcs, ok := b.sources[s]; ok {
 		for _, src := range srcs {
 			v = v || b.complexKeywords(src)

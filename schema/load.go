@@ -137,26 +137,26 @@ func unicodeEncoding(data []byte) string {
 }
 
 type loader struct {
-	file     string // of the document being read (cur)
-	root     *Value // the schema's root
-	draft    Draft  // of the document being read (cur)
-	opts     RefOptions
-	refMap   map[string]string // opts.Map without fragments
-	cur      *srcDoc           // the document whose nodes are being made
-	docs     []*srcDoc         // the schema, then the documents references brought in
+	file   string // of the document being read (cur)
+	root   *Value // the schema's root
+	draft  Draft  // of the document being read (cur)
+	opts   RefOptions
+	refMap map[string]string // opts.Map without fragments
+	cur    *srcDoc           // the document whose nodes are being made
+	docs   []*srcDoc         // the schema, then the documents references brought in
 	// The schema resources of every document, by URI, in the order they
 	// were found, and the resource of every schema value.
 	resources     map[string]*resource
 	resourceOrder []*resource
 	res           map[*Value]*resource
 	retrieved     []*Retrieved
-	dynamicRefs   []*Schema // nodes with a $dynamicRef
-	nodes    map[string]*Schema // by pointer
-	errs     Errors
-	warnings []*Diagnostic
-	pending  []*Schema // nodes whose $ref is not resolved yet
-	refVals  map[*Schema]*Value // the $ref (or $dynamicRef) value
-	objVals  map[*Schema]*Value // the node's own value
+	dynamicRefs   []*Schema          // nodes with a $dynamicRef
+	nodes         map[string]*Schema // by pointer
+	errs          Errors
+	warnings      []*Diagnostic
+	pending       []*Schema          // nodes whose $ref is not resolved yet
+	refVals       map[*Schema]*Value // the $ref (or $dynamicRef) value
+	objVals       map[*Schema]*Value // the node's own value
 	// schemaVals are the values read as schemas where the document places
 	// them (not as targets of a $ref), for the metaschema check.
 	schemaVals map[*Value]bool

@@ -297,6 +297,34 @@ func (s *Schema) InPlace() []*Schema {
 	return out
 }
 
+// Subschemas returns every schema s applies to the value or its members
+// and elements: its $ref target, InPlace, then those of members and
+// elements (contentSchema, an annotation, is not among them).
+func (s *Schema) Subschemas() []*Schema {
+	out := s.InPlace()
+	add := func(c *Schema) {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	for _, p := range s.Properties {
+		add(p.Schema)
+	}
+	for _, p := range s.PatternProperties {
+		add(p.Schema)
+	}
+	add(s.AdditionalProperties)
+	add(s.PropertyNames)
+	add(s.UnevaluatedProperties)
+	for _, x := range s.PrefixItems {
+		add(x)
+	}
+	add(s.Items)
+	add(s.Contains)
+	add(s.UnevaluatedItems)
+	return out
+}
+
 // IsFalse reports whether the schema rejects every value.
 func (s *Schema) IsFalse() bool { return s.IsBool && !s.BoolValue }
 
