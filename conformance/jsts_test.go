@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -38,6 +39,8 @@ import (
 // $dynamicRef, $id, anchors) and those whose root is no type, one package
 // build per draft; -suite.all runs every group (several minutes).
 var suiteAll = flag.Bool("suite.all", false, "TestJSONSchemaTestSuite: run every group, not only those about references")
+
+var suiteRun = flag.String("suite.run", "", "TestJSONSchemaTestSuite: only the groups whose key (draft7/ref.json#3) matches this regular expression")
 
 func TestJSONSchemaTestSuite(t *testing.T) {
 	if testing.Short() {
@@ -99,6 +102,16 @@ var suiteEmitBugs = map[string]bool{
 	"draft2020-12/dependentRequired.json#1": true,
 }
 
+// suiteReferenceWrong are the groups where the reference validator (v5.3.1)
+// departs from the suite and mcpgen follows the suite: the test passes
+// when mcpgen agrees with the suite there.
+var suiteReferenceWrong = map[string]bool{
+	// A $dynamicRef that the reference resolves to the anchor of a
+	// resource that is not in the dynamic scope ("bar", which the
+	// evaluation skips: main's $ref goes to "item" directly).
+	"draft2020-12/dynamicRef.json#19": true,
+}
+
 // suiteDiffers reports whether a test on which mcpgen and the reference
 // agree and the suite does not is a documented difference.
 func suiteDiffers(file string) bool { return file == "format.json" }
@@ -148,7 +161,7 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 			case "false":
 				doc = []byte(`{"not": {}}`)
 			}
-			if !*suiteAll && !suiteAboutRefs(doc) || suiteEmitBugs[key] {
+			if !*suiteAll && !suiteAboutRefs(doc) || suiteEmitBugs[key] || *suiteRun != "" && !regexp.MustCompile(*suiteRun).MatchString(key) {
 				continue
 			}
 			doc = withDialect(doc, draft)
@@ -177,6 +190,9 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 		}
 	}
 	if len(jobs) == 0 {
+		if *suiteRun != "" {
+			return
+		}
 		t.Fatal("no group generates")
 	}
 	bin := grammarBuild(t, pkgs)
@@ -187,7 +203,7 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 		}
 	}
 	out := kwRun(t, bin, input.Bytes())
-	n, agree, differ := 0, 0, 0
+	n, agree, differ, refWrong := 0, 0, 0, 0
 	for _, j := range jobs {
 		for _, tc := range j.group.Tests {
 			got := out[n]
@@ -197,6 +213,8 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 			switch {
 			case got.status == "P":
 				t.Errorf("%s: PANIC %s", what, got.detail)
+			case got.accept != refOK && got.accept == tc.Valid && suiteReferenceWrong[j.key]:
+				refWrong++
 			case got.accept != refOK:
 				t.Errorf("%s: mcpgen says valid=%v (%s), the reference %v, the suite %v", what, got.accept, got.detail, refOK, tc.Valid)
 			case got.accept && got.detail != "" && !strings.HasPrefix(got.detail, "Validate allocates"):
@@ -213,8 +231,8 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 	if n != len(out) {
 		t.Fatalf("%d verdicts for %d documents", len(out), n)
 	}
-	t.Logf("%s: %d groups (%d refused as listed), %d tests: %d agree with the suite, %d are the documented format differences",
-		draft, groups, refused, n, agree, differ)
+	t.Logf("%s: %d groups (%d refused as listed), %d tests: %d agree with the suite and the reference, %d with the suite where the reference is wrong, %d are the documented format differences",
+		draft, groups, refused, n, agree, refWrong, differ)
 }
 
 // withDialect gives a group's schema the "$schema" of its draft when it
