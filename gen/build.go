@@ -567,6 +567,9 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 // nameForPointer derives the Go name of the inline schema at ptr from its
 // location: the definition's Go name, then one word per step.
 func (b *builder) nameForPointer(ptr string) string {
+	if file, inDoc := schema.SplitPointer(ptr); file != "" {
+		return b.foreignName(file, inDoc)
+	}
 	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	start := 2
 	var name string
@@ -584,6 +587,55 @@ func (b *builder) nameForPointer(ptr string) string {
 	default:
 		name = camel(words(schema.UnescapePointer(parts[1])))
 	}
+	return b.deriveSteps(name, parts, start)
+}
+
+// foreignName names a node of another document (a reference brought it
+// in) by its pointer there, inDoc: a definition of that document's root
+// (/$defs/K, /definitions/K) by its key, as a definition of the schema
+// is; anything else from the document's own name (documentName) with one
+// word per step, as for an inline schema under a root type.
+func (b *builder) foreignName(file, inDoc string) string {
+	parts := strings.Split(strings.TrimPrefix(inDoc, "/"), "/")
+	if len(parts) >= 2 && (parts[0] == "$defs" || parts[0] == "definitions") {
+		if n, err := definitionGoName(schema.UnescapePointer(parts[1])); err == nil {
+			return b.deriveSteps(n, parts, 2)
+		}
+	}
+	name := b.documentName(file)
+	if inDoc == "" {
+		return name
+	}
+	return b.deriveSteps(name, parts, 0)
+}
+
+// documentName is the Go name of another document's root: the last path
+// segment of its URI (its $id, else the URI it was retrieved by) without
+// the extensions .json and .schema (tree.json -> Tree,
+// eslintrc.schema.json -> Eslintrc); else its title; else External.
+func (b *builder) documentName(file string) string {
+	root := b.doc.Node(file + "#")
+	if root != nil && root.Resource != nil {
+		seg := root.Resource.URI
+		if i := strings.LastIndexAny(seg, "/:"); i >= 0 {
+			seg = seg[i+1:]
+		}
+		seg = strings.TrimSuffix(strings.TrimSuffix(seg, ".json"), ".schema")
+		if n, err := definitionGoName(seg); err == nil && seg != "" {
+			return n
+		}
+	}
+	if root != nil {
+		if n := camel(words(root.Title)); n != "" && token.IsIdentifier(n) {
+			return n
+		}
+	}
+	return "External"
+}
+
+// deriveSteps derives the name of the schema at parts[start:] below the
+// one named name: one word per step (nameForPointer).
+func (b *builder) deriveSteps(name string, parts []string, start int) string {
 	for i := start; i < len(parts); i++ {
 		switch parts[i] {
 		case "properties", "definitions", "$defs":
