@@ -72,6 +72,9 @@ func LoadWith(file string, data []byte, opts RefOptions) (doc *Document, err err
 			uri = fileURI(abs)
 		}
 	}
+	if opts.BaseURI != "" {
+		uri, _ = splitFragment(opts.BaseURI)
+	}
 	main := &srcDoc{file: file, uri: uri, root: root}
 	l := &loader{
 		file:  file,

@@ -61,6 +61,12 @@ type RefOptions struct {
 	CacheDir string
 	// Get fetches a URL; nil means net/http with a timeout.
 	Get func(ctx context.Context, url string) ([]byte, error)
+	// BaseURI is the URI the schema was read from when it is not a file
+	// (--schema URL): relative references resolve against it.
+	BaseURI string
+	// Retrieved, when set, is told of every document a reference brings
+	// in, as it is read (Document.Retrieved lists them too).
+	Retrieved func(*Retrieved)
 }
 
 // RefCachePath is where a downloaded reference is kept under cacheDir:
@@ -76,9 +82,10 @@ type Retrieved struct {
 	File   string // the file it was read from, as messages name it
 	SHA256 string // of its bytes
 	// Downloaded is set when the bytes came from the network; Data holds
-	// them so that the caller can store them in the cache.
-	Downloaded bool
-	Data       []byte
+	// them so that the caller can store them in the cache. Cached is set
+	// when they came from the cache.
+	Downloaded, Cached bool
+	Data               []byte
 }
 
 // srcDoc is one document the loader reads: the schema, or a document a
@@ -359,15 +366,15 @@ func (l *loader) mapped(abs string) (string, bool) {
 func (l *loader) download(abs, ref string) (*resource, error) {
 	if !l.opts.Download || l.opts.Offline {
 		why := "give mcpgen a local copy with --ref-map " + abs + "=FILE (or \"refMap\" in mcpgen.json), or let it download with --download-refs"
-		if l.opts.Offline {
-			why = "downloads are off (MCPGEN_OFFLINE=1): give mcpgen a local copy with --ref-map " + abs + "=FILE (or \"refMap\" in mcpgen.json)"
+		if l.opts.Download {
+			why = "--download-refs is given, but downloads are off (MCPGEN_OFFLINE=1): give mcpgen a local copy with --ref-map " + abs + "=FILE (or \"refMap\" in mcpgen.json)"
 		}
 		return nil, fmt.Errorf("$ref %q is a remote reference (%s): %s", ref, abs, why)
 	}
 	if l.opts.CacheDir != "" {
 		cached := RefCachePath(l.opts.CacheDir, abs)
 		if _, err := os.Stat(cached); err == nil {
-			return l.readDoc(abs, cached, abs+" (cached in "+cached+")", ref)
+			return l.readDoc(abs, cached, cached, ref)
 		}
 	}
 	get := l.opts.Get
@@ -434,7 +441,12 @@ func (l *loader) addDoc(abs, display, p string, data []byte, downloaded bool) (*
 		}
 	}
 	l.docs = append(l.docs, d)
-	l.retrieved = append(l.retrieved, &Retrieved{URI: abs, File: display, SHA256: SHA256(data), Downloaded: downloaded, Data: keepIf(downloaded, data)})
+	rd := &Retrieved{URI: abs, File: display, SHA256: SHA256(data), Downloaded: downloaded, Data: keepIf(downloaded, data),
+		Cached: l.opts.CacheDir != "" && p == RefCachePath(l.opts.CacheDir, abs)}
+	l.retrieved = append(l.retrieved, rd)
+	if l.opts.Retrieved != nil {
+		l.opts.Retrieved(rd)
+	}
 	prev := l.enter(d)
 	l.indexDoc(d)
 	l.enter(prev)
