@@ -686,9 +686,10 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
-	// A $ref alone names a type (unless the dynamic scope makes its
-	// validation differ from its target's).
-	if s.Ref != nil && !hasConstraints(s) && !b.ownScope(s) {
+	// A $ref alone names a type (unless it is a definition whose
+	// validation the dynamic scope makes differ from its target's: a use
+	// site is checked by the whole of the type it is in).
+	if s.Ref != nil && !hasConstraints(s) && !b.entryScope(s) {
 		if s.Ref.Name != "" && b.isDef(s.Ref) {
 			return b.defType(s.Ref)
 		}

@@ -170,11 +170,17 @@ func (b *builder) reachesDynamic(s *schema.Schema) bool {
 
 // ownScope reports whether s, a $ref alone, must be a type of its own
 // rather than another name for its target's: its checks reach a
-// $dynamicRef, and it is one, or its dynamic scope as an entry point
-// differs from its target's.
+// $dynamicRef, so its scope as an entry point may resolve it otherwise
+// than its target's does (or than a chain of such references does).
 func (b *builder) ownScope(s *schema.Schema) bool {
-	if s.Ref == nil || !b.reachesDynamic(s) {
-		return false
-	}
-	return s.Dynamic != nil || b.enterScope(nil, s.Resource) != b.enterScope(nil, s.Ref.Resource)
+	return s.Ref != nil && b.reachesDynamic(s)
+}
+
+// entryScope reports whether s, a $ref alone, is validated as an entry
+// point in its own dynamic scope (ownScope): a definition being typed,
+// or a merge standing for one; a use site inside a type is checked by
+// the whole of that type.
+func (b *builder) entryScope(s *schema.Schema) bool {
+	_, merged := b.sources[s]
+	return (b.self[s] || merged) && b.ownScope(s)
 }

@@ -39,7 +39,7 @@ func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
 	if s.IsBool {
 		return s, nil
 	}
-	if s.Ref != nil && (hasConstraints(s) || b.ownScope(s)) {
+	if s.Ref != nil && (hasConstraints(s) || b.entryScope(s)) {
 		return b.mergeAll(s, []*schema.Schema{s.Ref, withoutRef(s)}, []*schema.Schema{s})
 	}
 	if len(s.AllOf) > 0 {
