@@ -34,6 +34,10 @@ import (
 //     hash of the whole name between them (capName). Each step derives
 //     from its parent's capped name, so names do not grow with nesting
 //     depth.
+//   - A node of another document (a reference brought it in; its pointer
+//     is file#/...) is named by foreignName: a definition of that
+//     document by its key, the document's root by its URI's last segment
+//     (tree.json -> Tree), else its title.
 //   - Two sources with one Go name are an error naming both.
 
 // initialisms are written in capitals when they are a whole word.
