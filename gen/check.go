@@ -233,17 +233,6 @@ func (b *builder) markInexact() {
 	}
 }
 
-func (b *builder) checkList(ss []*schema.Schema) []*ir.Check {
-	if ss == nil {
-		return nil
-	}
-	out := make([]*ir.Check, len(ss))
-	for i, s := range ss {
-		out[i] = b.check(s)
-	}
-	return out
-}
-
 // interner remembers what the builder made of each schema node, so that a
 // node becomes one type and one check however often it is reached (and a
 // recursive schema refers to itself). A type is kept under the node's JSON
