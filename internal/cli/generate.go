@@ -346,23 +346,24 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o.job, osrc, strict), ImportPath: o.importPath})
 	}
 	opts.RootName = fl.rootName
-	opts.Refs = refOptions(env, j, fl)
+	opts.Refs = refOptions(env, j.schemaRef, fl.custom.Refs.Map, fl.downloadRefs)
 	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	return files, err
 }
 
-// refOptions say where the documents the schema refers to come from: the
-// files beside a schema read from disk, the --ref-map (and config)
-// copies, and downloads with --download-refs, which are cached and
-// reported with their sha256.
-func refOptions(env Env, j job, fl generateFlags) schema.RefOptions {
-	r := schema.RefOptions{Map: fl.custom.Refs.Map, Download: fl.downloadRefs}
+// refOptions say where the documents a schema (schemaRef: its --schema
+// flag, or "") refers to come from: the files beside a schema read from
+// disk, the --ref-map (and config) copies, and downloads with
+// --download-refs, which are cached and reported with their sha256.
+// generate and diff read schemas the same way.
+func refOptions(env Env, schemaRef string, refMap map[string]string, download bool) schema.RefOptions {
+	r := schema.RefOptions{Map: refMap, Download: download}
 	if loc := env.Locator; loc != nil {
 		r.Offline, r.CacheDir, r.Get = loc.Offline, loc.CacheDir, loc.Get
 	}
-	switch ref := j.schemaRef; {
+	switch ref := schemaRef; {
 	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
 		r.BaseURI = ref
 	case ref != "":
