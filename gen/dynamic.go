@@ -8,7 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// Dynamic references ($dynamicRef, README "References"). The Go types
+// Dynamic references ($dynamicRef, docs/references.md). The Go types
 // follow their static targets (Schema.Ref). The validators follow the
 // dynamic scope, which the generated code does not track at run time:
 // the builder tracks it while it makes the checks. A check is made per

@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
 			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName, Formats: opts.Formats}
-			// Other files are read beside the schema (README, "References").
+			// Other files are read beside the schema (docs/references.md).
 			gopts.Refs = schema.RefOptions{Dir: dir}
 			for k, v := range opts.RefMap {
 				if gopts.Refs.Map == nil {

@@ -48,7 +48,7 @@ func Load(file string, data []byte) (doc *Document, err error) {
 }
 
 // LoadWith is Load, with opts saying where the documents the schema refers
-// to come from (README, "References"). Every document a reference brings
+// to come from (docs/references.md). Every document a reference brings
 // in is checked against its metaschema too, and its nodes' pointers start
 // with its file name and "#" (other.json#/$defs/A).
 func LoadWith(file string, data []byte, opts RefOptions) (doc *Document, err error) {

@@ -17,7 +17,7 @@ import (
 	"strings"
 )
 
-// How references resolve (README, "References"):
+// How references resolve (docs/references.md):
 //
 //   - Every document, and every subschema with an "$id" ("id" in
 //     draft-04), is a schema resource with an absolute URI: the "$id"
