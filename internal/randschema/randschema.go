@@ -427,8 +427,8 @@ func (g *gen) object(s *Obj, depth int, self string) {
 	case 7:
 		dr := NewObj()
 		for range 1 + g.r.IntN(2) {
-			var req []any
-			for range 1 + g.r.IntN(2) {
+			var req []any // an empty list of dependents too: it requires nothing
+			for range g.r.IntN(3) {
 				req = append(req, pick(g.r, propNames))
 			}
 			dr.Set(pick(g.r, propNames), uniqueStrings(req))
