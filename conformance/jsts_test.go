@@ -74,13 +74,6 @@ var suiteRefused = map[string]string{
 	"draft2020-12/vocabulary.json#1": "custom metaschema",
 }
 
-// suiteRename names definitions as a user would (--rename): a key with
-// no letters has no Go name of its own.
-var suiteRename = map[string]map[string]string{
-	"draft2020-12/ref.json#35": {"": "Empty"},
-	"draft7/ref.json#34":       {"": "Empty"},
-}
-
 // suiteAboutRefs reports whether a group's schema is about references:
 // it uses one of their keywords (a root that is only a reference among
 // them), or it is a boolean schema.
@@ -161,7 +154,7 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 			doc = withDialect(doc, draft)
 			pkg := fmt.Sprintf("g%s%d", strings.NewReplacer(".json", "", "-", "", "_", "").Replace(base), i)
 			opts := gen.Options{Package: pkg, Revision: "suite", RootName: "SuiteRoot", NoDispatcher: true,
-				Refs: schema.RefOptions{Map: refMap}, Rename: suiteRename[key]}
+				Refs: schema.RefOptions{Map: refMap}}
 			out, _, err := gen.Generate(base, doc, opts)
 			if why, listed := suiteRefused[key]; listed {
 				if err == nil {

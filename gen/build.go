@@ -643,9 +643,13 @@ func (b *builder) deriveSteps(name string, parts []string, start int) string {
 			// has many), is named by its key.
 			if i+1 < len(parts) {
 				i++
-				n, err := propertyGoName(schema.UnescapePointer(parts[i]))
+				key := schema.UnescapePointer(parts[i])
+				n, err := propertyGoName(key)
 				if err != nil {
-					n = camel(words(parts[i]))
+					n = camel(words(key))
+				}
+				if n == "" && parts[i-1] != "properties" {
+					n = unwordedGoName(key) // a nested definition's key, as a definition's
 				}
 				name = derive(name, n)
 			}

@@ -178,9 +178,21 @@ func definitionGoName(name string) (string, error) {
 	}
 	n := camel(words(name))
 	if n == "" {
-		return "", fmt.Errorf("definition %q has no letters or digits to make a Go name from", name)
+		return unwordedGoName(name), nil
 	}
 	return n, nil
+}
+
+// unwordedGoName is the Go name of a definition's key with no letters or
+// digits (README, "Naming"): the empty key is Empty, any other has its
+// characters spelled out as separators are ("-" -> Dash, "$" -> Dollar,
+// "..." -> DotDotDot, "!" -> U0021).
+func unwordedGoName(name string) string {
+	if name == "" {
+		return "Empty"
+	}
+	n, _ := spelledGoName(name) // no digits: it starts with a letter
+	return n
 }
 
 // checkNameChars rejects names mcpgen will not convert: non-ASCII ones
