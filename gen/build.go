@@ -333,8 +333,11 @@ func (b *builder) addRoot() {
 			b.warnf("", "the root of the schema is a $ref to %s; it gets no type of its own (name it with --root-name to have one)", displayPtr(r.Ref.Pointer))
 			return
 		}
-		b.errorf("", "the root of the schema is a type (it has keywords such as \"type\" or \"properties\") and no title to name it by: name its Go type with --root-name")
-		return
+		name = b.untitledRootName(r)
+		if name == "" {
+			b.errorf("", "the root of the schema is a type (it has keywords such as \"type\" or \"properties\") and no title to name it by, and definitions have the names of its file and of the package: name its Go type with --root-name")
+			return
+		}
 	}
 	if d := b.doc.Def(name); d != nil {
 		b.errorf("", "the root of the schema is named %s, like the definition at %s: give it another name with --root-name", name, d.Pointer)
@@ -616,12 +619,7 @@ func (b *builder) foreignName(file, inDoc string) string {
 func (b *builder) documentName(file string) string {
 	root := b.doc.Node(file + "#")
 	if root != nil && root.Resource != nil {
-		seg := root.Resource.URI
-		if i := strings.LastIndexAny(seg, "/:"); i >= 0 {
-			seg = seg[i+1:]
-		}
-		seg = strings.TrimSuffix(strings.TrimSuffix(seg, ".json"), ".schema")
-		if n, err := definitionGoName(seg); err == nil && seg != "" {
+		if n := uriGoName(root.Resource.URI); n != "" {
 			return n
 		}
 	}
@@ -631,6 +629,47 @@ func (b *builder) documentName(file string) string {
 		}
 	}
 	return "External"
+}
+
+// uriGoName is the Go name of a document by its URI: the last path segment
+// without the extensions .json and .schema, when it has letters or digits
+// and starts with no digit; else "".
+func uriGoName(uri string) string {
+	seg := strings.TrimSuffix(strings.TrimSuffix(lastSegment(uri), ".json"), ".schema")
+	if n, err := definitionGoName(seg); err == nil && len(words(seg)) > 0 {
+		return n
+	}
+	return ""
+}
+
+// untitledRootName names a root type that has no title when --root-name
+// does not (README, "Other schemas"): by its URI as another document's
+// root is (its $id, else the schema's file name or URL: github-workflow.json
+// -> GithubWorkflow), else, when that gives no name or a definition has
+// it, by the package name (--package). A warning says which; "" when
+// neither gives a name.
+func (b *builder) untitledRootName(r *schema.Schema) string {
+	uri := b.doc.File
+	if r.Resource != nil {
+		uri = r.Resource.URI
+	}
+	name, from := uriGoName(uri), fmt.Sprintf("%q", lastSegment(uri))
+	if name == "" || b.doc.Def(name) != nil {
+		name, from = uriGoName(b.opts.Package), fmt.Sprintf("the package name %q", b.opts.Package)
+	}
+	if name == "" || b.doc.Def(name) != nil {
+		return ""
+	}
+	b.warnf("", "the root of the schema is a type with no title: it is named %s, after %s (choose another name with --root-name)", name, from)
+	return name
+}
+
+// lastSegment is the last path segment of a URI (or a file name).
+func lastSegment(uri string) string {
+	if i := strings.LastIndexAny(uri, "/:"); i >= 0 {
+		return uri[i+1:]
+	}
+	return uri
 }
 
 // deriveSteps derives the name of the schema at parts[start:] below the

@@ -85,7 +85,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
-	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
+	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: its title, else its file name, with a warning)")
 	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
 	refMaps := fs.StringArray("ref-map", nil, "read the document a $ref names by URI from a local file: URI=FILE, or URI/=DIR/ for every URI under it (repeatable)")
 	fs.BoolVar(&fl.downloadRefs, "download-refs", false, "download the http(s) documents a $ref names that --ref-map does not cover, into the user cache, printing their sha256 (never with MCPGEN_OFFLINE=1)")

@@ -76,3 +76,35 @@ func TestRemoteRefs(t *testing.T) {
 		t.Errorf("cached: exit %d, %d downloads\n%s", code, gets, stderr)
 	}
 }
+
+// TestUntitledRoot: a root type without a title is named after the
+// schema's file, with a warning that says so; --root-name chooses another
+// name, and --strict refuses the guess.
+func TestUntitledRoot(t *testing.T) {
+	tmp := t.TempDir()
+	schemaPath := filepath.Join(tmp, "github-workflow.json")
+	if err := os.WriteFile(schemaPath, []byte(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"name": {"type": "string"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(extra ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		dir := filepath.Join(tmp, "out")
+		args := append([]string{"generate", "--revision", "draft", "--schema", schemaPath, "--out", dir}, extra...)
+		code := cli.Run(context.Background(), args, cli.Env{Stdout: &out, Stderr: &errb, Locator: &schema.Locator{Offline: true}})
+		types, _ := os.ReadFile(filepath.Join(dir, "types.go"))
+		return code, errb.String(), string(types)
+	}
+	code, stderr, types := run()
+	want := schemaPath + ": /: warning: the root of the schema is a type with no title: it is named GithubWorkflow, after \"github-workflow.json\" (choose another name with --root-name)\n"
+	if code != 0 || !strings.Contains(stderr, want) || !strings.Contains(types, "\ntype GithubWorkflow struct") {
+		t.Errorf("exit %d, stderr:\n%s\nwant the line:\n%s", code, stderr, want)
+	}
+	code, stderr, types = run("--root-name", "Workflow")
+	if code != 0 || strings.Contains(stderr, "warning") || !strings.Contains(types, "\ntype Workflow struct") {
+		t.Errorf("--root-name: exit %d, stderr:\n%s", code, stderr)
+	}
+	code, stderr, _ = run("--strict")
+	if code != cli.ExitUsage || !strings.Contains(stderr, "it is named GithubWorkflow, after \"github-workflow.json\" (choose another name with --root-name) (error in strict mode)") {
+		t.Errorf("--strict: exit %d, stderr:\n%s", code, stderr)
+	}
+}
