@@ -391,7 +391,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		s.AdditionalProperties = l.node(v)
 	case "items":
 		if v.Kind == Array {
-			if l.draft != Draft07 {
+			if !l.draft.pre2019() {
 				l.errorf(ptr, "the array form of \"items\" is draft-07; draft 2020-12 spells it \"prefixItems\"")
 				return
 			}
@@ -408,7 +408,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		s.Items, s.ItemsKeyword = l.node(v), "items"
 	case "additionalItems":
 		switch {
-		case l.draft != Draft07:
+		case !l.draft.pre2019():
 			l.warnf(ptr, "\"additionalItems\" is not a draft 2020-12 keyword (it is draft-07's; 2020-12 spells it \"items\" next to \"prefixItems\"); it is ignored")
 			s.Ignored = append(s.Ignored, name)
 		default:
@@ -417,7 +417,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 			l.node(v)
 		}
 	case "prefixItems":
-		if l.draft == Draft07 {
+		if l.draft.pre2019() {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -429,7 +429,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 	case "contains":
 		s.Contains = l.node(v)
 	case "minContains", "maxContains", "minProperties", "maxProperties":
-		if l.draft == Draft07 && strings.HasSuffix(name, "Contains") {
+		if l.draft.pre2019() && strings.HasSuffix(name, "Contains") {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -455,7 +455,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		}
 		s.UniqueItems = v.Bool
 	case "unevaluatedItems", "unevaluatedProperties":
-		if l.draft == Draft07 {
+		if l.draft.pre2019() {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -506,7 +506,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 	case "propertyNames":
 		s.PropertyNames = l.node(v)
 	case "dependentRequired", "dependentSchemas", "dependencies":
-		if l.draft == Draft07 && name != "dependencies" {
+		if l.draft.pre2019() && name != "dependencies" {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -543,7 +543,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 			s.Dependencies = append(s.Dependencies, dep)
 		}
 	case "contentSchema":
-		if l.draft == Draft07 {
+		if l.draft.pre2019() {
 			l.unknown(s, name, ptr)
 			return
 		}

@@ -39,6 +39,11 @@ func (d Draft) String() string {
 	return "unknown draft"
 }
 
+// pre2019 reports whether the dialect is one of draft-04, -06 and -07,
+// which share the spellings 2019-09 changed (the array form of "items",
+// "additionalItems", "dependencies") and lack its keywords.
+func (d Draft) pre2019() bool { return d != Draft202012 }
+
 // DefsKeyword is where the dialect keeps definitions.
 func (d Draft) DefsKeyword() string {
 	if d == Draft202012 {
