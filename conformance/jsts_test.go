@@ -69,9 +69,15 @@ var suiteRefused = map[string]string{
 	"draft2020-12/ref.json#6":   "metaschema",
 	"draft7/definitions.json#0": "metaschema",
 	"draft7/ref.json#7":         "metaschema",
-	// A custom metaschema as "$schema": mcpgen reads the four dialects.
-	"draft2020-12/vocabulary.json#0": "custom metaschema",
-	"draft2020-12/vocabulary.json#1": "custom metaschema",
+}
+
+// suiteVocabulary are the groups whose "$schema" is a metaschema of the
+// suite's own that leaves a vocabulary out: mcpgen reads the schema as the
+// draft the metaschema names, with a warning, and applies every keyword
+// of that draft ($vocabulary is not read); the suite and the reference
+// do not apply the vocabulary left out. Where they differ the test passes.
+var suiteVocabulary = map[string]bool{
+	"draft2020-12/vocabulary.json#0": true,
 }
 
 // suiteAboutRefs reports whether a group's schema is about references:
@@ -190,7 +196,7 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 		}
 	}
 	out := kwRun(t, bin, input.Bytes())
-	n, agree, differ, refWrong := 0, 0, 0, 0
+	n, agree, differ, refWrong, vocab := 0, 0, 0, 0, 0
 	for _, j := range jobs {
 		for _, tc := range j.group.Tests {
 			got := out[n]
@@ -202,6 +208,8 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 				t.Errorf("%s: PANIC %s", what, got.detail)
 			case got.accept != refOK && got.accept == tc.Valid && suiteReferenceWrong[j.key]:
 				refWrong++
+			case got.accept != refOK && refOK == tc.Valid && suiteVocabulary[j.key]:
+				vocab++
 			case got.accept != refOK:
 				t.Errorf("%s: mcpgen says valid=%v (%s), the reference %v, the suite %v", what, got.accept, got.detail, refOK, tc.Valid)
 			case got.accept && got.detail != "" && !strings.HasPrefix(got.detail, "Validate allocates"):
@@ -218,8 +226,8 @@ func runSuiteDraft(t *testing.T, dir, draft, remotes string) {
 	if n != len(out) {
 		t.Fatalf("%d verdicts for %d documents", len(out), n)
 	}
-	t.Logf("%s: %d groups (%d refused as listed), %d tests: %d agree with the suite and the reference, %d with the suite where the reference is wrong, %d are the documented format differences",
-		draft, groups, refused, n, agree, refWrong, differ)
+	t.Logf("%s: %d groups (%d refused as listed), %d tests: %d agree with the suite and the reference, %d with the suite where the reference is wrong, %d are the documented format differences, %d the vocabulary mcpgen does not read",
+		draft, groups, refused, n, agree, refWrong, differ, vocab)
 }
 
 // withDialect gives a group's schema the "$schema" of its draft when it

@@ -244,22 +244,15 @@ func (l *loader) load() (*Document, error) {
 	return doc, nil
 }
 
+// detectDraft picks the schema's draft (dialectOf).
 func (l *loader) detectDraft() Draft {
-	sv := l.root.Get("$schema")
-	if sv == nil {
-		if l.root.Get("definitions") != nil && l.root.Get("$defs") == nil {
-			return Draft07
-		}
-		return Draft202012
-	}
-	if sv.Kind != String {
-		l.errorf("/$schema", "\"$schema\" is a JSON %s, not a string", sv.Kind)
+	d, notes, errPtr, errMsg := dialectOf(l.root, 0)
+	if errMsg != "" {
+		l.errorf(errPtr, "%s", errMsg)
 		return 0
 	}
-	d, ok := dialects[sv.Str]
-	if !ok {
-		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-04, draft-06, draft-07 and draft 2020-12", sv.Str)
-		return 0
+	for _, n := range notes {
+		l.warnf(n.ptr, "%s", n.msg)
 	}
 	return d
 }

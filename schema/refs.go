@@ -432,13 +432,14 @@ func (l *loader) addDoc(abs, display, p string, data []byte, downloaded bool) (*
 	}
 	d := &srcDoc{file: display, prefix: display + "#", uri: abs, path: p, root: root, draft: l.docs[0].draft}
 	if root.Kind == Object {
-		if sv := root.Get("$schema"); sv != nil && sv.Kind == String {
-			dr, ok := dialects[sv.Str]
-			if !ok {
-				return nil, fmt.Errorf("%s: unsupported draft %q: mcpgen reads draft-04, draft-06, draft-07 and draft 2020-12", display, sv.Str)
-			}
-			d.draft = dr
+		dr, notes, _, errMsg := dialectOf(root, d.draft)
+		if errMsg != "" {
+			return nil, fmt.Errorf("%s: %s", display, errMsg)
 		}
+		for _, n := range notes {
+			l.warnings = append(l.warnings, &Diagnostic{File: display, Pointer: n.ptr, Message: n.msg})
+		}
+		d.draft = dr
 	}
 	l.docs = append(l.docs, d)
 	rd := &Retrieved{URI: abs, File: display, SHA256: SHA256(data), Downloaded: downloaded, Data: keepIf(downloaded, data),
