@@ -427,11 +427,15 @@ func (g *gen) object(s *Obj, depth int, self string) {
 	case 7:
 		dr := NewObj()
 		for range 1 + g.r.IntN(2) {
-			var req []any // an empty list of dependents too: it requires nothing
-			for range g.r.IntN(3) {
+			var req []any
+			for range 1 + g.r.IntN(2) {
 				req = append(req, pick(g.r, propNames))
 			}
-			dr.Set(pick(g.r, propNames), uniqueStrings(req))
+			// A member that requires itself requires nothing: it is left
+			// out, so that some lists of dependents are empty (and the
+			// random stream is the one it was before they were).
+			key := pick(g.r, propNames)
+			dr.Set(key, slices.DeleteFunc(uniqueStrings(req), func(r any) bool { return r == key }))
 		}
 		switch {
 		case g.draft == Draft07 || g.chance(0.15):
