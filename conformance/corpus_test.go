@@ -34,8 +34,9 @@ import (
 // (not JSON, UTF-16, a $ref to nothing or to another document, a schema
 // its metaschema rejects: the diagnostics must then say where and why) or
 // has nothing to generate (no definitions and no root type: a
-// placeholder). A root type without a title is named SchemaRoot, as
-// --root-name would. The warnings are logged,
+// placeholder). A root type without a title is named by mcpgen (after its
+// file), or SchemaRoot, as --root-name would, when definitions have the
+// names it would take. The warnings are logged,
 // counted by kind.
 var schemasDir = flag.String("schemas.dir", "", "TestSchemaCorpus: also generate every *.json file under this directory")
 

@@ -53,6 +53,9 @@ type Options struct {
 	// (the older packages themselves are generated on their own, with
 	// their Options).
 	Older []Older
+	// Refs says where the documents the schema refers to come from (its
+	// directory, local copies of remote ones, whether to download).
+	Refs schema.RefOptions
 }
 
 // Formats is what the validators make of the "format" keyword.
@@ -134,6 +137,10 @@ type builder struct {
 
 	// Recursion guards while types are built.
 	self map[*schema.Schema]bool // definitions whose own schema is being typed
+	// The dynamic scopes made, by key, and reachesDynamic's answers
+	// (dynamic.go).
+	scopes      map[string]*dynScope
+	dynamicMemo map[*schema.Schema]bool
 	// pending holds, for each definition being typed, the type a $ref to
 	// it gets meanwhile: filled in with the definition's type once it is
 	// built (a recursive array or map definition refers to itself before
@@ -308,7 +315,11 @@ func (b *builder) build() *ir.Package {
 // for what it refers to) when it has a name, and a warning otherwise.
 func (b *builder) addRoot() {
 	r := b.doc.Root
-	if r == nil || r.IsEmpty() {
+	if e := b.doc.Empty; e != nil && b.opts.RootName == "" {
+		b.errs = append(b.errs, e)
+		return
+	}
+	if r == nil || r.IsEmpty() && b.doc.Empty == nil {
 		if b.opts.RootName != "" {
 			b.errorf("", "--root-name %q: the root of the schema is no type (it holds only definitions)", b.opts.RootName)
 		}
@@ -323,8 +334,11 @@ func (b *builder) addRoot() {
 			b.warnf("", "the root of the schema is a $ref to %s; it gets no type of its own (name it with --root-name to have one)", displayPtr(r.Ref.Pointer))
 			return
 		}
-		b.errorf("", "the root of the schema is a type (it has keywords such as \"type\" or \"properties\") and no title to name it by: name its Go type with --root-name")
-		return
+		name = b.untitledRootName(r)
+		if name == "" {
+			b.errorf("", "the root of the schema is a type (it has keywords such as \"type\" or \"properties\") and no title to name it by, and definitions have the names of its file and of the package: name its Go type with --root-name")
+			return
+		}
 	}
 	if d := b.doc.Def(name); d != nil {
 		b.errorf("", "the root of the schema is named %s, like the definition at %s: give it another name with --root-name", name, d.Pointer)
@@ -487,7 +501,7 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 	// A $ref back to it met while its target is built (through a member
 	// of the target: a cycle of $refs alone is refused by the loader)
 	// gets a placeholder, filled in with the alias.
-	if d.Ref != nil && !hasConstraints(d) {
+	if d.Ref != nil && !hasConstraints(d) && !b.ownScope(d) {
 		if p, ok := b.pending[d]; ok {
 			return p
 		}
@@ -557,6 +571,9 @@ func (b *builder) defType(d *schema.Schema) *ir.Type {
 // nameForPointer derives the Go name of the inline schema at ptr from its
 // location: the definition's Go name, then one word per step.
 func (b *builder) nameForPointer(ptr string) string {
+	if file, inDoc := schema.SplitPointer(ptr); file != "" {
+		return b.foreignName(file, inDoc)
+	}
 	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
 	start := 2
 	var name string
@@ -574,6 +591,91 @@ func (b *builder) nameForPointer(ptr string) string {
 	default:
 		name = camel(words(schema.UnescapePointer(parts[1])))
 	}
+	return b.deriveSteps(name, parts, start)
+}
+
+// foreignName names a node of another document (a reference brought it
+// in) by its pointer there, inDoc: a definition of that document's root
+// (/$defs/K, /definitions/K) by its key, as a definition of the schema
+// is; anything else from the document's own name (documentName) with one
+// word per step, as for an inline schema under a root type.
+func (b *builder) foreignName(file, inDoc string) string {
+	parts := strings.Split(strings.TrimPrefix(inDoc, "/"), "/")
+	if len(parts) >= 2 && (parts[0] == "$defs" || parts[0] == "definitions") {
+		if n, err := definitionGoName(schema.UnescapePointer(parts[1])); err == nil {
+			return b.deriveSteps(n, parts, 2)
+		}
+	}
+	name := b.documentName(file)
+	if inDoc == "" {
+		return name
+	}
+	return b.deriveSteps(name, parts, 0)
+}
+
+// documentName is the Go name of another document's root: the last path
+// segment of its URI (its $id, else the URI it was retrieved by) without
+// the extensions .json and .schema (tree.json -> Tree,
+// eslintrc.schema.json -> Eslintrc); else its title; else External.
+func (b *builder) documentName(file string) string {
+	root := b.doc.Node(file + "#")
+	if root != nil && root.Resource != nil {
+		if n := uriGoName(root.Resource.URI); n != "" {
+			return n
+		}
+	}
+	if root != nil {
+		if n := camel(words(root.Title)); n != "" && token.IsIdentifier(n) {
+			return n
+		}
+	}
+	return "External"
+}
+
+// uriGoName is the Go name of a document by its URI: the last path segment
+// without the extensions .json and .schema, when it has letters or digits
+// and starts with no digit; else "".
+func uriGoName(uri string) string {
+	seg := strings.TrimSuffix(strings.TrimSuffix(lastSegment(uri), ".json"), ".schema")
+	if n, err := definitionGoName(seg); err == nil && len(words(seg)) > 0 {
+		return n
+	}
+	return ""
+}
+
+// untitledRootName names a root type that has no title when --root-name
+// does not (README, "Other schemas"): by its URI as another document's
+// root is (its $id, else the schema's file name or URL: github-workflow.json
+// -> GithubWorkflow), else, when that gives no name or a definition has
+// it, by the package name (--package). A warning says which; "" when
+// neither gives a name.
+func (b *builder) untitledRootName(r *schema.Schema) string {
+	uri := b.doc.File
+	if r.Resource != nil {
+		uri = r.Resource.URI
+	}
+	name, from := uriGoName(uri), fmt.Sprintf("%q", lastSegment(uri))
+	if name == "" || b.doc.Def(name) != nil {
+		name, from = uriGoName(b.opts.Package), fmt.Sprintf("the package name %q", b.opts.Package)
+	}
+	if name == "" || b.doc.Def(name) != nil {
+		return ""
+	}
+	b.warnf("", "the root of the schema is a type with no title: it is named %s, after %s (choose another name with --root-name)", name, from)
+	return name
+}
+
+// lastSegment is the last path segment of a URI (or a file name).
+func lastSegment(uri string) string {
+	if i := strings.LastIndexAny(uri, "/:"); i >= 0 {
+		return uri[i+1:]
+	}
+	return uri
+}
+
+// deriveSteps derives the name of the schema at parts[start:] below the
+// one named name: one word per step (nameForPointer).
+func (b *builder) deriveSteps(name string, parts []string, start int) string {
 	for i := start; i < len(parts); i++ {
 		switch parts[i] {
 		case "properties", "definitions", "$defs":
@@ -581,9 +683,13 @@ func (b *builder) nameForPointer(ptr string) string {
 			// has many), is named by its key.
 			if i+1 < len(parts) {
 				i++
-				n, err := propertyGoName(schema.UnescapePointer(parts[i]))
+				key := schema.UnescapePointer(parts[i])
+				n, err := propertyGoName(key)
 				if err != nil {
-					n = camel(words(parts[i]))
+					n = camel(words(key))
+				}
+				if n == "" && parts[i-1] != "properties" {
+					n = unwordedGoName(key) // a nested definition's key, as a definition's
 				}
 				name = derive(name, n)
 			}
@@ -624,8 +730,10 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 		}
 		return &ir.Type{Kind: ir.TRaw, C: ir.Constraints{Raw: b.check(s)}}
 	}
-	// A $ref alone names a type.
-	if s.Ref != nil && !hasConstraints(s) {
+	// A $ref alone names a type (unless it is a definition whose
+	// validation the dynamic scope makes differ from its target's: a use
+	// site is checked by the whole of the type it is in).
+	if s.Ref != nil && !hasConstraints(s) && !b.entryScope(s) {
 		if s.Ref.Name != "" && b.isDef(s.Ref) {
 			return b.defType(s.Ref)
 		}
@@ -652,7 +760,7 @@ func (b *builder) typeOf(s *schema.Schema, name string) *ir.Type {
 	// type would be an interface, an enum or a multi-kind value, the
 	// value is kept as raw JSON instead.
 	whole := b.wholeCheck(s)
-	if whole != nil && len(s.Types) == 1 && s.Types[0] == "object" && b.mapKeywordsTyped(s) {
+	if whole != nil && len(s.Types) == 1 && s.Types[0] == "object" && b.mapKeywordsTyped(s) && !b.reachesDynamic(s) {
 		whole = nil // a map checks them (objectType)
 	}
 	simple := func() *ir.Type {
@@ -798,7 +906,9 @@ func (b *builder) complexKeywords(s *schema.Schema) bool {
 		return v
 	}
 	b.complexMemo[s] = false // a cycle adds nothing
-	v := false
+	// Checks that reach a $dynamicRef depend on the dynamic scope, which
+	// only a check of the whole value follows.
+	v := b.reachesDynamic(s)
 	if srcs, ok := b.sources[s]; ok {
 		for _, src := range srcs {
 			v = v || b.complexKeywords(src)

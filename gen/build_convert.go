@@ -95,7 +95,7 @@ func (b *builder) buildOlder(pkg *ir.Package) {
 			continue
 		}
 		seen[rev] = true
-		doc, err := schema.Load(o.File, o.Data)
+		doc, err := schema.LoadWith(o.File, o.Data, o.Options.Refs)
 		if err != nil {
 			b.errs = append(b.errs, &schema.Diagnostic{File: o.File, Message: fmt.Sprintf("older revision %s: %v", rev, err)})
 			continue

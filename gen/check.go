@@ -48,34 +48,71 @@ func values(vs []*schema.Value) []*ir.Value {
 }
 
 // check returns the IR check of schema node s (nil for nil), converting
-// each node once, so that recursive schemas become a cyclic graph.
+// each node once, so that recursive schemas become a cyclic graph. s is
+// checked as an entry point: its dynamic scope starts with its resource
+// (dynamic.go).
 func (b *builder) check(s *schema.Schema) *ir.Check {
 	if s == nil {
 		return nil
 	}
-	if c, ok := b.intern.checks[s]; ok {
+	return b.checkIn(s, b.enterScope(nil, s.Resource))
+}
+
+// checkIn is check in the dynamic scope sc (nil when no dynamic anchor
+// is bound, which is every scope of a schema without dynamic references:
+// then each node has one check).
+func (b *builder) checkIn(s *schema.Schema, sc *dynScope) *ir.Check {
+	if s == nil {
+		return nil
+	}
+	memo := b.intern.checks
+	if sc != nil {
+		memo = b.intern.scoped[sc.key]
+		if memo == nil {
+			memo = map[*schema.Schema]*ir.Check{}
+			b.intern.scoped[sc.key] = memo
+		}
+	}
+	if c, ok := memo[s]; ok {
 		return c
+	}
+	// sub is the check of a subschema of s: its resource joins the scope.
+	sub := func(x *schema.Schema) *ir.Check {
+		if x == nil {
+			return nil
+		}
+		return b.checkIn(x, b.enterScope(sc, x.Resource))
+	}
+	subs := func(xs []*schema.Schema) []*ir.Check {
+		if xs == nil {
+			return nil
+		}
+		out := make([]*ir.Check, len(xs))
+		for i, x := range xs {
+			out[i] = sub(x)
+		}
+		return out
 	}
 	if srcs, ok := b.sources[s]; ok {
 		// A merged schema (allOf, $ref with siblings): validation follows
 		// the schemas it stands for, as written.
 		if len(srcs) == 1 {
-			c := b.check(srcs[0])
-			b.intern.checks[s] = c
+			c := sub(srcs[0])
+			memo[s] = c
 			return c
 		}
 		c := &ir.Check{Pointer: s.Pointer}
-		b.intern.checks[s] = c
-		c.AllOf = b.checkList(srcs)
+		memo[s] = c
+		c.AllOf = subs(srcs)
 		return c
 	}
 	c := &ir.Check{Pointer: s.Pointer, IsBool: s.IsBool, Accept: s.BoolValue}
-	b.intern.checks[s] = c
+	memo[s] = c
 	if s.IsBool {
 		return c
 	}
-	c.Ref = b.check(s.Ref)
-	c.AllOf, c.AnyOf, c.OneOf = b.checkList(s.AllOf), b.checkList(s.AnyOf), b.checkList(s.OneOf)
+	c.Ref = sub(sc.resolve(s))
+	c.AllOf, c.AnyOf, c.OneOf = subs(s.AllOf), subs(s.AnyOf), subs(s.OneOf)
 	if s.Types != nil {
 		c.Types = []ir.Kind{}
 		for _, t := range s.Types {
@@ -86,34 +123,34 @@ func (b *builder) check(s *schema.Schema) *ir.Check {
 	}
 	c.Const, c.Enum = value(s.Const), values(s.Enum)
 	for _, p := range s.Properties {
-		c.Properties = append(c.Properties, &ir.CheckProperty{Name: p.Name, Check: b.check(p.Schema)})
+		c.Properties = append(c.Properties, &ir.CheckProperty{Name: p.Name, Check: sub(p.Schema)})
 	}
 	if s.Properties != nil && c.Properties == nil {
 		c.Properties = []*ir.CheckProperty{}
 	}
 	c.Required = s.Required
-	c.AdditionalProperties = b.check(s.AdditionalProperties)
+	c.AdditionalProperties = sub(s.AdditionalProperties)
 	for _, pp := range s.PatternProperties {
 		if pp.Unsupported {
 			c.UnknownPatterns = true
 			continue
 		}
 		src, _, _ := schema.GoPattern(pp.Pattern)
-		c.PatternProperties = append(c.PatternProperties, &ir.CheckPattern{Pattern: src, Text: pp.Pattern, Check: b.check(pp.Schema)})
+		c.PatternProperties = append(c.PatternProperties, &ir.CheckPattern{Pattern: src, Text: pp.Pattern, Check: sub(pp.Schema)})
 	}
-	c.PropertyNames = b.check(s.PropertyNames)
+	c.PropertyNames = sub(s.PropertyNames)
 	c.MinProperties, c.MaxProperties = s.MinProperties, s.MaxProperties
 	for _, d := range s.Dependencies {
-		c.Dependencies = append(c.Dependencies, &ir.CheckDependency{Keyword: d.Keyword, Name: d.Name, Required: d.Required, Check: b.check(d.Schema)})
+		c.Dependencies = append(c.Dependencies, &ir.CheckDependency{Keyword: d.Keyword, Name: d.Name, Required: d.Required, Check: sub(d.Schema)})
 	}
-	c.UnevaluatedProperties = b.check(s.UnevaluatedProperties)
-	c.PrefixItems = b.checkList(s.PrefixItems)
-	c.Items, c.ItemsKeyword = b.check(s.Items), s.ItemsKeyword
+	c.UnevaluatedProperties = sub(s.UnevaluatedProperties)
+	c.PrefixItems = subs(s.PrefixItems)
+	c.Items, c.ItemsKeyword = sub(s.Items), s.ItemsKeyword
 	c.MinItems, c.MaxItems = s.MinItems, s.MaxItems
-	c.Contains = b.check(s.Contains)
+	c.Contains = sub(s.Contains)
 	c.MinContains, c.MaxContains = s.MinContains, s.MaxContains
 	c.UniqueItems = s.UniqueItems
-	c.UnevaluatedItems = b.check(s.UnevaluatedItems)
+	c.UnevaluatedItems = sub(s.UnevaluatedItems)
 	c.Format = b.checkedFormat(s.Format)
 	c.MinLength, c.MaxLength = s.MinLength, s.MaxLength
 	if s.Pattern != nil {
@@ -123,9 +160,9 @@ func (b *builder) check(s *schema.Schema) *ir.Check {
 	c.Minimum, c.Maximum = s.Minimum, s.Maximum
 	c.ExclusiveMinimum, c.ExclusiveMaximum = s.ExclusiveMinimum, s.ExclusiveMaximum
 	c.MultipleOf = s.MultipleOf
-	c.Not = b.check(s.Not)
+	c.Not = sub(s.Not)
 	if s.If != nil {
-		c.If, c.Then, c.Else = b.check(s.If), b.check(s.Then), b.check(s.Else)
+		c.If, c.Then, c.Else = sub(s.If), sub(s.Then), sub(s.Else)
 	}
 	c.Inexact = s.Inexact
 	return c
@@ -146,9 +183,10 @@ func (b *builder) checkedFormat(f string) string {
 // about each keyword that negates an inexact check and is therefore not
 // enforced (so that the validators never reject more than the schema).
 func (b *builder) markInexact() {
+	all := b.intern.allChecks()
 	for changed := true; changed; {
 		changed = false
-		for _, c := range b.intern.checks {
+		for _, c := range all {
 			if c.Inexact || c.IsBool {
 				continue
 			}
@@ -168,10 +206,7 @@ func (b *builder) markInexact() {
 			b.warnf(ptr, "%s", msg)
 		}
 	}
-	var checks []*ir.Check
-	for _, c := range b.intern.checks {
-		checks = append(checks, c)
-	}
+	checks := slices.Clone(all)
 	slices.SortFunc(checks, func(x, y *ir.Check) int { return strings.Compare(x.Pointer, y.Pointer) })
 	for _, c := range checks {
 		const why = "uses a keyword mcpgen cannot enforce"
@@ -198,17 +233,6 @@ func (b *builder) markInexact() {
 	}
 }
 
-func (b *builder) checkList(ss []*schema.Schema) []*ir.Check {
-	if ss == nil {
-		return nil
-	}
-	out := make([]*ir.Check, len(ss))
-	for i, s := range ss {
-		out[i] = b.check(s)
-	}
-	return out
-}
-
 // interner remembers what the builder made of each schema node, so that a
 // node becomes one type and one check however often it is reached (and a
 // recursive schema refers to itself). A type is kept under the node's JSON
@@ -218,10 +242,13 @@ type interner struct {
 	types  map[string]*ir.Type
 	enums  map[string]*ir.Enum
 	checks map[*schema.Schema]*ir.Check
+	// scoped holds the checks made in a dynamic scope that binds some
+	// dynamic anchor, by the scope's key.
+	scoped map[string]map[*schema.Schema]*ir.Check
 }
 
 func newInterner() *interner {
-	return &interner{types: map[string]*ir.Type{}, enums: map[string]*ir.Enum{}, checks: map[*schema.Schema]*ir.Check{}}
+	return &interner{types: map[string]*ir.Type{}, enums: map[string]*ir.Enum{}, checks: map[*schema.Schema]*ir.Check{}, scoped: map[string]map[*schema.Schema]*ir.Check{}}
 }
 
 // typeAt returns the type made for the node at ptr.

@@ -11,7 +11,7 @@ import (
 // the document in messages. Warnings come back even when generation fails;
 // with opts.Strict they are the errors instead.
 func Generate(file string, data []byte, opts Options) (Files, []*schema.Diagnostic, error) {
-	doc, err := schema.Load(file, data)
+	doc, err := schema.LoadWith(file, data, opts.Refs)
 	if err != nil {
 		return nil, nil, err
 	}

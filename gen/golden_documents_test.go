@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/reference"
 	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // A golden case may have documents.json: for each definition, a table of
@@ -70,7 +71,7 @@ func TestGoldenDocuments(t *testing.T) {
 			}
 		}
 		pkg := "golden" + strings.ReplaceAll(name, "_", "")
-		files, _, err := gen.Generate("schema.json", data, gen.Options{Package: pkg, Revision: "golden", Formats: opts.Formats})
+		files, _, err := gen.Generate("schema.json", data, gen.Options{Package: pkg, Revision: "golden", Formats: opts.Formats, Refs: schema.RefOptions{Dir: caseDir}})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

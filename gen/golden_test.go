@@ -31,6 +31,9 @@ type caseOptions struct {
 	Strict   bool        `json:"strict"`
 	RootName string      `json:"rootName"`
 	Formats  gen.Formats `json:"formats"`
+	// RefMap gives local copies of remote documents (--ref-map), paths
+	// relative to the case's directory.
+	RefMap map[string]string `json:"refMap"`
 }
 
 // TestGolden generates each golden/<case>/schema.json and compares the
@@ -64,6 +67,14 @@ func TestGolden(t *testing.T) {
 			}
 			pkg := "golden" + strings.ReplaceAll(name, "_", "")
 			gopts := gen.Options{Package: pkg, Revision: "golden", Source: gen.SourceInfo{URL: "golden/" + name + "/schema.json", SHA256: schema.SHA256(data)}, Strict: opts.Strict, RootName: opts.RootName, Formats: opts.Formats}
+			// Other files are read beside the schema (docs/references.md).
+			gopts.Refs = schema.RefOptions{Dir: dir}
+			for k, v := range opts.RefMap {
+				if gopts.Refs.Map == nil {
+					gopts.Refs.Map = map[string]string{}
+				}
+				gopts.Refs.Map[k] = filepath.Join(dir, v)
+			}
 			olderPkg := schema.PackageName(olderRevision)
 			if odata, err := os.ReadFile(filepath.Join(dir, "older.json")); err == nil {
 				oopts := gen.Options{Package: olderPkg, Revision: olderRevision, Source: gen.SourceInfo{URL: "golden/" + name + "/older.json", SHA256: schema.SHA256(odata)}}

@@ -39,7 +39,7 @@ func (b *builder) flatten(s *schema.Schema) (*schema.Schema, error) {
 	if s.IsBool {
 		return s, nil
 	}
-	if s.Ref != nil && hasConstraints(s) {
+	if s.Ref != nil && (hasConstraints(s) || b.entryScope(s)) {
 		return b.mergeAll(s, []*schema.Schema{s.Ref, withoutRef(s)}, []*schema.Schema{s})
 	}
 	if len(s.AllOf) > 0 {
@@ -89,6 +89,7 @@ func (b *builder) mergeAll(at *schema.Schema, parts, sources []*schema.Schema) (
 	}
 	m := *out
 	m.Pointer = at.Pointer
+	m.Resource = at.Resource // its checks start in at's dynamic scope
 	m.Name = ""
 	if at.Description != "" {
 		m.Description = at.Description

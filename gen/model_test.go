@@ -27,6 +27,9 @@ const (
 
 var schemaFieldRoles = map[string]fieldRole{
 	"Pointer": identity, "Name": identity, "RefPointer": identity, "Ignored": identity,
+	// How $ref and $dynamicRef resolve: Ref is the static target; Dynamic
+	// and Resource are what check() resolves a $dynamicRef again with.
+	"RefKeyword": identity, "Dynamic": identity, "Resource": identity,
 	"IsBool": boolean, "BoolValue": boolean,
 	"Default": annotation, "Title": annotation, "Description": annotation, "Deprecated": annotation,
 	"Ref":   reference,

@@ -34,6 +34,10 @@ import (
 //     hash of the whole name between them (capName). Each step derives
 //     from its parent's capped name, so names do not grow with nesting
 //     depth.
+//   - A node of another document (a reference brought it in; its pointer
+//     is file#/...) is named by foreignName: a definition of that
+//     document by its key, the document's root by its URI's last segment
+//     (tree.json -> Tree), else its title.
 //   - Two sources with one Go name are an error naming both.
 
 // initialisms are written in capitals when they are a whole word.
@@ -174,9 +178,21 @@ func definitionGoName(name string) (string, error) {
 	}
 	n := camel(words(name))
 	if n == "" {
-		return "", fmt.Errorf("definition %q has no letters or digits to make a Go name from", name)
+		return unwordedGoName(name), nil
 	}
 	return n, nil
+}
+
+// unwordedGoName is the Go name of a definition's key with no letters or
+// digits (README, "Naming"): the empty key is Empty, any other has its
+// characters spelled out as separators are ("-" -> Dash, "$" -> Dollar,
+// "..." -> DotDotDot, "!" -> U0021).
+func unwordedGoName(name string) string {
+	if name == "" {
+		return "Empty"
+	}
+	n, _ := spelledGoName(name) // no digits: it starts with a letter
+	return n
 }
 
 // checkNameChars rejects names mcpgen will not convert: non-ASCII ones

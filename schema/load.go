@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,14 @@ var (
 // Warnings (gen.Generate turns them into errors in strict mode). Load never
 // panics on bad input.
 func Load(file string, data []byte) (doc *Document, err error) {
+	return LoadWith(file, data, RefOptions{})
+}
+
+// LoadWith is Load, with opts saying where the documents the schema refers
+// to come from (docs/references.md). Every document a reference brings
+// in is checked against its metaschema too, and its nodes' pointers start
+// with its file name and "#" (other.json#/$defs/A).
+func LoadWith(file string, data []byte, opts RefOptions) (doc *Document, err error) {
 	if enc := unicodeEncoding(data); enc != "" {
 		return nil, Errors{{File: file, Message: "the file is " + enc + ", not UTF-8: JSON schemas are read as UTF-8 (RFC 8259); convert it, for example with iconv -f " + strings.Fields(enc)[0] + " -t UTF-8"}}
 	}
@@ -57,22 +66,46 @@ func Load(file string, data []byte) (doc *Document, err error) {
 		}
 		return nil, Errors{{File: file, Message: "malformed JSON: " + perr.Error()}}
 	}
+	uri := fileURI("/" + filepath.Base(file))
+	if opts.Dir != "" {
+		if abs, err := filepath.Abs(filepath.Join(opts.Dir, filepath.Base(file))); err == nil {
+			uri = fileURI(abs)
+		}
+	}
+	if opts.BaseURI != "" {
+		uri, _ = splitFragment(opts.BaseURI)
+	}
+	main := &srcDoc{file: file, uri: uri, root: root}
 	l := &loader{
 		file:  file,
 		root:  root,
 		nodes: map[string]*Schema{},
+		opts:  opts,
+		cur:   main,
+		docs:  []*srcDoc{main},
 
+		resources:  map[string]*resource{},
+		res:        map[*Value]*resource{},
+		refMap:     map[string]string{},
 		schemaVals: map[*Value]bool{},
+	}
+	for k, v := range opts.Map {
+		abs, _ := splitFragment(k)
+		l.refMap[abs] = v
 	}
 	doc, err = l.load()
 	// The metaschema's verdict comes first, with the validator's own
 	// locations; mcpgen's checks follow.
-	if l.draft != 0 {
-		if meta := checkMetaschema(file, l.draft, root, l.schemaVals); len(meta) > 0 {
-			var own Errors
-			errors.As(err, &own)
-			return nil, append(meta, own...)
+	var meta Errors
+	for _, d := range l.docs {
+		if d.draft != 0 {
+			meta = append(meta, checkMetaschema(d.file, d.draft, d.root, l.schemaVals)...)
 		}
+	}
+	if len(meta) > 0 {
+		var own Errors
+		errors.As(err, &own)
+		return nil, append(meta, own...)
 	}
 	return doc, err
 }
@@ -107,19 +140,38 @@ func unicodeEncoding(data []byte) string {
 }
 
 type loader struct {
-	file     string
-	root     *Value
-	draft    Draft
-	nodes    map[string]*Schema // by pointer
-	errs     Errors
-	warnings []*Diagnostic
-	pending  []*Schema // nodes whose $ref is not resolved yet
-	refVals  map[*Schema]*Value
+	file   string // of the document being read (cur)
+	root   *Value // the schema's root
+	draft  Draft  // of the document being read (cur)
+	opts   RefOptions
+	refMap map[string]string // opts.Map without fragments
+	cur    *srcDoc           // the document whose nodes are being made
+	docs   []*srcDoc         // the schema, then the documents references brought in
+	// The schema resources of every document, by URI, in the order they
+	// were found, and the resource of every schema value.
+	resources     map[string]*resource
+	resourceOrder []*resource
+	res           map[*Value]*resource
+	retrieved     []*Retrieved
+	dynamicRefs   []*Schema          // nodes with a $dynamicRef
+	nodes         map[string]*Schema // by pointer
+	errs          Errors
+	warnings      []*Diagnostic
+	pending       []*Schema          // nodes whose $ref is not resolved yet
+	refVals       map[*Schema]*Value // the $ref (or $dynamicRef) value
+	objVals       map[*Schema]*Value // the node's own value
 	// schemaVals are the values read as schemas where the document places
 	// them (not as targets of a $ref), for the metaschema check.
 	schemaVals map[*Value]bool
 	resolving  bool                         // resolving $refs: nodes made now are not placed as schemas
 	index      map[*Value]map[string]*Value // members of large objects by name, for lookup
+}
+
+// enter makes d the document whose nodes are made, returning the one that was.
+func (l *loader) enter(d *srcDoc) *srcDoc {
+	prev := l.cur
+	l.cur, l.file, l.draft = d, d.file, d.draft
+	return prev
 }
 
 func (l *loader) errorf(ptr, format string, args ...any) {
@@ -138,6 +190,8 @@ func (l *loader) load() (*Document, error) {
 	if len(l.errs) > 0 {
 		return nil, l.errs
 	}
+	l.cur.draft = l.draft
+	l.indexDoc(l.cur)
 	defsKey := l.draft.DefsKeyword()
 	defsVal := l.root.Get(defsKey)
 	other := "$defs"
@@ -149,19 +203,22 @@ func (l *loader) load() (*Document, error) {
 		defsKey, defsVal = other, l.root.Get(other)
 	}
 	l.refVals = map[*Schema]*Value{}
+	l.objVals = map[*Schema]*Value{}
 	doc := &Document{File: l.file, Draft: l.draft}
 	// The root is a schema too: MCP's carry only $schema and the
 	// definitions, but a schema may be the type itself (draft-04 ones
 	// often are); the generator names it (Document.Root).
 	doc.Root = l.node(l.root)
-	if defsVal == nil && doc.Root.IsEmpty() {
-		return nil, Errors{{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object, and its root is no type", defsKey)}}
+	// Nothing to generate but a root that accepts every value: the
+	// generator says so unless it is asked to name the root.
+	if defsVal == nil && doc.Root.IsEmpty() && doc.Root.RefPointer == "" {
+		doc.Empty = &Diagnostic{File: l.file, Message: fmt.Sprintf("no definitions: the schema has no %q object, and its root is no type", defsKey)}
 	}
 	if defsVal != nil && defsVal.Kind != Object {
 		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: fmt.Sprintf("%q is a JSON %s, not an object", defsKey, defsVal.Kind)}}
 	}
-	if defsVal != nil && len(defsVal.Members) == 0 && doc.Root.IsEmpty() {
-		return nil, Errors{{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty, and the root is no type"}}
+	if defsVal != nil && defsVal.Kind == Object && len(defsVal.Members) == 0 && doc.Root.IsEmpty() && doc.Root.RefPointer == "" {
+		doc.Empty = &Diagnostic{File: l.file, Pointer: "/" + defsKey, Message: "no definitions: the object is empty, and the root is no type"}
 	}
 	if defsVal != nil {
 		for _, m := range defsVal.Members {
@@ -174,6 +231,7 @@ func (l *loader) load() (*Document, error) {
 		}
 	}
 	l.resolveRefs()
+	l.dynamicAnchors(doc)
 	if len(l.errs) == 0 {
 		l.checkCycles(doc)
 	}
@@ -181,25 +239,20 @@ func (l *loader) load() (*Document, error) {
 		return nil, l.errs
 	}
 	doc.Warnings = l.warnings
+	doc.Retrieved = l.retrieved
+	doc.nodes = l.nodes
 	return doc, nil
 }
 
+// detectDraft picks the schema's draft (dialectOf).
 func (l *loader) detectDraft() Draft {
-	sv := l.root.Get("$schema")
-	if sv == nil {
-		if l.root.Get("definitions") != nil && l.root.Get("$defs") == nil {
-			return Draft07
-		}
-		return Draft202012
-	}
-	if sv.Kind != String {
-		l.errorf("/$schema", "\"$schema\" is a JSON %s, not a string", sv.Kind)
+	d, notes, errPtr, errMsg := dialectOf(l.root, 0)
+	if errMsg != "" {
+		l.errorf(errPtr, "%s", errMsg)
 		return 0
 	}
-	d, ok := dialects[sv.Str]
-	if !ok {
-		l.errorf("/$schema", "unsupported draft %q: mcpgen reads draft-04, draft-06, draft-07 and draft 2020-12", sv.Str)
-		return 0
+	for _, n := range notes {
+		l.warnf(n.ptr, "%s", n.msg)
 	}
 	return d
 }
@@ -207,11 +260,13 @@ func (l *loader) detectDraft() Draft {
 // node builds (once) the Schema for the value v, which sits at a schema
 // position. It returns nil after reporting an error.
 func (l *loader) node(v *Value) *Schema {
-	if s, ok := l.nodes[v.Pointer]; ok {
+	key := l.cur.prefix + v.Pointer
+	if s, ok := l.nodes[key]; ok {
 		return s
 	}
-	s := &Schema{Pointer: v.Pointer}
-	l.nodes[v.Pointer] = s
+	s := &Schema{Pointer: key, Resource: l.resourceOf(l.cur, v).exported()}
+	l.nodes[key] = s
+	l.objVals[s] = v
 	if !l.resolving {
 		l.schemaVals[v] = true
 	}
@@ -254,12 +309,20 @@ func draft04Exclusive(s *Schema, v *Value) {
 
 func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Value) {
 	switch name {
-	case "$ref":
+	case "$ref", "$dynamicRef":
 		if v.Kind != String {
-			l.errorf(ptr, "\"$ref\" must be a string, not a JSON %s", v.Kind)
+			l.errorf(ptr, "%q must be a string, not a JSON %s", name, v.Kind)
 			return
 		}
-		s.RefPointer = v.Str
+		if name == "$dynamicRef" && l.draft != Draft202012 {
+			l.unknown(s, name, ptr)
+			return
+		}
+		if s.RefKeyword != "" {
+			l.errorf(ptr, "\"$ref\" and \"$dynamicRef\" in one schema are not supported: put one of them in an allOf")
+			return
+		}
+		s.RefPointer, s.RefKeyword = v.Str, name
 		l.pending = append(l.pending, s)
 		l.refVals[s] = v
 	case "type":
@@ -321,7 +384,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		s.AdditionalProperties = l.node(v)
 	case "items":
 		if v.Kind == Array {
-			if l.draft != Draft07 {
+			if !l.draft.pre2019() {
 				l.errorf(ptr, "the array form of \"items\" is draft-07; draft 2020-12 spells it \"prefixItems\"")
 				return
 			}
@@ -338,7 +401,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		s.Items, s.ItemsKeyword = l.node(v), "items"
 	case "additionalItems":
 		switch {
-		case l.draft != Draft07:
+		case !l.draft.pre2019():
 			l.warnf(ptr, "\"additionalItems\" is not a draft 2020-12 keyword (it is draft-07's; 2020-12 spells it \"items\" next to \"prefixItems\"); it is ignored")
 			s.Ignored = append(s.Ignored, name)
 		default:
@@ -347,7 +410,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 			l.node(v)
 		}
 	case "prefixItems":
-		if l.draft == Draft07 {
+		if l.draft.pre2019() {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -359,7 +422,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 	case "contains":
 		s.Contains = l.node(v)
 	case "minContains", "maxContains", "minProperties", "maxProperties":
-		if l.draft == Draft07 && strings.HasSuffix(name, "Contains") {
+		if l.draft.pre2019() && strings.HasSuffix(name, "Contains") {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -385,7 +448,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		}
 		s.UniqueItems = v.Bool
 	case "unevaluatedItems", "unevaluatedProperties":
-		if l.draft == Draft07 {
+		if l.draft.pre2019() {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -436,7 +499,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 	case "propertyNames":
 		s.PropertyNames = l.node(v)
 	case "dependentRequired", "dependentSchemas", "dependencies":
-		if l.draft == Draft07 && name != "dependencies" {
+		if l.draft.pre2019() && name != "dependencies" {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -473,7 +536,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 			s.Dependencies = append(s.Dependencies, dep)
 		}
 	case "contentSchema":
-		if l.draft == Draft07 {
+		if l.draft.pre2019() {
 			l.unknown(s, name, ptr)
 			return
 		}
@@ -488,7 +551,7 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 		} else {
 			s.ContentEncoding = v.Str
 		}
-	case "$dynamicRef", "$recursiveRef":
+	case "$recursiveRef":
 		l.warnf(ptr, "%q is not supported; it is not enforced, and the schemas that depend on it accept what it would reject", name)
 		s.Ignored = append(s.Ignored, name)
 		s.Inexact = true
@@ -611,21 +674,19 @@ func (l *loader) keyword(s *Schema, name string, v *Value, ptr string, obj *Valu
 			l.errorf(ptr, "%q must be an object, not a JSON %s", name, v.Kind)
 		}
 	case "$schema":
-		if s.Pointer != "" {
+		if obj != l.cur.root {
 			l.warnf(ptr, "\"$schema\" inside a subschema is ignored")
 		}
-	case "$id":
-		if s.Pointer != "" {
-			l.warnf(ptr, "\"$id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
+	case "$id", "$anchor", "$dynamicAnchor":
+		// Read by the index (refs.go).
+		if name != "$id" && l.draft != Draft202012 {
+			l.unknown(s, name, ptr)
 		}
 	case "id":
 		if l.draft != Draft04 {
 			l.warnf(ptr, "unknown keyword %q is not supported; it is not enforced (\"id\" is draft-04's \"$id\")", name)
 			s.Ignored = append(s.Ignored, name)
 			return
-		}
-		if s.Pointer != "" {
-			l.warnf(ptr, "\"id\" inside a subschema is not supported; it is ignored, so a $ref relative to it will not resolve")
 		}
 	case "$comment", "examples", "readOnly", "writeOnly":
 		// Annotations with no effect on the generated code.
@@ -696,8 +757,8 @@ func nonNegInt(v *Value) (int64, bool) {
 	return r.Num().Int64(), true
 }
 
-// resolveRefs resolves every pending $ref. Only local references ("#" and
-// "#/json/pointer") are supported.
+// resolveRefs resolves every pending $ref and $dynamicRef (refs.go),
+// loading the documents they refer to.
 func (l *loader) resolveRefs() {
 	l.resolving = true
 	defer func() { l.resolving = false }()
@@ -705,63 +766,86 @@ func (l *loader) resolveRefs() {
 		s := l.pending[0]
 		l.pending = l.pending[1:]
 		ref := s.RefPointer
-		ptr := s.Pointer + "/$ref"
-		if !strings.HasPrefix(ref, "#") {
-			l.errorf(ptr, "remote $ref %q is not supported: only references within the document (\"#/...\") are", ref)
+		d := l.docOf(s)
+		prev := l.enter(d)
+		ptr := strings.TrimPrefix(s.Pointer, d.prefix) + "/" + s.RefKeyword
+		t, err := l.resolve(l.objVals[s], ref)
+		if err != nil {
+			l.errorf(ptr, "%s", strings.Replace(err.Error(), "$ref", s.RefKeyword, 1))
+			l.enter(prev)
 			continue
 		}
-		frag := ref[1:]
-		if frag != "" && !strings.HasPrefix(frag, "/") {
-			l.errorf(ptr, "$ref %q uses an anchor, which is not supported: use a JSON pointer (\"#/%s/Name\")", ref, l.draft.DefsKeyword())
+		if t.val.Kind != Object && t.val.Kind != Bool {
+			l.errorf(ptr, "%s %q points at a JSON %s, not a schema", s.RefKeyword, ref, t.val.Kind)
+			l.enter(prev)
 			continue
 		}
-		target, ok := l.lookup(frag)
-		if !ok {
-			l.errorf(ptr, "$ref %q does not resolve: nothing at that pointer", ref)
-			continue
+		l.enter(t.doc)
+		s.Ref = l.node(t.val) // "#" is the root, Document.Root
+		l.enter(prev)
+		if s.RefKeyword == "$dynamicRef" {
+			l.dynamicRefs = append(l.dynamicRefs, s)
+			// Bookended: the static target has a $dynamicAnchor of the
+			// fragment's name.
+			if t.anchor != "" && t.res.dynamic[t.anchor] == t.val {
+				s.Dynamic = &DynamicRef{Name: t.anchor}
+			}
 		}
-		if target.Kind != Object && target.Kind != Bool {
-			l.errorf(ptr, "$ref %q points at a JSON %s, not a schema", ref, target.Kind)
-			continue
-		}
-		s.Ref = l.node(target) // "#" is the root, Document.Root
 	}
 }
 
-// lookup finds the value at a JSON pointer (already URI-fragment decoded
-// for the %XX escapes a $ref may carry).
-func (l *loader) lookup(frag string) (*Value, bool) {
-	if strings.Contains(frag, "%") {
-		dec, err := unescapeFragment(frag)
-		if err != nil {
-			return nil, false
-		}
-		frag = dec
-	}
-	v := l.root
-	if frag == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(frag[1:], "/") {
-		tok = UnescapePointer(tok)
-		switch v.Kind {
-		case Object:
-			next := l.member(v, tok)
-			if next == nil {
-				return nil, false
-			}
-			v = next
-		case Array:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v.Items) || strconv.Itoa(i) != tok {
-				return nil, false
-			}
-			v = v.Items[i]
-		default:
-			return nil, false
+// docOf is the document node s belongs to.
+func (l *loader) docOf(s *Schema) *srcDoc {
+	for _, d := range l.docs[1:] {
+		if strings.HasPrefix(s.Pointer, d.prefix) {
+			return d
 		}
 	}
-	return v, true
+	return l.docs[0]
+}
+
+// dynamicAnchors makes the nodes of every $dynamicAnchor that a bookended
+// $dynamicRef may resolve to (their names), in every resource loaded,
+// and records them in the resources; Document.Dynamic says whether some
+// name has more than one.
+func (l *loader) dynamicAnchors(doc *Document) {
+	for {
+		names := l.dynamicNames()
+		count := map[string]int{}
+		before := len(l.nodes)
+		for _, r := range l.resourceOrder {
+			for _, n := range names {
+				v, ok := r.dynamic[n]
+				if !ok {
+					continue
+				}
+				count[n]++
+				prev := l.enter(r.doc)
+				a := l.node(v)
+				l.enter(prev)
+				m := r.exported()
+				if m.Dynamic == nil {
+					m.Dynamic = map[string]*Schema{}
+				}
+				m.Dynamic[n] = a
+			}
+		}
+		l.resolveRefs()
+		if len(l.nodes) == before {
+			for _, n := range count {
+				doc.Dynamic = doc.Dynamic || n > 1
+			}
+			return
+		}
+	}
+}
+
+// exported is the model of the resource, made once.
+func (r *resource) exported() *Resource {
+	if r.model == nil {
+		r.model = &Resource{URI: r.uri}
+	}
+	return r.model
 }
 
 // member is v.Get(name), through an index for a large object (a $ref per

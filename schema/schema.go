@@ -39,6 +39,11 @@ func (d Draft) String() string {
 	return "unknown draft"
 }
 
+// pre2019 reports whether the dialect is one of draft-04, -06 and -07,
+// which share the spellings 2019-09 changed (the array form of "items",
+// "additionalItems", "dependencies") and lack its keywords.
+func (d Draft) pre2019() bool { return d != Draft202012 }
+
 // DefsKeyword is where the dialect keeps definitions.
 func (d Draft) DefsKeyword() string {
 	if d == Draft202012 {
@@ -64,6 +69,19 @@ type Document struct {
 	// unsupported formats. In strict mode they are errors instead.
 	Warnings []*Diagnostic
 
+	// Empty is set when the document has no definitions and its root
+	// accepts every value: the error to report unless the root is named
+	// (gen.Options.RootName), when it is one raw JSON type.
+	Empty *Diagnostic
+	// Retrieved are the documents besides the schema that references
+	// brought in, in the order they were read.
+	Retrieved []*Retrieved
+	// Dynamic is set when some $dynamicRef may resolve to more than one
+	// $dynamicAnchor (Schema.Dynamic): its validation depends on the
+	// dynamic scope.
+	Dynamic bool
+
+	nodes   map[string]*Schema // every node by pointer
 	byName  map[string]*Schema // Defs by name, made by the first Def
 	indexed int                // len(Defs) when byName was made
 }
@@ -83,6 +101,24 @@ func (d *Document) Def(name string) *Schema {
 	return d.byName[name]
 }
 
+// Node returns the node at pointer ptr (as Schema.Pointer spells it), or
+// nil when no node was made there.
+func (d *Document) Node(ptr string) *Schema { return d.nodes[ptr] }
+
+// SplitPointer splits a node's pointer into the file of the document the
+// node is in ("" for the schema itself) and its JSON pointer there: the
+// nodes of a document a reference brought in have pointers such as
+// other.json#/$defs/A.
+func SplitPointer(ptr string) (file, pointer string) {
+	if ptr == "" || ptr[0] == '/' {
+		return "", ptr
+	}
+	if i := strings.Index(ptr, "#"); i >= 0 {
+		return ptr[:i], ptr[i+1:]
+	}
+	return "", ptr
+}
+
 // Schema is one schema node.
 type Schema struct {
 	Pointer string // JSON pointer of the node, e.g. "/$defs/Tool/properties/name"
@@ -92,8 +128,15 @@ type Schema struct {
 	IsBool    bool
 	BoolValue bool
 
-	Ref        *Schema // resolved target of $ref, nil when there is none
+	Ref        *Schema // resolved target of $ref (or $dynamicRef), nil when there is none
 	RefPointer string  // the $ref as written
+	RefKeyword string  // "$ref" or "$dynamicRef", "" without one
+	// Dynamic is set for a $dynamicRef that the validators resolve again
+	// in the dynamic scope (refs.go); Ref is then its static target, which
+	// the Go types follow.
+	Dynamic *DynamicRef
+	// Resource is the schema resource the node is in.
+	Resource *Resource
 
 	Types                []string // the "type" keyword, nil when absent
 	Properties           []*Property
@@ -256,6 +299,34 @@ func (s *Schema) InPlace() []*Schema {
 	for _, d := range s.Dependencies {
 		add(d.Schema)
 	}
+	return out
+}
+
+// Subschemas returns every schema s applies to the value or its members
+// and elements: its $ref target, InPlace, then those of members and
+// elements (contentSchema, an annotation, is not among them).
+func (s *Schema) Subschemas() []*Schema {
+	out := s.InPlace()
+	add := func(c *Schema) {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	for _, p := range s.Properties {
+		add(p.Schema)
+	}
+	for _, p := range s.PatternProperties {
+		add(p.Schema)
+	}
+	add(s.AdditionalProperties)
+	add(s.PropertyNames)
+	add(s.UnevaluatedProperties)
+	for _, x := range s.PrefixItems {
+		add(x)
+	}
+	add(s.Items)
+	add(s.Contains)
+	add(s.UnevaluatedItems)
 	return out
 }
 

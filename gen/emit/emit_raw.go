@@ -362,10 +362,16 @@ func (g *rawGen) dependencies() []jen.Code {
 		return len(names) - 1
 	}
 	for _, dep := range sc.Dependencies {
+		if dep.Check == nil && len(dep.Required) == 0 {
+			continue // an empty list of dependents requires nothing
+		}
 		index(dep.Name)
 		for _, r := range dep.Required {
 			index(r)
 		}
+	}
+	if len(names) == 0 {
+		return nil
 	}
 	present := func(n string) *jen.Statement {
 		i := index(n)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,6 +36,10 @@ type config struct {
 	// too, converting their messages (--serve-older, which takes
 	// precedence).
 	ServeOlder []string `json:"serveOlder"`
+	// RefMap gives local copies of the documents a $ref names, by URI
+	// (--ref-map, which takes precedence): a file, or with a URI that
+	// ends in "/", a directory. Paths are relative to the config file.
+	RefMap map[string]string `json:"refMap"`
 }
 
 var emitParts = []string{"types", "validators", "dispatcher"}
@@ -129,6 +134,31 @@ func (c *config) apply(opts *gen.Options, renames, externals []string, noValidat
 		opts.External = external
 	}
 	opts.NoValidators, opts.NoDispatcher = noValidators, noDispatcher
+	return nil
+}
+
+// applyRefMap merges the config's refMap (its paths relative to the
+// config file) and the --ref-map flags into opts.Refs.Map.
+func (c *config) applyRefMap(opts *gen.Options, configPath string, flags []string) error {
+	m := map[string]string{}
+	if c != nil {
+		for k, v := range c.RefMap {
+			if !filepath.IsAbs(v) {
+				v = filepath.Join(filepath.Dir(configPath), v)
+			}
+			m[k] = v
+		}
+	}
+	for _, f := range flags {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || k == "" || v == "" {
+			return &usageError{fmt.Sprintf("--ref-map %q: want URI=FILE (or URI/=DIR/)", f)}
+		}
+		m[k] = v
+	}
+	if len(m) > 0 {
+		opts.Refs.Map = m
+	}
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/templates"
 )
 
-const diffSynopsis = `mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]`
+const diffSynopsis = `mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL] [--ref-map URI=FILE] [--download-refs]`
 
 // diffFormats maps --format to the template that renders the report.
 var diffFormats = map[string]string{"text": "diff.text", "markdown": "diff.markdown"}
@@ -24,6 +24,8 @@ func runDiff(ctx context.Context, args []string, env Env) error {
 	format := fs.String("format", "text", "output format: text or markdown")
 	fromSchema := fs.String("from-schema", "", "read the --from schema from this file or http(s) URL instead of looking it up")
 	toSchema := fs.String("to-schema", "", "read the --to schema from this file or http(s) URL instead of looking it up")
+	refMaps := fs.StringArray("ref-map", nil, "read the document a $ref names by URI from a local file: URI=FILE, or URI/=DIR/ for every URI under it (repeatable; both schemas)")
+	download := fs.Bool("download-refs", false, "download the http(s) documents a $ref names that --ref-map does not cover, as generate does")
 	if done, err := parse(fs, args, env, diffSynopsis); done || err != nil {
 		return err
 	}
@@ -40,11 +42,15 @@ func runDiff(ctx context.Context, args []string, env Env) error {
 				f.flag, f.rev, strings.Join(schema.Revisions(), ", "), f.flag)}
 		}
 	}
-	old, err := diffPackage(ctx, env, *from, *fromSchema)
+	var refs gen.Options
+	if err := (*config)(nil).applyRefMap(&refs, "", *refMaps); err != nil {
+		return err
+	}
+	old, err := diffPackage(ctx, env, *from, *fromSchema, refs.Refs.Map, *download)
 	if err != nil {
 		return err
 	}
-	cur, err := diffPackage(ctx, env, *to, *toSchema)
+	cur, err := diffPackage(ctx, env, *to, *toSchema, refs.Refs.Map, *download)
 	if err != nil {
 		return err
 	}
@@ -56,13 +62,15 @@ func runDiff(ctx context.Context, args []string, env Env) error {
 	return err
 }
 
-// diffPackage finds, loads and builds the IR of one side of a diff.
-func diffPackage(ctx context.Context, env Env, revision, explicit string) (*ir.Package, error) {
+// diffPackage finds, loads and builds the IR of one side of a diff. Its
+// schema is read as generate reads it: the files it refers to come from
+// beside it, the ref map or downloads.
+func diffPackage(ctx context.Context, env Env, revision, explicit string, refMap map[string]string, download bool) (*ir.Package, error) {
 	src, err := locate(ctx, env, revision, explicit)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := schema.Load(src.Origin, src.Data)
+	doc, err := schema.LoadWith(src.Origin, src.Data, refOptions(env, explicit, refMap, download))
 	if err != nil {
 		return nil, err
 	}

@@ -115,3 +115,39 @@ func TestDiffHelp(t *testing.T) {
 		t.Errorf("mcpgen --help does not list diff:\n%s", out.String())
 	}
 }
+
+// TestDiffFollowsRefs: diff reads a schema as generate does, with the
+// files beside it and --ref-map, so the types another file defines are
+// compared too.
+func TestDiffFollowsRefs(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(tmp, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	const head = `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"A": {"type": "object", "properties": {"b": {"$ref": `
+	a := write("a/schema.json", head+`"common.json#/$defs/B"}}}}}`)
+	write("a/common.json", `{"$defs": {"B": {"type": "object", "properties": {"n": {"type": "integer"}}}}}`)
+	b := write("b/schema.json", head+`"https://example.com/common.json#/$defs/B"}}}}}`)
+	remote := write("copies/common.json", `{"$defs": {"B": {"type": "object", "properties": {"n": {"type": "string"}}}}}`)
+	code, stdout, stderr := runDiff(t, "", "--from", "a", "--from-schema", a, "--to", "b", "--to-schema", b,
+		"--ref-map", "https://example.com/common.json="+remote)
+	if code != cli.ExitOK {
+		t.Fatalf("exit code %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, "Types: 0 added, 0 removed, 1 changed.") || !strings.Contains(stdout, "  B\n    ~ field N (json \"n\"): type *int64 -> *string\n") {
+		t.Errorf("stdout:\n%s\nwant B changed (its n: int64 -> string)", stdout)
+	}
+	// Without the map, the remote document is not there: the same error
+	// as generate's.
+	code, _, stderr = runDiff(t, "", "--from", "a", "--from-schema", a, "--to", "b", "--to-schema", b)
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--ref-map https://example.com/common.json=FILE") {
+		t.Errorf("no --ref-map: exit %d, stderr:\n%s", code, stderr)
+	}
+}

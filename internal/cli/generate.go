@@ -15,7 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,...] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--ref-map URI=FILE] [--download-refs] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -41,6 +41,8 @@ type generateFlags struct {
 	renames, externals         []string
 	noValidators, noDispatcher bool
 	rootName, formats          string
+	refMaps                    []string
+	downloadRefs               bool
 }
 
 // runGenerate is mcpgen generate: read the flags, decide the packages to
@@ -73,8 +75,10 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")
 	noDispatcher := fs.Bool("no-dispatcher", false, "leave out the method table, handlers and dispatchers")
-	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: from its title)")
+	fs.StringVar(&fl.rootName, "root-name", "", "the Go name of the schema's root, when the root is a type (default: its title, else its file name, with a warning)")
 	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
+	refMaps := fs.StringArray("ref-map", nil, "read the document a $ref names by URI from a local file: URI=FILE, or URI/=DIR/ for every URI under it (repeatable)")
+	fs.BoolVar(&fl.downloadRefs, "download-refs", false, "download the http(s) documents a $ref names that --ref-map does not cover, into the user cache, printing their sha256 (never with MCPGEN_OFFLINE=1)")
 	serveOlder := fs.StringSlice("serve-older", nil, "also serve the peers of these older revisions: the conversions between their messages and this revision's, R1,R2,...")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
@@ -90,6 +94,10 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	fl.configPath, fl.renames, fl.externals = *configPath, *renames, *externals
 	fl.noValidators, fl.noDispatcher, fl.formats = *noValidators, *noDispatcher, *formats
 	err = cfg.apply(&fl.custom, *renames, *externals, *noValidators, *noDispatcher, *formats)
+	fl.refMaps = *refMaps
+	if err == nil {
+		err = cfg.applyRefMap(&fl.custom, *configPath, *refMaps)
+	}
 	fl.serveOlder = *serveOlder
 	if len(fl.serveOlder) == 0 && cfg != nil {
 		fl.serveOlder = cfg.ServeOlder
@@ -258,10 +266,47 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o, osrc, strict)})
 	}
 	opts.RootName = fl.rootName
+	opts.Refs = refOptions(env, j.schemaRef, fl.custom.Refs.Map, fl.downloadRefs)
 	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	return files, err
+}
+
+// refOptions say where the documents a schema (schemaRef: its --schema
+// flag, or "") refers to come from: the files beside a schema read from
+// disk, the --ref-map (and config) copies, and downloads with
+// --download-refs, which are cached and reported with their sha256.
+// generate and diff read schemas the same way.
+func refOptions(env Env, schemaRef string, refMap map[string]string, download bool) schema.RefOptions {
+	r := schema.RefOptions{Map: refMap, Download: download}
+	if loc := env.Locator; loc != nil {
+		r.Offline, r.CacheDir, r.Get = loc.Offline, loc.CacheDir, loc.Get
+	}
+	switch ref := schemaRef; {
+	case strings.HasPrefix(ref, "http://") || strings.HasPrefix(ref, "https://"):
+		r.BaseURI = ref
+	case ref != "":
+		r.Dir = filepath.Dir(ref)
+	}
+	r.Retrieved = func(d *schema.Retrieved) {
+		switch {
+		case d.Downloaded:
+			where := ""
+			if r.CacheDir != "" {
+				path := schema.RefCachePath(r.CacheDir, d.URI)
+				if err := writeFileAtomic(path, d.Data); err != nil {
+					fmt.Fprintf(env.Stderr, "mcpgen: warning: could not cache %s: %v\n", d.URI, err)
+				} else {
+					where = ", cached in " + path
+				}
+			}
+			fmt.Fprintf(env.Stderr, "mcpgen: downloaded %s (sha256 %s%s)\n", d.URI, d.SHA256, where)
+		case d.Cached:
+			fmt.Fprintf(env.Stderr, "mcpgen: read %s from the cache, %s (sha256 %s)\n", d.URI, d.File, d.SHA256)
+		}
+	}
+	return r
 }
 
 // jobOptions are the options of a job's package before customisations.
@@ -313,6 +358,12 @@ func regenCommand(j job, fl generateFlags) string {
 	}
 	if fl.formats != "" {
 		args = append(args, "--formats", fl.formats)
+	}
+	for _, m := range fl.refMaps {
+		args = append(args, "--ref-map", m)
+	}
+	if fl.downloadRefs {
+		args = append(args, "--download-refs")
 	}
 	if fl.noValidators {
 		args = append(args, "--no-validators")

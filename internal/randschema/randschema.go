@@ -431,7 +431,11 @@ func (g *gen) object(s *Obj, depth int, self string) {
 			for range 1 + g.r.IntN(2) {
 				req = append(req, pick(g.r, propNames))
 			}
-			dr.Set(pick(g.r, propNames), uniqueStrings(req))
+			// A member that requires itself requires nothing: it is left
+			// out, so that some lists of dependents are empty (and the
+			// random stream is the one it was before they were).
+			key := pick(g.r, propNames)
+			dr.Set(key, slices.DeleteFunc(uniqueStrings(req), func(r any) bool { return r == key }))
 		}
 		switch {
 		case g.draft == Draft07 || g.chance(0.15):
