@@ -72,6 +72,7 @@ type Transport struct {
 	mu      sync.Mutex // held while obtaining a token
 	asCache map[string]*ServerMetadata
 	nonces  sync.Map // "as "+issuer or "rs" -> DPoP nonce
+	authCtx string   // AuthContext
 }
 
 // NewTransport returns a Transport for the MCP endpoint serverURL.
@@ -81,7 +82,7 @@ func NewTransport(serverURL string, cfg Config) (*Transport, error) {
 		return nil, fmt.Errorf("auth: server URL %q is not absolute", serverURL)
 	}
 	u.Fragment, u.RawFragment = "", ""
-	t := &Transport{server: u, serverKey: u.String(), cfg: cfg, grant: cfg.Grant, store: cfg.Store, base: cfg.Base, hc: cfg.HTTPClient, asCache: map[string]*ServerMetadata{}}
+	t := &Transport{server: u, serverKey: u.String(), cfg: cfg, grant: cfg.Grant, store: cfg.Store, base: cfg.Base, hc: cfg.HTTPClient, asCache: map[string]*ServerMetadata{}, authCtx: "oauth:" + randomString(16)}
 	if t.grant == nil {
 		t.grant = &AuthorizationCode{}
 	}
@@ -102,8 +103,45 @@ func NewTransport(serverURL string, cfg Config) (*Transport, error) {
 	return t, nil
 }
 
-// Client returns an *http.Client that sends its requests through t.
+// Client returns an *http.Client that sends its requests through t, the
+// Client of a generated package's HTTPTransport:
+//
+//	&mcp.HTTPTransport{URL: serverURL, Client: t.Client()}
 func (t *Transport) Client() *http.Client { return &http.Client{Transport: t} }
+
+// AuthContext names the authorization context of the requests t
+// authorizes, for the generated Client's cache (ClientOptions.AuthContext):
+// Clients that share a Cache and a Transport share their private cache
+// entries, Clients of different Transports never do. It names no
+// credential. (The HTTPTransport cannot see the Authorization header t
+// adds, so without it each Client has a context of its own.)
+func (t *Transport) AuthContext() string { return t.authCtx }
+
+// Authorize obtains a token now, instead of at the first request the
+// server refuses. An interactive program calls it before Connect: the
+// generated Client bounds its first request by ClientOptions.ProbeTimeout
+// (10 seconds by default), which is too short for a user to sign in. It
+// sends the MCP endpoint a JSON-RPC ping (with the token t holds, if any)
+// to learn what the server asks for, and authorizes as RoundTrip does. It
+// returns nil once the server accepts the ping's credentials, whatever it
+// answers the ping itself.
+func (t *Transport) Authorize(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.server.String(), strings.NewReader(`{"jsonrpc":"2.0","id":"auth-probe","method":"ping"}`))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := t.RoundTrip(req)
+	if err != nil {
+		return err
+	}
+	drain(resp)
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return fmt.Errorf("auth: %s refused the credentials: %s", t.server.Redacted(), resp.Status)
+	}
+	return nil
+}
 
 // Token returns the token t holds for its server, if any.
 func (t *Transport) Token(ctx context.Context) (*oauth2.Token, error) {

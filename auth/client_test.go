@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -600,5 +601,90 @@ func TestLegacyDiscovery(t *testing.T) {
 		if legacy && err != nil || !legacy && !errors.Is(err, ErrNotFound) {
 			t.Errorf("LegacyDiscovery %v: %v", legacy, err)
 		}
+	}
+}
+
+func TestAuthorizeBeforeRequests(t *testing.T) {
+	as := newTestAS(t)
+	mcp := newTestMCP(t, as, nil)
+	tr, err := NewTransport(mcp.url, Config{Grant: &AuthorizationCode{Interaction: &redirectAgent{}}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Authorize(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if tok, _ := tr.Token(t.Context()); tok == nil || len(as.authorizeCalls()) != 1 {
+		t.Fatalf("token %v after %d authorizations", tok, len(as.authorizeCalls()))
+	}
+	// The MCP requests that follow find the token.
+	if resp, _ := rpc(t, tr.Client(), mcp.url, "tools/list", nil); resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	if err := tr.Authorize(t.Context()); err != nil || len(as.authorizeCalls()) != 1 {
+		t.Fatalf("Authorize with a valid token: %v, %d authorizations", err, len(as.authorizeCalls()))
+	}
+
+	// A server that needs no authorization.
+	open := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]any{}) }))
+	defer open.Close()
+	tr2, _ := NewTransport(open.URL+"/mcp", Config{Grant: &AuthorizationCode{Interaction: &redirectAgent{}}})
+	if err := tr2.Authorize(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if tok, _ := tr2.Token(t.Context()); tok != nil {
+		t.Error("a token for a server that asked for none")
+	}
+
+	// An authorization the user refuses.
+	as3 := newTestAS(t)
+	mcp3 := newTestMCP(t, as3, nil)
+	tr3, _ := NewTransport(mcp3.url, Config{Grant: &AuthorizationCode{Interaction: &redirectAgent{tamper: func(q url.Values) { q.Del("code"); q.Set("error", "access_denied") }}}})
+	var ae *AuthorizationError
+	if err := tr3.Authorize(t.Context()); !errors.As(err, &ae) {
+		t.Fatalf("got %v, want an AuthorizationError", err)
+	}
+}
+
+func TestAuthContext(t *testing.T) {
+	as := newTestAS(t)
+	mcp := newTestMCP(t, as, nil)
+	a, _ := NewTransport(mcp.url, Config{Grant: &AuthorizationCode{Interaction: &redirectAgent{}}})
+	b, _ := NewTransport(mcp.url, Config{Grant: &AuthorizationCode{Interaction: &redirectAgent{}}})
+	before := a.AuthContext()
+	if resp, _ := rpc(t, a.Client(), mcp.url, "ping", nil); resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	tok, _ := a.Token(t.Context())
+	if a.AuthContext() == "" || a.AuthContext() != before || a.AuthContext() == b.AuthContext() || strings.Contains(a.AuthContext(), tok.AccessToken) {
+		t.Errorf("AuthContext %q (was %q), other Transport %q", a.AuthContext(), before, b.AuthContext())
+	}
+}
+
+func TestLoopbackClose(t *testing.T) {
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	lb := &Loopback{Addr: addr}
+	uri, err := lb.RedirectURI(t.Context())
+	if err != nil || uri != "http://"+addr+"/callback" {
+		t.Fatalf("%q %v", uri, err)
+	}
+	if _, err := (&Loopback{Addr: addr}).RedirectURI(t.Context()); err == nil {
+		t.Fatal("two listeners on one address")
+	}
+	if err := lb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again := &Loopback{Addr: addr}
+	if _, err := again.RedirectURI(t.Context()); err != nil {
+		t.Fatalf("the address is still taken after Close: %v", err)
+	}
+	again.Close()
+	if _, err := (&Loopback{Addr: "192.0.2.1:0"}).RedirectURI(t.Context()); err == nil {
+		t.Error("a loopback listener on a non-loopback address")
 	}
 }

@@ -90,7 +90,9 @@ type AuthorizationCode struct {
 	// means "native".
 	ApplicationType string
 	// Interaction takes the user to the authorization endpoint and
-	// brings back the redirect; nil means &Loopback{}.
+	// brings back the redirect; nil means &Loopback{}. When it is an
+	// io.Closer, it is closed if the authorization fails between
+	// RedirectURI and Authorize.
 	Interaction Interaction
 	// NoOfflineAccess keeps the client from asking for offline_access
 	// (a refresh token) at servers that list it in scopes_supported.
@@ -253,6 +255,9 @@ func (g *AuthorizationCode) obtain(ctx context.Context, f *flow) (*tokenRecord, 
 	}
 	client, err := g.register(ctx, f, redirectURI)
 	if err != nil {
+		if c, ok := ia.(io.Closer); ok {
+			c.Close() // the user will not be asked: stop waiting for them
+		}
 		return nil, err
 	}
 	scopes := g.withOffline(f)

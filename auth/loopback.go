@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -32,7 +34,7 @@ type Loopback struct {
 	// pre-registered client).
 	Addr string
 	// Open shows the authorization URL to the user; nil means printing
-	// it on standard error.
+	// it on standard error. OpenBrowser opens the user's browser.
 	Open func(authURL string) error
 	// Timeout bounds the wait for the redirect; 0 means 5 minutes.
 	Timeout time.Duration
@@ -68,6 +70,19 @@ func (l *Loopback) RedirectURI(ctx context.Context) (string, error) {
 	l.ln = ln
 	l.uri = "http://" + ln.Addr().String() + "/callback"
 	return l.uri, nil
+}
+
+// Close stops listening, if RedirectURI started to and Authorize did not
+// run (the authorization failed before the user was asked).
+func (l *Loopback) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ln == nil {
+		return nil
+	}
+	err := l.ln.Close()
+	l.ln = nil
+	return err
 }
 
 // Authorize shows authURL and waits for the redirect. The listener is
@@ -128,4 +143,24 @@ func (l *Loopback) Authorize(ctx context.Context, authURL string) (url.Values, e
 	case <-ctx.Done():
 		return nil, errors.Join(errors.New("auth: no authorization redirect came back"), ctx.Err())
 	}
+}
+
+// OpenBrowser opens u in the user's browser (xdg-open, open or
+// rundll32, by operating system), for Loopback.Open. It returns once the
+// browser was started.
+func OpenBrowser(u string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", u)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
+	default:
+		cmd = exec.Command("xdg-open", u)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	return nil
 }

@@ -109,6 +109,9 @@ func (rs *ResourceServer) Handle(mux *http.ServeMux, mcp http.Handler) {
 // the request gets 403 insufficient_scope naming the scopes needed. The
 // verified Principal is in the context next sees (PrincipalFrom).
 func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
+	if rs.Verifier == nil {
+		panic("auth: ResourceServer.Middleware without a Verifier")
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		needed, status := rs.requiredScopes(r)
 		if status != 0 {

@@ -70,7 +70,7 @@ func TestMiddlewareRefusesBadTokens(t *testing.T) {
 	parts := strings.Split(good, ".")
 	tamperedPayload, _ := json.Marshal(claims(func(c map[string]any) { c["sub"] = "mallory" }))
 	noneHeader := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT","kid":"k1"}`))
-	hsKey, _ := json.Marshal(as.key.PublicKey.X.Bytes()) // a "key" an attacker could know
+	hsKey, _ := as.key.PublicKey.Bytes() // a "key" an attacker knows: the public key
 
 	for name, token := range map[string]string{
 		"expired":              as.mintClaims(claims(func(c map[string]any) { c["exp"] = now.Add(-time.Hour).Unix() }), as.key, as.kid, jose.ES256),
@@ -158,7 +158,7 @@ func TestMiddlewareScopes(t *testing.T) {
 }
 
 func TestMetadataDocument(t *testing.T) {
-	rs := &ResourceServer{Resource: "https://mcp.example.com/api/mcp", AuthorizationServers: []string{"https://as.example.com"}, Scopes: []string{"mcp:basic"}, ResourceName: "Example"}
+	rs := &ResourceServer{Resource: "https://mcp.example.com/api/mcp", AuthorizationServers: []string{"https://as.example.com"}, Scopes: []string{"mcp:basic"}, ResourceName: "Example", Verifier: &JWTVerifier{}}
 	if rs.MetadataPath() != "/.well-known/oauth-protected-resource/api/mcp" {
 		t.Fatal(rs.MetadataPath())
 	}
@@ -310,5 +310,29 @@ func TestResourceCovers(t *testing.T) {
 		if _, err := checkEndpoint("x", tc.u); (err == nil) != tc.ok {
 			t.Errorf("checkEndpoint(%q): %v", tc.u, err)
 		}
+	}
+}
+
+func TestPrincipalID(t *testing.T) {
+	ids := map[string]bool{}
+	for _, p := range []*Principal{
+		{Issuer: "https://as", Subject: "alice", ClientID: "c"},
+		{Issuer: "https://as", Subject: "bob", ClientID: "c"},
+		{Issuer: "https://as", Subject: "alice", ClientID: "d"},
+		{Issuer: "https://other", Subject: "alice", ClientID: "c"},
+		{Issuer: "https://as alice", Subject: "c"},
+		{Issuer: "https://as", Subject: "alice c"},
+	} {
+		id := p.ID()
+		if ids[id] {
+			t.Errorf("%+v: ID %q is another principal's", p, id)
+		}
+		ids[id] = true
+		if got := PrincipalID(WithPrincipal(t.Context(), p)); got != id {
+			t.Errorf("PrincipalID %q, ID %q", got, id)
+		}
+	}
+	if got := PrincipalID(t.Context()); got != "" {
+		t.Errorf("no principal: %q", got)
 	}
 }

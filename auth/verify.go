@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,28 @@ type Principal struct {
 
 // HasScope reports whether p was granted scope.
 func (p *Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes, scope) }
+
+// ID names the principal for comparisons: its issuer, subject and client,
+// each quoted, joined by spaces. Two tokens of the same user through the
+// same client have the same ID; the ID names no credential.
+func (p *Principal) ID() string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Quote(p.Issuer) + " " + strconv.Quote(p.Subject) + " " + strconv.Quote(p.ClientID)
+}
+
+// PrincipalID returns the ID of the principal the middleware verified for
+// the request whose context is ctx, or "" when there is none. It has the
+// type of the generated packages' ServerOptions.Principal, which binds
+// the requestState of multi round-trip requests and the tasks of the
+// tasks extension to the principal they were issued to:
+//
+//	mcp.NewServerDispatcher(h, mcp.ServerOptions{Principal: auth.PrincipalID})
+func PrincipalID(ctx context.Context) string {
+	p, _ := PrincipalFrom(ctx)
+	return p.ID()
+}
 
 type principalKey struct{}
 
