@@ -15,14 +15,25 @@ generate:
 
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-# The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen
-# and on every generated package), the tests, and the interoperability tests.
+# Modules of their own beside mcpgen's, so that mcpgen's module and the
+# generated packages do not depend on what they import: the authorization
+# package (auth/: golang.org/x/oauth2, go-jose; docs/authorization.md) and
+# the conformance suite's client, which uses it (examples/everything-client).
+AUTH_MODULES = auth examples/everything-client
+
+# The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
+# on every generated package and on the modules above), the tests, and the
+# interoperability tests.
 test: interop-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
+	@for m in $(AUTH_MODULES); do \
+		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) test ./..."; \
+		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./... && $(GO) test ./...) || exit 1; \
+	done
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
@@ -108,8 +119,9 @@ interop-deps:
 # file changed since the last install); conformance/suite (a Go program)
 # builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
 # requires plus the unscored ones, stops the server and prints a table; then
-# it runs the client scenarios of 2026-07-28 and 2025-11-25 with
-# examples/everything-client (the suite starts it once per scenario).
+# it builds examples/everything-client (a module of its own) and runs the
+# client scenarios of 2026-07-28 and 2025-11-25 with it (the suite starts it
+# once per scenario), the authorization ones (auth/...) included.
 SUITE = conformance/suite
 conformance:
 	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \
