@@ -173,7 +173,7 @@ func (g *AuthorizationCode) registerDynamically(ctx context.Context, f *flow, re
 		ResponseTypes:           []string{"code"},
 		TokenEndpointAuthMethod: method,
 		ApplicationType:         or(g.ApplicationType, "native"),
-		Scope:                   strings.Join(g.withOffline(f), " "),
+		Scope:                   strings.Join(g.registrationScopes(f), " "),
 	}
 	body, _ := json.Marshal(rr)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.as.RegistrationEndpoint, strings.NewReader(string(body)))
@@ -223,6 +223,18 @@ func truncate(b []byte) string {
 		b = b[:256]
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// registrationScopes are the scopes a dynamic registration asks for:
+// those of this authorization and every one the resource lists, so that a
+// server that limits a client to the scopes it registered (such as Ory
+// Hydra) allows a later step-up.
+func (g *AuthorizationCode) registrationScopes(f *flow) []string {
+	s := g.withOffline(f)
+	if f.prm != nil {
+		s = union(s, f.prm.ScopesSupported)
+	}
+	return s
 }
 
 // withOffline adds offline_access to f's scopes when the server lists it

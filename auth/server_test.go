@@ -336,3 +336,21 @@ func TestPrincipalID(t *testing.T) {
 		t.Errorf("no principal: %q", got)
 	}
 }
+
+// FuzzParseChallenges: any WWW-Authenticate value parses without a panic,
+// and a challenge formatChallenge writes parses back to its parameters.
+func FuzzParseChallenges(f *testing.F) {
+	f.Add(`Bearer error="invalid_token", error_description="a \"b\", c", scope="x y", resource_metadata="https://h/.well-known/oauth-protected-resource"`, "x")
+	f.Add(`Basic realm="r", DPoP algs="ES256", Negotiate abc==`, `a"b\c`)
+	f.Add(`Bearer ,,, =`, "")
+	f.Fuzz(func(t *testing.T, header, value string) {
+		ParseChallenges(http.Header{"Www-Authenticate": {header}})
+		if strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 || r == 0x7f || r >= 0x80 }) || value == "" {
+			return
+		}
+		got := ParseChallenges(http.Header{"Www-Authenticate": {formatChallenge("Bearer", "error", value, "scope", "a b")}})
+		if len(got) != 1 || got[0].Params["error"] != value || got[0].Params["scope"] != "a b" {
+			t.Fatalf("%q: parsed back as %+v", value, got)
+		}
+	})
+}

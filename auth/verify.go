@@ -172,6 +172,7 @@ type JWTVerifier struct {
 	mu      sync.Mutex
 	keys    *jose.JSONWebKeySet
 	fetched time.Time
+	jwksURL string // JWKSURL, or the one discovery found
 }
 
 var asymmetric = []jose.SignatureAlgorithm{jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512, jose.ES256, jose.ES384, jose.ES512, jose.EdDSA}
@@ -291,6 +292,9 @@ func (v *JWTVerifier) fetch(ctx context.Context) error {
 	}
 	u := v.JWKSURL
 	if u == "" {
+		u = v.jwksURL
+	}
+	if u == "" {
 		m, err := DiscoverServer(ctx, hc, v.Issuer)
 		if err != nil {
 			return err
@@ -299,7 +303,7 @@ func (v *JWTVerifier) fetch(ctx context.Context) error {
 			return fmt.Errorf("%w: %s has no jwks_uri", ErrMetadata, v.Issuer)
 		}
 		u = m.JWKSURI
-		v.JWKSURL = u
+		v.jwksURL = u
 	}
 	var set jose.JSONWebKeySet
 	found, err := getJSON(ctx, hc, u, &set)
