@@ -1,12 +1,19 @@
 // Package auth implements the authorization of the Model Context
 // Protocol (basic/authorization of revisions 2025-11-25 and 2026-07-28):
-// OAuth 2.1 for MCP clients and MCP servers over HTTP.
+// OAuth 2.1 for MCP clients and MCP servers over HTTP. It is a module of
+// its own, so that mcpgen's generated packages keep importing only the
+// standard library and mcpgen's runtime; it works with them through their
+// exported API. docs/authorization.md in mcpgen's repository has the
+// whole story.
 //
 // A client authorizes its requests with a Transport, an
-// http.RoundTripper for one MCP endpoint:
+// http.RoundTripper for one MCP endpoint, given to a generated package's
+// HTTPTransport:
 //
 //	t, err := auth.NewTransport("https://mcp.example.com/mcp", auth.Config{})
-//	// ... then give the MCP HTTP transport t.Client() as its *http.Client.
+//	// ...
+//	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: u, Client: t.Client()}, h,
+//		mcp.ClientOptions{AuthContext: t.AuthContext()})
 //
 // On a 401 the Transport reads the WWW-Authenticate challenge, fetches
 // the protected resource metadata (RFC 9728) and the authorization
@@ -27,7 +34,8 @@
 //		Scopes:               []string{"mcp:basic"},
 //		ToolScopes:           map[string][]string{"delete_file": {"files:write"}},
 //	}
-//	rs.Handle(mux, mcpHandler) // the metadata document and the protected endpoint
+//	rs.Handle(mux, mcp.NewHTTPHandler(d, opts)) // the metadata document and the protected endpoint
 //
-// Handlers find the verified caller with PrincipalFrom.
+// Handlers find the verified caller with PrincipalFrom; PrincipalID is
+// the generated packages' ServerOptions.Principal.
 package auth
