@@ -118,7 +118,7 @@ interop: interop-deps
 # dynamic registration, client credentials and private_key_jwt. A missing
 # tool fails the tests; nothing skips. .ci/run runs it.
 interop-hydra:
-	cd auth/interop && $(GO) test -count=1 -run '^TestHydra' ./...
+	cd auth/interop && $(GO) test -count=1 -timeout 30m -run '^TestHydra' ./...
 
 # npm ci installs the official TypeScript client and a Node binary pinned
 # by interop/ts/package-lock.json, only when the lock file changed since
