@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client bench-keywords interop interop-deps conformance
+.PHONY: all generate test check vet bench bench-http bench-client bench-keywords interop interop-deps interop-hydra conformance
 
 all: check
 
@@ -15,14 +15,31 @@ generate:
 
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-# The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen
-# and on every generated package), the tests, and the interoperability tests.
+# Modules of their own beside mcpgen's, so that mcpgen's module and the
+# generated packages do not depend on what they import: the authorization
+# package (auth/: golang.org/x/oauth2, go-jose; docs/authorization.md), the
+# conformance suite's client, which uses it (examples/everything-client),
+# and their interoperability tests (auth/interop: the generated packages of
+# every revision, the Go blocks of docs/authorization.md, and Ory Hydra,
+# a tool of that module).
+AUTH_MODULES = auth examples/everything-client auth/interop
+
+# The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
+# on every generated package and on the modules above), the tests, and the
+# interoperability tests.
 test: interop-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
+	@for m in $(AUTH_MODULES); do \
+		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./..."; \
+		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; \
+	done
+	cd auth && $(GO) test -race ./...
+	cd examples/everything-client && $(GO) test ./...
+	cd auth/interop && $(GO) test -skip '^TestHydra' ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
@@ -91,6 +108,18 @@ bench-client:
 interop: interop-deps
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 
+# The auth module against a real authorization server, Ory Hydra v2.3.0
+# (auth/interop, TestHydra*): the tests build Hydra, the tool of
+# auth/interop/go.mod, with the sqlite tags (cgo: this needs a C compiler;
+# about 2 minutes on 2 cores the first time, then cached by go.sum in the
+# user's cache directory), run it with in-memory storage on 127.0.0.1 and
+# examples/everything-server behind auth.ResourceServer, and get tokens by
+# authorization code + PKCE (login and consent through Hydra's admin API),
+# dynamic registration, client credentials and private_key_jwt. A missing
+# tool fails the tests; nothing skips. .ci/run runs it.
+interop-hydra:
+	cd auth/interop && $(GO) test -count=1 -timeout 30m -run '^TestHydra' ./...
+
 # npm ci installs the official TypeScript client and a Node binary pinned
 # by interop/ts/package-lock.json, only when the lock file changed since
 # the last install (this needs the npm registry).
@@ -108,8 +137,9 @@ interop-deps:
 # file changed since the last install); conformance/suite (a Go program)
 # builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
 # requires plus the unscored ones, stops the server and prints a table; then
-# it runs the client scenarios of 2026-07-28 and 2025-11-25 with
-# examples/everything-client (the suite starts it once per scenario).
+# it builds examples/everything-client (a module of its own) and runs the
+# client scenarios of 2026-07-28 and 2025-11-25 with it (the suite starts it
+# once per scenario), the authorization ones (auth/...) included.
 SUITE = conformance/suite
 conformance:
 	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \

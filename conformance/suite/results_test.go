@@ -234,30 +234,32 @@ func TestJudgeClient(t *testing.T) {
 	results := map[string][]check{
 		"tools_call":      {{ID: "a", Status: "SUCCESS"}},
 		"initialize":      {}, // the client stopped before anything was checked
-		"auth/basic-cimd": {{ID: "b", Status: "FAILURE"}},
+		"auth/basic-cimd": {{ID: "b", Status: "SUCCESS"}},
 		"auth/dpop":       {{ID: "c", Status: "FAILURE"}},
 	}
-	rules := judgeRules{mayFailScored: authScenario, needChecks: true}
-	expected := map[string]string{"auth/basic-cimd": "OAuth", "auth/dpop": "OAuth"}
+	rules := judgeRules{needChecks: true}
+	expected := map[string]string{"auth/dpop": "DPoP"}
 	outcomes, problems := judgeWith(sets, results, expected, rules)
 	if len(problems) != 1 || !strings.Contains(problems[0], "initialize: FAIL") {
 		t.Errorf("problems %q, want only initialize (no checks)", problems)
 	}
 	for _, o := range outcomes {
-		if o.name == "auth/basic-cimd" && o.verdict != "expected failure" {
-			t.Errorf("a listed scored auth scenario: %+v", o)
+		if o.name == "auth/dpop" && o.verdict != "expected failure" {
+			t.Errorf("a listed extension scenario: %+v", o)
 		}
 	}
-	// A scored scenario that is not an authorization one may not be listed.
-	_, problems = judgeWith(sets, results, map[string]string{"tools_call": "no"}, rules)
-	if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), "a scored scenario: it must pass") {
-		t.Errorf("listing tools_call: %q", problems)
+	// No scored scenario may be listed, an authorization one included.
+	for _, name := range []string{"tools_call", "auth/basic-cimd"} {
+		_, problems = judgeWith(sets, results, map[string]string{name: "no"}, rules)
+		if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), "a scored scenario: it must pass") {
+			t.Errorf("listing %s: %q", name, problems)
+		}
 	}
-	// A listed authorization scenario that passes must leave the list.
-	results["auth/basic-cimd"] = []check{{ID: "b", Status: "SUCCESS"}}
+	// A listed scenario that passes must leave the list.
+	results["auth/dpop"] = []check{{ID: "c", Status: "SUCCESS"}}
 	_, problems = judgeWith(sets, results, expected, rules)
-	if !strings.Contains(strings.Join(problems, "\n"), "auth/basic-cimd: UNEXPECTED PASS") {
-		t.Errorf("a passing listed auth scenario: %q", problems)
+	if !strings.Contains(strings.Join(problems, "\n"), "auth/dpop: UNEXPECTED PASS") {
+		t.Errorf("a passing listed scenario: %q", problems)
 	}
 }
 

@@ -15,6 +15,13 @@
 // this program reads from it. Without a scenario it connects, lists the
 // server's tools, resources and prompts and prints them.
 //
+// Its requests go through an auth.Transport (github.com/mcpgen/mcpgen/auth,
+// see docs/authorization.md): a server that answers 401 is authorized
+// with OAuth 2.1 as basic/authorization says, which the suite's auth/...
+// scenarios test. For those, MCP_CONFORMANCE_CONTEXT may carry the
+// client's credentials. It is a module of its own, so that mcpgen's module
+// does not depend on the auth package's dependencies.
+//
 // It exits 0 when everything it did succeeded, 1 otherwise (with the error
 // on standard error).
 package main
@@ -27,6 +34,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -59,7 +67,12 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 	case "sep-2322-client-request-state", "elicitation-sep1034-client-defaults":
 		opts.Capabilities.Elicitation = &mcp.ClientCapabilitiesElicitation{Form: &mcp.ClientCapabilitiesElicitationForm{}}
 	}
-	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: url}, h, opts)
+	tr, err := authTransport(url, scenario, scenarioContext, logger)
+	if err != nil {
+		return err
+	}
+	opts.AuthContext = tr.AuthContext()
+	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: url, Client: tr.Client()}, h, opts)
 	if err != nil {
 		return err
 	}
@@ -136,6 +149,20 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 		}
 		return errors.New("the server has no json_schema_2020_12_tool")
 	default:
+		if strings.HasPrefix(scenario, "auth/") {
+			// The authorization scenarios: list the tools and call each
+			// (a call may need more scopes than the list: step-up).
+			tools, err := c.ListTools(ctx, nil)
+			if err != nil {
+				return err
+			}
+			for _, t := range tools.Tools {
+				if err := callTool(ctx, c, t.Name, `{}`, logger); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		// initialize, request-metadata, json-schema-ref-no-deref, and no
 		// scenario: connect and list the tools.
 		tools, err := c.ListTools(ctx, nil)
