@@ -418,7 +418,7 @@ func (b *builder) reserveOwnNames() {
 	// dispatcher, before the protocol is built and it is known whether
 	// the revision can carry tasks or conversions: a schema cannot take
 	// them either way.
-	for _, n := range emit.RuntimeNames(emit.Layers{RPC: dispatcher, Tasks: dispatcher, Convert: dispatcher}) {
+	for _, n := range emit.RuntimeNames(emit.Layers{RPC: dispatcher, MCP: dispatcher, Tasks: dispatcher, Convert: dispatcher}) {
 		b.reserve(n, "the generated package's own API")
 	}
 	for _, n := range []string{"Value", "Definitions", "NewValue", "ProtocolVersion"} {

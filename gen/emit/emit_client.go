@@ -401,7 +401,7 @@ func (e *emitter) emitAnswerInput(f *jen.File, c *ir.ClientSupport) {
 			}
 			stmts = append(stmts,
 				jen.Var().Id("p").Add(pt),
-				jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+				jen.If(jen.Id("err").Op(":=").Qual(jsonrpcPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.False()), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 			)
 			switch {
 			case in.Params.Union() != nil:
@@ -466,7 +466,7 @@ func clientInputHandlers(p *ir.Protocol, s *ir.Side) (ifc, unimpl []jen.Code) {
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(in.Handler).Params(params...).Params(jen.Op("*").Id(in.Result.Name), jen.Error()))
 		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(in.Handler).Params(uparams...).Params(jen.Op("*").Id(in.Result.Name), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ErrNotImplemented")),
+			jen.Return(jen.Nil(), jen.Qual(jsonrpcPkg, "ErrNotImplemented")),
 		))
 	}
 	return ifc, unimpl

@@ -278,7 +278,7 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 		}
 		ifc = append(ifc, jen.Comment(commentText(doc)).Line().Id(m.Handler).Params(params...).Params(resultGoType(m), jen.Error()))
 		unimpl = append(unimpl, jen.Func().Params(jen.Id(s.Unimplemented)).Id(m.Handler).Params(uparams...).Params(resultGoType(m), jen.Error()).Block(
-			jen.Return(resultZero(m), jen.Qual(protocolPkg, "ErrNotImplemented")),
+			jen.Return(resultZero(m), jen.Qual(jsonrpcPkg, "ErrNotImplemented")),
 		))
 	}
 	inIfc, inUnimpl := clientInputHandlers(p, s)
@@ -371,10 +371,17 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Method) {
 	recv := jen.Id("d").Op("*").Id(s.Dispatcher)
 	f.Comment(commentText(fmt.Sprintf("%s routes the JSON-RPC messages a %s sends to a %s, checking params\nagainst the schema and mapping failures to the JSON-RPC error codes.", s.Dispatcher, s.Sender, s.Handler)))
+	// An MCP package's dispatcher is a protocol.Core (the JSON-RPC engine
+	// and MCP's sessions, eras, tasks); another protocol's the engine alone.
+	mcp := e.pkg.MCP
+	engine := jen.Qual(jsonrpcPkg, "Dispatcher")
+	if mcp {
+		engine = jen.Qual(protocolPkg, "Core")
+	}
 	f.Type().Id(s.Dispatcher).Struct(
 		jen.Id("h").Id(s.Handler),
 		jen.Id("opts").Id(s.Options),
-		jen.Id("rpc").Qual(protocolPkg, "RpcDispatcher"),
+		jen.Id("rpc").Add(engine.Clone()),
 	)
 	var table []jen.Code
 	hasInitialize := false
@@ -407,14 +414,18 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 			))
 		}
 	}
-	fields := []jen.Code{
+	engineFields := []jen.Code{
 		jen.Id("Batches").Op(":").Lit(p.Batches),
 		jen.Id("OmitUnknownID").Op(":").Lit(p.ErrorIDOptional),
 		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
 		serveLimitsValue(),
-		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(protocolPkg, "RpcMethod").Values(table...),
+		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(jsonrpcPkg, "Method").Values(table...),
 	}
-	if s.Dir == ir.ClientToServer {
+	fields := engineFields
+	if mcp {
+		fields = []jen.Code{jen.Id("Dispatcher").Op(":").Qual(jsonrpcPkg, "Dispatcher").Values(engineFields...)}
+	}
+	if mcp && s.Dir == ir.ClientToServer {
 		fields = append(fields,
 			jen.Id("Modern").Op(":").Lit(p.Modern),
 			jen.Id("Versions").Op(":").Id("opts").Dot("SupportedVersions"),
@@ -430,13 +441,20 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	body = append(body, tasksDefaults(p, s)...)
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.Dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
-		jen.Id("d").Dot("rpc").Op("=").Qual(protocolPkg, "RpcDispatcher").Values(fields...),
+		jen.Id("d").Dot("rpc").Op("=").Add(engine.Clone()).Values(fields...),
 	)
+	if mcp {
+		body = append(body, jen.Id("d").Dot("rpc").Dot("Init").Call())
+	}
 	if len(kinds) > 0 {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("CheckInput").Op("=").Id("d").Dot("checkInputResponse"))
 	}
 	if s.Dir == ir.ClientToServer {
-		body = append(body, jen.Id("d").Dot("rpc").Dot("AddExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
+		if mcp {
+			body = append(body, jen.Id("d").Dot("rpc").Dot("AddExtensions").Call(jen.Id("opts").Dot("ExtensionMethods")))
+		} else {
+			body = append(body, jen.Id("d").Dot("rpc").Dot("AddExtensions").Call(jen.Id("opts").Dot("ExtensionMethods"), jen.Nil()))
+		}
 		body = append(body, tasksAttach(p, s)...)
 		if e.serveOlder(p) {
 			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("Older").Op("=").Qual(protocolPkg, "NewOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Qual(protocolPkg, "OlderServe").Values(
@@ -464,7 +482,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("Serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
-	if s.Dir == ir.ClientToServer {
+	if s.Dir == ir.ClientToServer && mcp {
 		e.emitHTTP(f, p, s)
 		e.emitTasks(f, p, s)
 		e.emitSessionMethods(f, p, s, ms)
@@ -473,7 +491,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		e.emitInputCheck(f, s, kinds)
 	}
 	if rejectInit {
-		f.Func().Params(recv.Clone()).Id("rejectInitialize").Params(jen.Id("_").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(
+		f.Func().Params(recv.Clone()).Id("rejectInitialize").Params(jen.Id("_").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(
 			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "RejectInitialize").Call(jen.Id("raw"), jen.Id("d").Dot("opts").Dot("SupportedVersions"))),
 		)
 	}
@@ -525,7 +543,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		}
 		nbody = append(nbody, sealing...)
 		nbody = append(nbody, jen.Return(jen.Id("res"), jen.Nil()))
-		f.Func().Params(recv.Clone()).Id("needInput").Params(ctxParam.Qual("context", "Context"), methodParam.String(), jen.Id("params").Index().Byte(), jen.Id("r").Qual(protocolPkg, "RpcResult")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(nbody...)
+		f.Func().Params(recv.Clone()).Id("needInput").Params(ctxParam.Qual("context", "Context"), methodParam.String(), jen.Id("params").Index().Byte(), jen.Id("r").Qual(jsonrpcPkg, "Result")).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(nbody...)
 	}
 	e.emitDefaults(f, p, s, ms)
 }
@@ -579,7 +597,7 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 		}
 		body = append(body,
 			jen.Var().Id("p").Add(pt),
-			jen.If(jen.Id("err").Op(":=").Qual(protocolPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.Lit(m.ParamsRequired)), jen.Id("err").Op("!=").Nil()).Block(
+			jen.If(jen.Id("err").Op(":=").Qual(jsonrpcPkg, "DecodeParams").Call(jen.Id("raw"), jen.Op("&").Id("p"), jen.Lit(m.ParamsRequired)), jen.Id("err").Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Id("err")),
 			),
 		)
@@ -600,7 +618,7 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 	} else {
 		body = append(body, jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("d").Dot("h").Dot(m.Handler).Call(args...))
 		if m.Default != "" {
-			body = append(body, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(protocolPkg, "ErrNotImplemented"))).Block(
+			body = append(body, jen.If(jen.Qual("errors", "Is").Call(jen.Id("err"), jen.Qual(jsonrpcPkg, "ErrNotImplemented"))).Block(
 				jen.List(jen.Id("r"), jen.Id("err")).Op("=").Id("d").Dot("default"+strings.TrimPrefix(m.Const, "Method")).Call(args[1:]...),
 			))
 		}
@@ -638,7 +656,7 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 	if m.Notification && m.Params == nil {
 		body = append([]jen.Code{jen.Id("_").Op("=").Id("raw")}, body...)
 	}
-	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(callName(m)).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("raw").Index().Byte()).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(body...)
 }
 
 // emitFinish writes finishT: it fills what the protocol makes the
@@ -684,7 +702,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	body = append(body,
 		jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
 			jen.If(jen.Id("err").Op(":=").Id("c").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Qual(protocolPkg, "InvalidResult").Call(jen.Id("err"))),
+				jen.Return(jen.Nil(), jen.Qual(jsonrpcPkg, "InvalidResult").Call(jen.Id("err"))),
 			),
 		),
 		jen.Return(jen.Op("&").Id("c"), jen.Nil()),
@@ -693,7 +711,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	if fillsResultType(p, s, st) {
 		params = append(params, jen.Id("resultType").Id(p.ResultType.GoName()))
 	}
-	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(body...)
+	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(body...)
 }
 
 // emitDefaults writes the answers the dispatcher gives itself.
@@ -716,7 +734,7 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 			body = e.defaultAnswer(p, m, st)
 		}
 		if len(body) == 0 {
-			body = []jen.Code{jen.Return(resultZero(m), jen.Qual(protocolPkg, "ErrNotImplemented"))}
+			body = []jen.Code{jen.Return(resultZero(m), jen.Qual(jsonrpcPkg, "ErrNotImplemented"))}
 		}
 		if m.Default != "initialize" && m.Params != nil {
 			params[0] = jen.Id("_").Add(paramsGoType(m))

@@ -58,7 +58,7 @@ func (e *emitter) emitInputCheck(f *jen.File, s *ir.Side, kinds []*ir.InputKind)
 	var cases []jen.Code
 	for _, k := range kinds {
 		cases = append(cases, jen.Case(jen.Lit(k.Method)).Block(
-			jen.Return(jen.Qual(protocolPkg, "CheckValue").Call(jen.Id("raw"), jen.New(jen.Id(k.Result.Name)))),
+			jen.Return(jen.Qual(jsonrpcPkg, "CheckValue").Call(jen.Id("raw"), jen.New(jen.Id(k.Result.Name)))),
 		))
 	}
 	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id("checkInputResponse").Params(jen.Id("method").String(), jen.Id("raw").Index().Byte()).Error().Block(

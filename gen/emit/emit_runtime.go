@@ -8,6 +8,7 @@ import (
 const (
 	codecPkg    = "github.com/mcpgen/mcpgen/runtime/codec"
 	protocolPkg = "github.com/mcpgen/mcpgen/runtime/protocol"
+	jsonrpcPkg  = "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // runtimeName is a name of the runtime that a generated package
@@ -20,8 +21,9 @@ type runtimeName struct {
 	// parameters and results are sig).
 	kind string
 	// layer says when the package has it: "" always, "rpc" with a
-	// dispatcher, "tasks" with the tasks extension, "convert" with
-	// conversions to older revisions.
+	// dispatcher, "mcp" with the dispatcher of an MCP revision, "tasks"
+	// with the tasks extension, "convert" with conversions to older
+	// revisions.
 	layer string
 	// params and results of a func (a wrapper calls the runtime's with
 	// the same arguments); typeParams for a generic one.
@@ -62,51 +64,51 @@ var runtimeNames = []runtimeName{
 		params:  []jen.Code{jen.Id("data").Index().Byte(), jen.Id("v").Interface(jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(), jen.Id("Validate").Params().Error())},
 		results: []jen.Code{jen.Error()}, args: []string{"data", "v"}},
 
-	{name: "RPCError", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "CodeParseError", pkg: protocolPkg, kind: "const", layer: "rpc"},
-	{name: "CodeInvalidRequest", pkg: protocolPkg, kind: "const", layer: "rpc"},
-	{name: "CodeMethodNotFound", pkg: protocolPkg, kind: "const", layer: "rpc"},
-	{name: "CodeInvalidParams", pkg: protocolPkg, kind: "const", layer: "rpc"},
-	{name: "CodeInternalError", pkg: protocolPkg, kind: "const", layer: "rpc"},
-	{name: "MaxMessageSize", pkg: protocolPkg, kind: "const", layer: "rpc"},
-	{name: "RequestInfo", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "RequestFromContext", pkg: protocolPkg, kind: "func", layer: "rpc",
-		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "RequestInfo")}, args: []string{"ctx"}},
-	{name: "ExtensionMethod", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "Session", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "SessionFromContext", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "RPCError", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
+	{name: "CodeParseError", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
+	{name: "CodeInvalidRequest", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
+	{name: "CodeMethodNotFound", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
+	{name: "CodeInvalidParams", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
+	{name: "CodeInternalError", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
+	{name: "MaxMessageSize", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
+	{name: "RequestInfo", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
+	{name: "RequestFromContext", pkg: jsonrpcPkg, kind: "func", layer: "rpc",
+		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(jsonrpcPkg, "RequestInfo")}, args: []string{"ctx"}},
+	{name: "ExtensionMethod", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
+	{name: "Session", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "SessionFromContext", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "Session")}, args: []string{"ctx"}},
-	{name: "SendNotification", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "SendNotification", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params:  []jen.Code{ctxParam(), jen.Id("method").String(), jen.Id("params").Add(appendJSONer())},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "method", "params"}},
-	{name: "SendRequest", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "SendRequest", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params:  []jen.Code{ctxParam(), jen.Id("method").String(), jen.Id("params").Add(appendJSONer()), jen.Id("result").Add(unmarshaler())},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "method", "params", "result"}},
-	{name: "Log", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "Log", pkg: protocolPkg, kind: "func", layer: "mcp",
 		typeParams: []jen.Code{jen.Id("L").Op("~").String()},
 		params:     []jen.Code{ctxParam(), jen.Id("level").Id("L"), jen.Id("logger").String(), jen.Id("data").Any()},
 		results:    []jen.Code{jen.Error()}, args: []string{"ctx", "level", "logger", "data"}},
-	{name: "SendProgress", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "SendProgress", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params:  []jen.Code{ctxParam(), jen.List(jen.Id("progress"), jen.Id("total")).Float64(), jen.Id("message").String()},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "progress", "total", "message"}},
-	{name: "CloseSSEStream", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "CloseSSEStream", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params:  []jen.Code{ctxParam(), jen.Id("retry").Qual("time", "Duration")},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "retry"}},
-	{name: "RequireClientCapabilities", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "RequireClientCapabilities", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params:  []jen.Code{jen.Id("required").Qual("encoding/json", "RawMessage")},
 		results: []jen.Code{jen.Error()}, args: []string{"required"}},
-	{name: "HTTPRequestFromContext", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "HTTPRequestFromContext", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual("net/http", "Request")}, args: []string{"ctx"}},
-	{name: "Cache", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "NewCache", pkg: protocolPkg, kind: "func", layer: "rpc",
+	{name: "Cache", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "NewCache", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params: []jen.Code{jen.Id("maxBytes").Int()}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "Cache")}, args: []string{"maxBytes"}},
-	{name: "Transport", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "CommandTransport", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "StreamTransport", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "HTTPTransport", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "rpc"},
-	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "rpc"},
+	{name: "Transport", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "CommandTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "StreamTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "HTTPTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
 
 	{name: "TaskStore", pkg: protocolPkg, kind: "type", layer: "tasks"},
 	{name: "TaskStoreOptions", pkg: protocolPkg, kind: "type", layer: "tasks"},
@@ -121,12 +123,14 @@ var runtimeNames = []runtimeName{
 }
 
 // Layers says which layers of the runtime a package re-exports names of.
-type Layers struct{ RPC, Tasks, Convert bool }
+type Layers struct{ RPC, MCP, Tasks, Convert bool }
 
 func (l Layers) has(layer string) bool {
 	switch layer {
 	case "rpc":
 		return l.RPC
+	case "mcp":
+		return l.MCP
 	case "tasks":
 		return l.Tasks
 	case "convert":
@@ -152,7 +156,7 @@ func RuntimeNames(l Layers) []string {
 func (e *emitter) emitRuntime() *jen.File {
 	f := newFile(e.pkg.Name)
 	p := e.pkg.Protocol
-	l := Layers{RPC: p != nil, Tasks: p != nil && p.Tasks != nil, Convert: len(e.pkg.Older) > 0}
+	l := Layers{RPC: p != nil, MCP: p != nil && e.pkg.MCP, Tasks: p != nil && p.Tasks != nil, Convert: len(e.pkg.Older) > 0}
 	var types, consts []jen.Code
 	for _, n := range runtimeNames {
 		if !l.has(n.layer) {

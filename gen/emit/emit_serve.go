@@ -19,7 +19,7 @@ func serveOptionFields() []jen.Code {
 
 // serveLimitsValue sets the dispatcher's serveLimits from opts.
 func serveLimitsValue() jen.Code {
-	return jen.Id("Limits").Op(":").Qual(protocolPkg, "ServeLimits").Values(
+	return jen.Id("Limits").Op(":").Qual(jsonrpcPkg, "Limits").Values(
 		jen.Id("Grace").Op(":").Id("opts").Dot("ShutdownGrace"),
 		jen.Id("MaxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
 		jen.Id("MaxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),

@@ -53,7 +53,7 @@ func tasksAttach(p *ir.Protocol, s *ir.Side) []jen.Code {
 	if fillsResultType(p, s, ts.Result) {
 		args = append(args, jen.Lit(resultComplete))
 	}
-	finish := jen.Func().Params(jen.Id("r").Qual(protocolPkg, "RpcResult")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(
+	finish := jen.Func().Params(jen.Id("r").Qual(jsonrpcPkg, "Result")).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(
 		jen.Return(jen.Id("d").Dot(finishName(ts.Result)).Call(args...)),
 	)
 	return []jen.Code{jen.If(jen.Id("opts").Dot("Tasks").Op("!=").Nil()).Block(
@@ -64,7 +64,7 @@ func tasksAttach(p *ir.Protocol, s *ir.Side) []jen.Code {
 		),
 		jen.Id("d").Dot("rpc").Dot("AttachTasks").Call(
 			jen.Op("&").Id("opts").Dot("Tasks").Dot("Store"),
-			jen.Map(jen.String()).Func().Params(jen.Qual(protocolPkg, "RpcResult")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Values(
+			jen.Map(jen.String()).Func().Params(jen.Qual(jsonrpcPkg, "Result")).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Values(
 				jen.Id(ts.Call.Const).Op(":").Add(finish),
 			),
 			jen.Id("info"),
@@ -95,9 +95,9 @@ func (e *emitter) emitTasks(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		"not declare the tasks extension (ClientSupportsTasks tells beforehand), and with an\n" +
 		"internal error when the dispatcher has no ServerOptions.Tasks or the store is full."))
 	f.Func().Id("RunAsTask").Params(ctx.Clone(), jen.Id("fn").Func().Params(jen.Qual("context", "Context")).Params(jen.Op("*").Id(res), jen.Error())).Error().Block(
-		jen.Var().Id("run").Func().Params(jen.Qual("context", "Context")).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()),
+		jen.Var().Id("run").Func().Params(jen.Qual("context", "Context")).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()),
 		jen.If(jen.Id("fn").Op("!=").Nil()).Block(
-			jen.Id("run").Op("=").Func().Params(ctx.Clone()).Params(jen.Qual(protocolPkg, "RpcResult"), jen.Error()).Block(
+			jen.Id("run").Op("=").Func().Params(ctx.Clone()).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(
 				jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("fn").Call(jen.Id("ctx")),
 				jen.If(jen.Id("err").Op("!=").Nil().Op("||").Id("r").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 				jen.Return(jen.Id("r"), jen.Nil()),

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"slices"
@@ -334,15 +335,15 @@ type ServerHandler interface {
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Initialize(context.Context, *InitializeRequestParams) (*InitializeResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SetLevel(context.Context, *SetLevelRequestParams) (*EmptyResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
@@ -362,43 +363,43 @@ func (UnimplementedServerHandler) OnRootsListChanged(context.Context, *RootsList
 }
 
 func (UnimplementedServerHandler) Ping(context.Context, *PingRequestParams) (*EmptyResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListPrompts(context.Context, *ListPromptsRequestParams) (*ListPromptsResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResources(context.Context, *ListResourcesRequestParams) (*ListResourcesResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Subscribe(context.Context, *SubscribeRequestParams) (*EmptyResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Unsubscribe(context.Context, *UnsubscribeRequestParams) (*EmptyResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListTools(context.Context, *ListToolsRequestParams) (*ListToolsResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
@@ -448,7 +449,7 @@ type ServerOptions struct {
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
-	rpc  protocol.RpcDispatcher
+	rpc  protocol.Core
 }
 
 // NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
@@ -461,7 +462,8 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.RpcDispatcher{Batches: true, OmitUnknownID: false, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}, Modern: false, Versions: opts.SupportedVersions}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: true, OmitUnknownID: false, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Modern: false, Versions: opts.SupportedVersions}
+	d.rpc.Init()
 	d.rpc.AddExtensions(opts.ExtensionMethods)
 	return d
 }
@@ -516,9 +518,9 @@ func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
 	return d.rpc.NotifyResourceUpdated(uri)
 }
 
-func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CompleteRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Complete(ctx, &p)
@@ -531,23 +533,23 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (protoc
 	return d.finishCompleteResult(r)
 }
 
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p InitializeRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Initialize(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultInitialize(&p)
 	}
 	if err != nil {
@@ -559,23 +561,23 @@ func (d *ServerDispatcher) callInitialize(ctx context.Context, raw []byte) (prot
 	return d.finishInitializeResult(r)
 }
 
-func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishInitializeResult(r *InitializeResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p SetLevelRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SetLevel(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultSetLevel(&p)
 	}
 	if err != nil {
@@ -587,55 +589,55 @@ func (d *ServerDispatcher) callSetLevel(ctx context.Context, raw []byte) (protoc
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) finishResult(r *Result) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishResult(r *Result) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CancelledNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callInitializedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p InitializedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnInitialized(ctx, &p)
 }
 
-func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callProgressNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ProgressNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
 
-func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callRootsListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p RootsListChangedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnRootsListChanged(ctx, &p)
 }
 
-func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p PingRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Ping(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultPing(&p)
 	}
 	if err != nil {
@@ -647,9 +649,9 @@ func (d *ServerDispatcher) callPing(ctx context.Context, raw []byte) (protocol.R
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p GetPromptRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.GetPrompt(ctx, &p)
@@ -662,19 +664,19 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (proto
 	return d.finishGetPromptResult(r)
 }
 
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ListPromptsRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListPrompts(ctx, &p)
@@ -687,19 +689,19 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (pro
 	return d.finishListPromptsResult(r)
 }
 
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ListResourcesRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResources(ctx, &p)
@@ -712,19 +714,19 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (p
 	return d.finishListResourcesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ReadResourceRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ReadResource(ctx, &p)
@@ -737,23 +739,23 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (pr
 	return d.finishReadResourceResult(r)
 }
 
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p SubscribeRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Subscribe(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultSubscribe(&p)
 	}
 	if err != nil {
@@ -765,9 +767,9 @@ func (d *ServerDispatcher) callSubscribe(ctx context.Context, raw []byte) (proto
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ListResourceTemplatesRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResourceTemplates(ctx, &p)
@@ -780,23 +782,23 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	return d.finishListResourceTemplatesResult(r)
 }
 
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p UnsubscribeRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Unsubscribe(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultUnsubscribe(&p)
 	}
 	if err != nil {
@@ -808,9 +810,9 @@ func (d *ServerDispatcher) callUnsubscribe(ctx context.Context, raw []byte) (pro
 	return d.finishResult(r)
 }
 
-func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CallToolRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.CallTool(ctx, &p)
@@ -823,19 +825,19 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (protoc
 	return d.finishCallToolResult(r)
 }
 
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ListToolsRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListTools(ctx, &p)
@@ -848,11 +850,11 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (proto
 	return d.finishListToolsResult(r)
 }
 
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
@@ -959,15 +961,15 @@ func (UnimplementedClientHandler) OnToolListChanged(context.Context, *ToolListCh
 }
 
 func (UnimplementedClientHandler) Ping(context.Context, *PingRequestParams) (*EmptyResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
@@ -1014,7 +1016,7 @@ type ClientOptions struct {
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
-	rpc  protocol.RpcDispatcher
+	rpc  protocol.Core
 }
 
 // NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
@@ -1023,7 +1025,8 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.RpcDispatcher{Batches: true, OmitUnknownID: false, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: true, OmitUnknownID: false, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}}
+	d.rpc.Init()
 	return d
 }
 
@@ -1048,69 +1051,69 @@ func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 	return d.rpc.Serve(ctx, r, w)
 }
 
-func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CancelledNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p LoggingMessageNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
 
-func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ProgressNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
 
-func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p PromptListChangedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ResourceListChangedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ResourceUpdatedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
 
-func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ToolListChangedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnToolListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p PingRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Ping(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultPing(&p)
 	}
 	if err != nil {
@@ -1122,19 +1125,19 @@ func (d *ClientDispatcher) callPing(ctx context.Context, raw []byte) (protocol.R
 	return d.finishResult(r)
 }
 
-func (d *ClientDispatcher) finishResult(r *Result) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) finishResult(r *Result) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ListRootsRequestParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListRoots(ctx, &p)
@@ -1147,19 +1150,19 @@ func (d *ClientDispatcher) callListRoots(ctx context.Context, raw []byte) (proto
 	return d.finishListRootsResult(r)
 }
 
-func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) finishListRootsResult(r *ListRootsResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CreateMessageRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.CreateMessage(ctx, &p)
@@ -1172,11 +1175,11 @@ func (d *ClientDispatcher) callCreateMessage(ctx context.Context, raw []byte) (p
 	return d.finishCreateMessageResult(r)
 }
 
-func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) finishCreateMessageResult(r *CreateMessageResult) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil

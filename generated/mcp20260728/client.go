@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -799,7 +800,7 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 	switch method {
 	case "sampling/createMessage":
 		var p CreateMessageRequestParams
-		if err := protocol.DecodeParams(raw, &p, false); err != nil {
+		if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		r, err := d.h.CreateMessage(ctx, &p)
@@ -821,7 +822,7 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		return b, nil
 	case "roots/list":
 		var p ListRootsRequestParams
-		if err := protocol.DecodeParams(raw, &p, false); err != nil {
+		if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		r, err := d.h.ListRoots(ctx, &p)
@@ -843,7 +844,7 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		return b, nil
 	case "elicitation/create":
 		var p ElicitRequestParamsHolder
-		if err := protocol.DecodeParams(raw, &p, false); err != nil {
+		if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 			return nil, err
 		}
 		r, err := d.h.Elicit(ctx, p.Value)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"slices"
@@ -355,7 +356,7 @@ type ServerHandler interface {
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotificationParams) error {
@@ -363,39 +364,39 @@ func (UnimplementedServerHandler) OnCancelled(context.Context, *CancelledNotific
 }
 
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListPrompts(context.Context, *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResources(context.Context, *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) Discover(context.Context, *RequestParams) (*DiscoverResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SubscriptionsListen(context.Context, *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListTools(context.Context, *PaginatedRequestParams) (*ListToolsResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
@@ -477,7 +478,7 @@ type ServerOptions struct {
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
-	rpc  protocol.RpcDispatcher
+	rpc  protocol.Core
 }
 
 // NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
@@ -496,7 +497,8 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.Capabilities.Extensions = protocol.WithExtension(opts.Capabilities.Extensions, TasksExtension)
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}, Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}}, Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc.Init()
 	d.rpc.CheckInput = d.checkInputResponse
 	d.rpc.AddExtensions(opts.ExtensionMethods)
 	if opts.Tasks != nil {
@@ -504,7 +506,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		if !opts.OmitServerInfo {
 			info, _ = json.Marshal(opts.ServerInfo)
 		}
-		d.rpc.AttachTasks(&opts.Tasks.Store, map[string]func(protocol.RpcResult) (protocol.RpcResult, error){MethodCallTool: func(r protocol.RpcResult) (protocol.RpcResult, error) {
+		d.rpc.AttachTasks(&opts.Tasks.Store, map[string]func(jsonrpc.Result) (jsonrpc.Result, error){MethodCallTool: func(r jsonrpc.Result) (jsonrpc.Result, error) {
 			return d.finishCallToolResult(r.(*CallToolResult), "complete")
 		}}, info)
 	}
@@ -573,9 +575,9 @@ func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
 // declare the tasks extension (ClientSupportsTasks tells beforehand), and with an internal
 // error when the dispatcher has no ServerOptions.Tasks or the store is full.
 func RunAsTask(ctx context.Context, fn func(context.Context) (*CallToolResult, error)) error {
-	var run func(context.Context) (protocol.RpcResult, error)
+	var run func(context.Context) (jsonrpc.Result, error)
 	if fn != nil {
-		run = func(ctx context.Context) (protocol.RpcResult, error) {
+		run = func(ctx context.Context) (jsonrpc.Result, error) {
 			r, err := fn(ctx)
 			if err != nil || r == nil {
 				return nil, err
@@ -641,25 +643,25 @@ func (d *ServerDispatcher) NotifyResourceUpdated(uri string) int {
 func (d *ServerDispatcher) checkInputResponse(method string, raw []byte) error {
 	switch method {
 	case "sampling/createMessage":
-		return protocol.CheckValue(raw, new(CreateMessageResult))
+		return jsonrpc.CheckValue(raw, new(CreateMessageResult))
 	case "roots/list":
-		return protocol.CheckValue(raw, new(ListRootsResult))
+		return jsonrpc.CheckValue(raw, new(ListRootsResult))
 	case "elicitation/create":
-		return protocol.CheckValue(raw, new(ElicitResult))
+		return jsonrpc.CheckValue(raw, new(ElicitResult))
 	}
 	return nil
 }
 
-func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) rejectInitialize(_ context.Context, raw []byte) (jsonrpc.Result, error) {
 	return nil, protocol.RejectInitialize(raw, d.opts.SupportedVersions)
 }
 
-func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p CompleteRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Complete(ctx, &p)
@@ -672,7 +674,7 @@ func (d *ServerDispatcher) callComplete(ctx context.Context, raw []byte) (protoc
 	return d.finishCompleteResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -690,26 +692,26 @@ func (d *ServerDispatcher) finishCompleteResult(r *CompleteResult, resultType Re
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CancelledNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p GetPromptRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	st, drop, err := d.rpc.OpenState(ctx, MethodGetPrompt, raw)
@@ -733,7 +735,7 @@ func (d *ServerDispatcher) callGetPrompt(ctx context.Context, raw []byte) (proto
 	return d.finishGetPromptResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -751,13 +753,13 @@ func (d *ServerDispatcher) finishGetPromptResult(r *GetPromptResult, resultType 
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -775,18 +777,18 @@ func (d *ServerDispatcher) finishInputRequiredResult(r *InputRequiredResult, res
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListPrompts(ctx, &p)
@@ -799,7 +801,7 @@ func (d *ServerDispatcher) callListPrompts(ctx context.Context, raw []byte) (pro
 	return d.finishListPromptsResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -817,18 +819,18 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultT
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResources(ctx, &p)
@@ -841,7 +843,7 @@ func (d *ServerDispatcher) callListResources(ctx context.Context, raw []byte) (p
 	return d.finishListResourcesResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -859,18 +861,18 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, res
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p ReadResourceRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	st, drop, err := d.rpc.OpenState(ctx, MethodReadResource, raw)
@@ -894,7 +896,7 @@ func (d *ServerDispatcher) callReadResource(ctx context.Context, raw []byte) (pr
 	return d.finishReadResourceResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -912,18 +914,18 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resul
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListResourceTemplates(ctx, &p)
@@ -936,7 +938,7 @@ func (d *ServerDispatcher) callListResourceTemplates(ctx context.Context, raw []
 	return d.finishListResourceTemplatesResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemplatesResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -954,22 +956,22 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p RequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.Discover(ctx, &p)
-	if errors.Is(err, protocol.ErrNotImplemented) {
+	if errors.Is(err, jsonrpc.ErrNotImplemented) {
 		r, err = d.defaultDiscover(&p)
 	}
 	if err != nil {
@@ -981,7 +983,7 @@ func (d *ServerDispatcher) callDiscover(ctx context.Context, raw []byte) (protoc
 	return d.finishDiscoverResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -999,18 +1001,18 @@ func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType Re
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p SubscriptionsListenRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SubscriptionsListen(ctx, &p)
@@ -1023,7 +1025,7 @@ func (d *ServerDispatcher) callSubscriptionsListen(ctx context.Context, raw []by
 	return d.finishSubscriptionsListenResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListenResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1036,18 +1038,18 @@ func (d *ServerDispatcher) finishSubscriptionsListenResult(r *SubscriptionsListe
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p CallToolRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	st, drop, err := d.rpc.OpenState(ctx, MethodCallTool, raw)
@@ -1071,7 +1073,7 @@ func (d *ServerDispatcher) callCallTool(ctx context.Context, raw []byte) (protoc
 	return d.finishCallToolResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1089,18 +1091,18 @@ func (d *ServerDispatcher) finishCallToolResult(r *CallToolResult, resultType Re
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	if err := protocol.CheckProtocolVersion(raw, d.opts.SupportedVersions); err != nil {
 		return nil, err
 	}
 	var p PaginatedRequestParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListTools(ctx, &p)
@@ -1113,7 +1115,7 @@ func (d *ServerDispatcher) callListTools(ctx context.Context, raw []byte) (proto
 	return d.finishListToolsResult(r, ResultTypeComplete)
 }
 
-func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType ResultType) (jsonrpc.Result, error) {
 	c := *r
 	if c.ResultType == "" {
 		c.ResultType = resultType
@@ -1131,13 +1133,13 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) needInput(ctx context.Context, method string, params []byte, r protocol.RpcResult) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) needInput(ctx context.Context, method string, params []byte, r jsonrpc.Result) (jsonrpc.Result, error) {
 	ir, ok := r.(*InputRequiredResult)
 	if !ok || ir == nil {
 		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: NeedInput without a result"}
@@ -1263,15 +1265,15 @@ func (UnimplementedClientHandler) OnToolListChanged(context.Context, *Notificati
 }
 
 func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) ListRoots(context.Context, *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) Elicit(context.Context, ElicitRequestParams) (*ElicitResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
@@ -1334,7 +1336,7 @@ type ClientOptions struct {
 type ClientDispatcher struct {
 	h    ClientHandler
 	opts ClientOptions
-	rpc  protocol.RpcDispatcher
+	rpc  protocol.Core
 }
 
 // NewClientDispatcher returns a dispatcher for h; a nil h is UnimplementedClientHandler{}.
@@ -1343,7 +1345,8 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}}
+	d.rpc.Init()
 	return d
 }
 
@@ -1368,65 +1371,65 @@ func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 	return d.rpc.Serve(ctx, r, w)
 }
 
-func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p CancelledNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnCancelled(ctx, &p)
 }
 
-func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callLoggingMessageNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p LoggingMessageNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnLoggingMessage(ctx, &p)
 }
 
-func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callProgressNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ProgressNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnProgress(ctx, &p)
 }
 
-func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callPromptListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p NotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnPromptListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callResourceListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p NotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceListChanged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callResourceUpdatedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ResourceUpdatedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnResourceUpdated(ctx, &p)
 }
 
-func (d *ClientDispatcher) callSubscriptionsAcknowledgedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callSubscriptionsAcknowledgedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p SubscriptionsAcknowledgedNotificationParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnSubscriptionsAcknowledged(ctx, &p)
 }
 
-func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ClientDispatcher) callToolListChangedNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p NotificationParams
-	if err := protocol.DecodeParams(raw, &p, false); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, false); err != nil {
 		return nil, err
 	}
 	return nil, d.h.OnToolListChanged(ctx, &p)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"net/http"
 	"time"
@@ -20,9 +21,9 @@ type (
 	ValidationError  = codec.ValidationError
 	Violation        = codec.Violation
 	EncodeError      = codec.EncodeError
-	RPCError         = protocol.RPCError
-	RequestInfo      = protocol.RequestInfo
-	ExtensionMethod  = protocol.ExtensionMethod
+	RPCError         = jsonrpc.RPCError
+	RequestInfo      = jsonrpc.RequestInfo
+	ExtensionMethod  = jsonrpc.ExtensionMethod
 	Session          = protocol.Session
 	Cache            = protocol.Cache
 	Transport        = protocol.Transport
@@ -46,12 +47,12 @@ const (
 	KindString         = codec.KindString
 	KindArray          = codec.KindArray
 	KindObject         = codec.KindObject
-	CodeParseError     = protocol.CodeParseError
-	CodeInvalidRequest = protocol.CodeInvalidRequest
-	CodeMethodNotFound = protocol.CodeMethodNotFound
-	CodeInvalidParams  = protocol.CodeInvalidParams
-	CodeInternalError  = protocol.CodeInternalError
-	MaxMessageSize     = protocol.MaxMessageSize
+	CodeParseError     = jsonrpc.CodeParseError
+	CodeInvalidRequest = jsonrpc.CodeInvalidRequest
+	CodeMethodNotFound = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams  = jsonrpc.CodeInvalidParams
+	CodeInternalError  = jsonrpc.CodeInternalError
+	MaxMessageSize     = jsonrpc.MaxMessageSize
 	TasksExtension     = protocol.TasksExtension
 )
 
@@ -63,9 +64,9 @@ func UnmarshalAndValidate(data []byte, v interface {
 	return codec.UnmarshalAndValidate(data, v)
 }
 
-// RequestFromContext is [protocol.RequestFromContext].
-func RequestFromContext(ctx context.Context) *protocol.RequestInfo {
-	return protocol.RequestFromContext(ctx)
+// RequestFromContext is [jsonrpc.RequestFromContext].
+func RequestFromContext(ctx context.Context) *jsonrpc.RequestInfo {
+	return jsonrpc.RequestFromContext(ctx)
 }
 
 // SessionFromContext is [protocol.SessionFromContext].

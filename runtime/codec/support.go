@@ -810,3 +810,16 @@ func IsNil(v any) bool {
 	r := reflect.ValueOf(v)
 	return r.Kind() == reflect.Pointer && r.IsNil()
 }
+
+// FirstByte is the index of the first byte of b that is not JSON
+// whitespace, or -1.
+func FirstByte(b []byte) int {
+	for i, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return i
+		}
+	}
+	return -1
+}

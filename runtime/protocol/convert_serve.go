@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
@@ -46,7 +47,7 @@ type OlderServe struct {
 // olderFront serves the clients of older revisions.
 type olderFront struct {
 	OlderServe
-	modern *RpcDispatcher
+	modern *Core
 	// hello is the initialize result of each revision served.
 	hello map[string][]byte
 }
@@ -55,7 +56,7 @@ type olderFront struct {
 // cfg.olders with modern's methods. A revision whose initialize result
 // cannot carry the server's capabilities or serverInfo is left out, and
 // logged.
-func NewOlderFront(modern *RpcDispatcher, cfg OlderServe) *RpcDispatcher {
+func NewOlderFront(modern *Core, cfg OlderServe) *Core {
 	if cfg.maxRounds <= 0 {
 		cfg.maxRounds = defaultMaxRounds
 	}
@@ -63,12 +64,13 @@ func NewOlderFront(modern *RpcDispatcher, cfg OlderServe) *RpcDispatcher {
 		cfg.Version = modern.Versions[0]
 	}
 	f := &olderFront{OlderServe: cfg, modern: modern, hello: map[string][]byte{}}
-	d := &RpcDispatcher{OmitUnknownID: true, Logf: modern.Logf, Limits: modern.Limits, Methods: map[string]*RpcMethod{}, batchesBySession: true}
+	d := &Core{Dispatcher: jsonrpc.Dispatcher{OmitUnknownID: true, Logf: modern.Logf, Limits: modern.Limits, Methods: map[string]*jsonrpc.Method{}}, batchesBySession: true}
+	d.Init()
 	var olders []*Older
 	for _, o := range cfg.Olders {
 		b, err := f.initializeResult(o)
 		if err != nil {
-			modern.log("mcp: not serving clients of %s: %v", o.Revision(), err)
+			modern.Log("mcp: not serving clients of %s: %v", o.Revision(), err)
 			continue
 		}
 		f.hello[o.Revision()] = b
@@ -85,30 +87,30 @@ func NewOlderFront(modern *RpcDispatcher, cfg OlderServe) *RpcDispatcher {
 			if !ok || d.Methods[name] != nil {
 				continue
 			}
-			d.Methods[name] = &RpcMethod{Notification: m.Notification, Call: f.wrap(name, m)}
+			d.Methods[name] = &jsonrpc.Method{Notification: m.Notification, Call: f.wrap(name, m)}
 		}
 	}
-	empty := func(context.Context, []byte) (RpcResult, error) { return rawResult("{}"), nil }
-	d.Methods["initialize"] = &RpcMethod{Call: f.initialize}
-	d.Methods["ping"] = &RpcMethod{Call: empty}
-	d.Methods["logging/setLevel"] = &RpcMethod{Call: func(_ context.Context, raw []byte) (RpcResult, error) {
+	empty := func(context.Context, []byte) (jsonrpc.Result, error) { return jsonrpc.RawResult("{}"), nil }
+	d.Methods["initialize"] = &jsonrpc.Method{Call: f.initialize}
+	d.Methods["ping"] = &jsonrpc.Method{Call: empty}
+	d.Methods["logging/setLevel"] = &jsonrpc.Method{Call: func(_ context.Context, raw []byte) (jsonrpc.Result, error) {
 		if levelOf(codec.Lookup(raw, "level")) < 0 {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: level must be one of " + codec.QuoteList(logLevels[:])}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: level must be one of " + codec.QuoteList(logLevels[:])}
 		}
-		return rawResult("{}"), nil
+		return jsonrpc.RawResult("{}"), nil
 	}}
-	uri := func(_ context.Context, raw []byte) (RpcResult, error) {
+	uri := func(_ context.Context, raw []byte) (jsonrpc.Result, error) {
 		if v := codec.Lookup(raw, "uri"); v == nil || v[0] != '"' {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: uri must be a string"}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: uri must be a string"}
 		}
-		return rawResult("{}"), nil
+		return jsonrpc.RawResult("{}"), nil
 	}
-	d.Methods["resources/subscribe"] = &RpcMethod{Call: uri}
-	d.Methods["resources/unsubscribe"] = &RpcMethod{Call: uri}
-	note := func(context.Context, []byte) (RpcResult, error) { return nil, nil }
+	d.Methods["resources/subscribe"] = &jsonrpc.Method{Call: uri}
+	d.Methods["resources/unsubscribe"] = &jsonrpc.Method{Call: uri}
+	note := func(context.Context, []byte) (jsonrpc.Result, error) { return nil, nil }
 	for _, n := range []string{"notifications/initialized", "notifications/roots/list_changed", "notifications/progress"} {
 		if d.Methods[n] == nil {
-			d.Methods[n] = &RpcMethod{Notification: true, Call: note}
+			d.Methods[n] = &jsonrpc.Method{Notification: true, Call: note}
 		}
 	}
 	return d
@@ -134,14 +136,14 @@ func (f *olderFront) initializeResult(o *Older) ([]byte, error) {
 		return nil, errors.New("ServerOptions.ServerInfo: " + err.Error())
 	}
 	b := []byte(`{"protocolVersion":`)
-	b = rtAppendQuoted(b, o.Revision())
+	b = jsonrpc.AppendQuoted(b, o.Revision())
 	b = append(b, `,"capabilities":`...)
 	b = append(b, cb...)
 	b = append(b, `,"serverInfo":`...)
 	b = append(b, ib...)
 	if f.Instructions != "" {
 		b = append(b, `,"instructions":`...)
-		b = rtAppendQuoted(b, f.Instructions)
+		b = jsonrpc.AppendQuoted(b, f.Instructions)
 	}
 	return append(b, '}'), nil
 }
@@ -150,21 +152,21 @@ func (f *olderFront) initializeResult(o *Older) ([]byte, error) {
 // server supports it; otherwise the newest the server supports) and
 // answers with that revision's initialize result. The session records
 // the version and what the client declared.
-func (f *olderFront) initialize(_ context.Context, raw []byte) (RpcResult, error) {
+func (f *olderFront) initialize(_ context.Context, raw []byte) (jsonrpc.Result, error) {
 	v := codec.Lookup(raw, "protocolVersion")
 	if v == nil || v[0] != '"' {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: protocolVersion must be a string"}
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: protocolVersion must be a string"}
 	}
 	for _, name := range []string{"capabilities", "clientInfo"} {
 		if m := codec.Lookup(raw, name); m == nil || m[0] != '{' {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + name + " must be an object"}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + name + " must be an object"}
 		}
 	}
 	requested, _ := HeaderText(v)
 	if b, ok := f.hello[requested]; ok {
-		return rawResult(b), nil
+		return jsonrpc.RawResult(b), nil
 	}
-	return rawResult(f.hello[f.Olders[0].Revision()]), nil
+	return jsonrpc.RawResult(f.hello[f.Olders[0].Revision()]), nil
 }
 
 // olderOf is the revision the session negotiated.
@@ -181,17 +183,17 @@ func (f *olderFront) olderOf(s *Session) *Older {
 }
 
 // wrap serves method name of an older revision with m, the package's own.
-func (f *olderFront) wrap(name string, m *RpcMethod) func(context.Context, []byte) (RpcResult, error) {
-	return func(ctx context.Context, raw []byte) (RpcResult, error) {
+func (f *olderFront) wrap(name string, m *jsonrpc.Method) func(context.Context, []byte) (jsonrpc.Result, error) {
+	return func(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 		sess := SessionFromContext(ctx)
 		o := f.olderOf(sess)
 		if !o.Carries(name) {
-			return nil, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + codec.Quote(name) + " (not in protocol version " + o.Revision() + ")"}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + codec.Quote(name) + " (not in protocol version " + o.Revision() + ")"}
 		}
 		om := o.methods[name]
 		up, err := o.paramsUp(om, raw)
 		if err != nil {
-			return nil, InvalidParams(o.fail(err, false))
+			return nil, jsonrpc.InvalidParams(o.fail(err, false))
 		}
 		params, err := f.params(up, sess)
 		if err != nil {
@@ -214,12 +216,12 @@ func (f *olderFront) wrap(name string, m *RpcMethod) func(context.Context, []byt
 				b, err := o.resultDown(om, e.Buf)
 				if err != nil {
 					err = o.fail(err, true)
-					return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the result of " + codec.Quote(name) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
+					return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the result of " + codec.Quote(name) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
 				}
-				return rawResult(b), nil
+				return jsonrpc.RawResult(b), nil
 			}
 			if round == f.maxRounds {
-				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler of " + codec.Quote(name) + " still asks for input after " + strconv.Itoa(f.maxRounds) + " rounds"}
+				return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the handler of " + codec.Quote(name) + " still asks for input after " + strconv.Itoa(f.maxRounds) + " rounds"}
 			}
 			answers, err := f.askClient(ctx, o, sess, codec.Lookup(e.Buf, "inputRequests"))
 			if err != nil {
@@ -244,11 +246,11 @@ const codeResourceNotFound = -32002
 // "resource not found" (2026-07-28: -32602 with data.uri) gets the older
 // revisions' code, -32002, with the same message and data.
 func olderError(method string, err error) error {
-	var re *RPCError
-	if method != "resources/read" || !errors.As(err, &re) || re.Code != CodeInvalidParams || codec.Lookup(re.Data, "uri") == nil {
+	var re *jsonrpc.RPCError
+	if method != "resources/read" || !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams || codec.Lookup(re.Data, "uri") == nil {
 		return err
 	}
-	return &RPCError{Code: codeResourceNotFound, Message: re.Message, Data: re.Data}
+	return &jsonrpc.RPCError{Code: codeResourceNotFound, Message: re.Message, Data: re.Data}
 }
 
 // params is converted params b (JSON of the package's revision; nil for
@@ -287,7 +289,7 @@ func (f *olderFront) params(b []byte, sess *Session) ([]byte, error) {
 // their keys, and returns the answers as the inputResponses of the retry.
 func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, reqs []byte) ([]byte, error) {
 	if sess == nil {
-		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler asks for input, and a client of " + o.Revision() + " without a session cannot be asked"}
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the handler asks for input, and a client of " + o.Revision() + " without a session cannot be asked"}
 	}
 	link := linkOf(ctx)
 	type input struct {
@@ -321,21 +323,21 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 	for i, in := range list {
 		im, ok := o.methods[in.method]
 		if !ok {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + ": " + codec.Quote(in.method) + " is not a request of " + o.Revision()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + ": " + codec.Quote(in.method) + " is not a request of " + o.Revision()}
 		}
 		p, err := o.paramsDown(im, in.params)
 		if err != nil {
 			err = o.fail(err, true)
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: input request " + codec.Quote(in.key) + " cannot be sent to a client of " + o.Revision() + ": " + err.Error()}
 		}
 		if err := sess.mayRequest(in.method, p); err != nil {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: " + err.Error()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: " + err.Error()}
 		}
-		res, err := sess.out.call(ctx, link.notify, sess.send, in.method, p, sess.d.Limits.RequestTimeout)
+		res, err := sess.peer.Call(ctx, link.Notify, in.method, p)
 		if err != nil {
-			var re *RPCError
+			var re *jsonrpc.RPCError
 			if errors.As(err, &re) {
-				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client answered " + codec.Quote(in.method) + " with an error: " + re.Message}
+				return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the client answered " + codec.Quote(in.method) + " with an error: " + re.Message}
 			}
 			return nil, err
 		}
@@ -345,12 +347,12 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 		}
 		if err != nil {
 			err = o.fail(err, false)
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + ": " + err.Error()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the client's answer to " + codec.Quote(in.method) + ": " + err.Error()}
 		}
 		if i > 0 {
 			out = append(out, ',')
 		}
-		out = rtAppendQuoted(out, in.key)
+		out = jsonrpc.AppendQuoted(out, in.key)
 		out = append(out, ':')
 		out = append(out, r...)
 	}
@@ -362,7 +364,7 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 // connections served by serve whose client made the initialize handshake.
 // (Clients of r's own revision hear of changes through subscriptions
 // they open.)
-func (r *RpcDispatcher) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
+func (r *Core) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
 	if r.Older == nil {
 		return 0
 	}
@@ -378,7 +380,7 @@ func (r *RpcDispatcher) BroadcastOlder(msg []byte, keep func(*Session) bool) int
 // MCP-Protocol-Version or with an older one, a request naming a session,
 // GET and DELETE) goes to a handler with sessions for d.older, with the
 // same options.
-func NewHTTPHandlerOlder(d *RpcDispatcher, opts HTTPOptions) *HTTPHandler {
+func NewHTTPHandlerOlder(d *Core, opts HTTPOptions) *HTTPHandler {
 	if d.Older == nil || opts.Fallback != nil {
 		return NewHTTPHandler(d, opts)
 	}

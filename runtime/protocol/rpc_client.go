@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
@@ -37,7 +38,7 @@ type ClientConfig struct {
 	ClientInfo, Capabilities []byte
 	// maxRounds bounds the retries of one multi round-trip request.
 	MaxRounds int
-	// requestTimeout bounds a request (zero: defaultRequestTimeout;
+	// requestTimeout bounds a request (zero: jsonrpc.DefaultRequestTimeout;
 	// negative: none); probeTimeout bounds the server/discover probe.
 	RequestTimeout, ProbeTimeout time.Duration
 	// cache, unless noCache: nil means a cache of the client's own.
@@ -50,7 +51,7 @@ type ClientConfig struct {
 	// handler: params and result as JSON.
 	AnswerInput func(ctx context.Context, method string, params []byte) ([]byte, error)
 	// incoming is the ClientDispatcher's table: what the server sends.
-	Incoming *RpcDispatcher
+	Incoming *Core
 	// Older are the older revisions the package converts to (newest
 	// first): a modern client falls back to one of them for a server of
 	// the initialize era.
@@ -99,7 +100,7 @@ func clientOlders(cfg *ClientConfig) ([]clientOlder, error) {
 func (o *clientOlder) params(method string, raw []byte) ([]byte, error) {
 	b, err := o.paramsUp(o.Older.methods[method], raw)
 	if err != nil {
-		return nil, InvalidParams(o.fail(err, false))
+		return nil, jsonrpc.InvalidParams(o.fail(err, false))
 	}
 	return b, nil
 }
@@ -111,7 +112,7 @@ func (o *clientOlder) answer(ctx context.Context, method string, raw []byte, ans
 	m := o.Older.methods[method]
 	up, err := o.paramsUp(m, raw)
 	if err != nil {
-		return nil, InvalidParams(o.fail(err, false))
+		return nil, jsonrpc.InvalidParams(o.fail(err, false))
 	}
 	res, err := answer(ctx, method, up)
 	if err != nil {
@@ -119,7 +120,7 @@ func (o *clientOlder) answer(ctx context.Context, method string, raw []byte, ans
 	}
 	b, err := o.resultDown(m, res)
 	if err != nil {
-		return nil, InvalidResult(o.fail(err, true))
+		return nil, jsonrpc.InvalidResult(o.fail(err, true))
 	}
 	if method == spec.MethodElicit {
 		// The defaults are the server's, as its revision writes them: they
@@ -155,7 +156,7 @@ type ClientCore struct {
 	// olders are cfg.Older with what the client declares converted.
 	olders []clientOlder
 	t      clientTransport
-	in     *RpcDispatcher
+	in     *Core
 	cache  *Cache
 	// serverKey names the server in a shared cache; authKey the
 	// authorization context of private entries.
@@ -223,7 +224,7 @@ func describeBad(msg, errResp []byte) string {
 // clientTransport carries the messages of one client connection.
 type clientTransport interface {
 	// request sends a request and waits for its response: the result
-	// member, or an *RPCError for an error response.
+	// member, or an *jsonrpc.RPCError for an error response.
 	request(ctx context.Context, r clientRequest) (json.RawMessage, error)
 	// notify sends a notification.
 	notify(ctx context.Context, r *clientRequest) error
@@ -254,7 +255,7 @@ type clientRequest struct {
 	// name is the Mcp-Name header; params the Mcp-Param-* headers.
 	name         string
 	paramHeaders []headerField
-	// timeout bounds the wait (zero: defaultRequestTimeout; negative: only
+	// timeout bounds the wait (zero: jsonrpc.DefaultRequestTimeout; negative: only
 	// the context).
 	timeout time.Duration
 }
@@ -398,7 +399,7 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 		}
 		return fmt.Errorf("mcp: the server supports protocol versions %s; this client speaks %s", codec.QuoteList(vs), codec.QuoteList(c.speaks()))
 	}
-	var re *RPCError
+	var re *jsonrpc.RPCError
 	if errors.As(err, &re) && modernCode(re.Code) {
 		// A modern server: surface its error (an unsupported version
 		// was retried already when the server named ours), unless it
@@ -544,7 +545,7 @@ func supportedVersions(raw []byte) (vs []string, ok bool) {
 
 // unsupportedData reads the supported versions of an
 // UnsupportedProtocolVersionError.
-func unsupportedData(re *RPCError) []string {
+func unsupportedData(re *jsonrpc.RPCError) []string {
 	var d struct {
 		Supported []string `json:"supported"`
 	}
@@ -785,7 +786,7 @@ func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (
 			}
 			continue
 		}
-		var re *RPCError
+		var re *jsonrpc.RPCError
 		if !errors.As(err, &re) || !modern {
 			return nil, err
 		}
@@ -1041,8 +1042,8 @@ func (c *ClientCore) afterError(m *ClientMethod, params []byte, err error) {
 	if c.cache == nil {
 		return
 	}
-	var re *RPCError
-	if !errors.As(err, &re) || (re.Code != CodeInvalidParams && re.Code != CodeMethodNotFound) {
+	var re *jsonrpc.RPCError
+	if !errors.As(err, &re) || (re.Code != jsonrpc.CodeInvalidParams && re.Code != jsonrpc.CodeMethodNotFound) {
 		return
 	}
 	switch {
@@ -1076,8 +1077,9 @@ func (c *ClientCore) Close() error {
 // the notifications (caching.mdx: a list_changed notification, or
 // resources/updated for a URI, makes the cached results stale at once),
 // and that fill the defaults of an accepted elicitation form.
-func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
-	in := &RpcDispatcher{Methods: map[string]*RpcMethod{}, OmitUnknownID: true}
+func (c *ClientCore) incoming(d *Core) *Core {
+	in := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{}, OmitUnknownID: true}}
+	in.Init()
 	if d == nil {
 		return in
 	}
@@ -1085,18 +1087,18 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 	for name, m := range d.Methods {
 		in.Methods[name] = m
 	}
-	in.onResponse = func(msg []byte) {
+	in.OnResponse = func(msg []byte) {
 		c.noteBad("a response to id " + string(codec.Lookup(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
 	}
-	in.onBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
+	in.OnBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
 	if m := in.Methods["notifications/cancelled"]; m != nil {
-		in.Methods["notifications/cancelled"] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		in.Methods["notifications/cancelled"] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			// In the modern era the server sends no requests: the id is
 			// one of the client's (its subscriptions/listen). In the
 			// legacy era it names a request of the server's own.
 			if t := c.live.Load(); t != nil {
 				if _, modern := c.negotiated(); modern {
-					if id := codec.Lookup(params, "requestId"); id != nil && rtIsRequestID(id) {
+					if id := codec.Lookup(params, "requestId"); id != nil && jsonrpc.IsRequestID(id) {
 						(*t).peerCancelled(id)
 					}
 				}
@@ -1114,7 +1116,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 		if m == nil {
 			continue
 		}
-		in.Methods[name] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		in.Methods[name] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			if c.cache != nil {
 				for _, lm := range methods {
 					c.cache.invalidate(c.serverKey, lm, "")
@@ -1124,7 +1126,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 		}}
 	}
 	if m := in.Methods["notifications/resources/updated"]; m != nil {
-		in.Methods["notifications/resources/updated"] = &RpcMethod{Notification: true, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		in.Methods["notifications/resources/updated"] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			if c.cache != nil {
 				if uri, ok := HeaderText(codec.Lookup(params, "uri")); ok {
 					c.cache.invalidate(c.serverKey, "resources/read", uri)
@@ -1135,7 +1137,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 	}
 	c.olderMethods(in)
 	if m := in.Methods["elicitation/create"]; m != nil && !m.Notification {
-		in.Methods["elicitation/create"] = &RpcMethod{Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		in.Methods["elicitation/create"] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			res, err := m.Call(ctx, params)
 			if err != nil || res == nil {
 				return res, err
@@ -1145,7 +1147,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 			if e.Err != nil {
 				return res, nil
 			}
-			return rawResult(ElicitDefaults(params, e.Buf)), nil
+			return jsonrpc.RawResult(ElicitDefaults(params, e.Buf)), nil
 		}}
 	}
 	return in
@@ -1157,7 +1159,7 @@ func (c *ClientCore) incoming(d *RpcDispatcher) *RpcDispatcher {
 // for the table's own entry; its requests, answered by the ClientHandler
 // through the conversions; and ping. While the client talks the package's
 // own revision, each entry is the table's own (or method not found).
-func (c *ClientCore) olderMethods(in *RpcDispatcher) {
+func (c *ClientCore) olderMethods(in *Core) {
 	kinds := map[string]bool{}
 	for _, o := range c.olders {
 		for name, notification := range o.methods {
@@ -1169,15 +1171,15 @@ func (c *ClientCore) olderMethods(in *RpcDispatcher) {
 	}
 	for name, notification := range kinds {
 		orig := in.Methods[name]
-		in.Methods[name] = &RpcMethod{Notification: notification, Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		in.Methods[name] = &jsonrpc.Method{Notification: notification, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			o := c.olderRev()
 			switch {
 			case o == nil && orig != nil:
 				return orig.Call(ctx, params)
 			case o == nil:
-				return nil, ErrNotImplemented
+				return nil, jsonrpc.ErrNotImplemented
 			case name == "ping":
-				return rawResult("{}"), nil
+				return jsonrpc.RawResult("{}"), nil
 			case notification:
 				b, err := o.params(name, params)
 				if err != nil {
@@ -1192,7 +1194,7 @@ func (c *ClientCore) olderMethods(in *RpcDispatcher) {
 			if err != nil {
 				return nil, err
 			}
-			return rawResult(b), nil
+			return jsonrpc.RawResult(b), nil
 		}}
 	}
 }
@@ -1229,7 +1231,7 @@ func ElicitDefaults(params, result []byte) []byte {
 		if len(add) > 0 {
 			add = append(add, ',')
 		}
-		add = rtAppendQuoted(add, k)
+		add = jsonrpc.AppendQuoted(add, k)
 		add = append(add, ':')
 		add = append(add, def...)
 	}
@@ -1264,7 +1266,7 @@ func ElicitDefaults(params, result []byte) []byte {
 	e.Buf = append(e.Buf, `"content":{`...)
 	if content != nil {
 		inner := content[1 : len(content)-1]
-		if i := firstByte(inner); i >= 0 {
+		if i := codec.FirstByte(inner); i >= 0 {
 			e.Buf = append(e.Buf, inner...)
 			e.Buf = append(e.Buf, ',')
 		}
@@ -1298,8 +1300,8 @@ func InputError(handler string, err error) error {
 	switch {
 	case err == nil:
 		return errors.New("mcp: the ClientHandler's " + handler + " returned no result and no error")
-	case errors.Is(err, ErrNotImplemented):
-		return fmt.Errorf("mcp: the ClientHandler does not implement %s: %w", handler, ErrNotImplemented)
+	case errors.Is(err, jsonrpc.ErrNotImplemented):
+		return fmt.Errorf("mcp: the ClientHandler does not implement %s: %w", handler, jsonrpc.ErrNotImplemented)
 	}
 	return err
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file is the client's side of the Streamable HTTP transport. In the
@@ -91,6 +92,9 @@ func (t *HTTPTransport) open(ctx context.Context, c *ClientCore) (clientTranspor
 		return nil, "", errors.New("mcp: HTTPTransport: URL is empty")
 	}
 	ht := &httpTransport{cfg: t, url: t.URL, core: c, serverReqs: map[string]context.CancelCauseFunc{}}
+	// Every request says how it is sent (a POST of its own, its
+	// cancellation another).
+	ht.out = jsonrpc.NewPeer(&c.in.Dispatcher, func([]byte) error { return errors.New("mcp: HTTP requests are sent one POST each") })
 	ht.hc = t.Client
 	if ht.hc == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
@@ -102,7 +106,7 @@ func (t *HTTPTransport) open(ctx context.Context, c *ClientCore) (clientTranspor
 		ht.reconnects = defaultReconnects
 	}
 	ht.ctx, ht.stop = context.WithCancel(context.Background())
-	inFlight := c.in.Limits.withDefaults().MaxInFlight
+	inFlight := c.in.Limits.WithDefaults().MaxInFlight
 	ht.sem = make(chan struct{}, inFlight)
 	return ht, "http:" + t.URL, nil
 }
@@ -128,7 +132,7 @@ type httpTransport struct {
 	legacy  bool
 	// out is the legacy requests waiting for their responses, which may
 	// come on any stream of the session.
-	out outbound
+	out *jsonrpc.Peer
 	// serverReqs are the server's requests being answered, by id, so that
 	// notifications/cancelled stops them.
 	serverReqs map[string]context.CancelCauseFunc
@@ -205,7 +209,7 @@ func requestBody(id []byte, method string, params []byte) []byte {
 func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (json.RawMessage, error) {
 	timeout := r.timeout
 	if timeout == 0 {
-		timeout = defaultRequestTimeout
+		timeout = jsonrpc.DefaultRequestTimeout
 	}
 	parent := ctx
 	var cancel context.CancelFunc
@@ -257,27 +261,27 @@ func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id 
 		}
 		return answerFor(body, id, method)
 	case "text/event-stream":
-		sr := newSSEReader(resp.Body, MaxMessageSize)
+		sr := newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
 		for {
 			ev, err := sr.next()
 			if err != nil {
 				return nil, streamEnded(method, err)
 			}
-			if firstByte(ev.data) < 0 {
+			if codec.FirstByte(ev.data) < 0 {
 				continue // a priming event
 			}
-			env, bad := t.core.in.readEnvelope(ev.data)
+			env, bad := t.core.in.ReadEnvelope(ev.data)
 			switch {
 			case bad != nil:
 				return nil, fmt.Errorf("mcp: %s: the server sent a malformed message on the response stream: %s", codec.Quote(method), codec.Quote(string(ev.data)))
-			case env.response && env.method == "":
+			case env.Response && env.Method == "":
 				return answerFor(ev.data, id, method)
-			case env.id == nil:
+			case env.ID == nil:
 				t.core.in.Handle(ctx, ev.data)
 			default:
 				// streamable-http.mdx: "The server MUST NOT send
 				// independent JSON-RPC requests on this stream."
-				t.logf("mcp: %s: the server sent a request (%s) on the response stream, which this revision forbids; ignored", codec.Quote(method), codec.Quote(env.method))
+				t.logf("mcp: %s: the server sent a request (%s) on the response stream, which this revision forbids; ignored", codec.Quote(method), codec.Quote(env.Method))
 			}
 		}
 	case "":
@@ -296,26 +300,26 @@ func streamEnded(method string, err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("mcp: %s: the response stream broke off in the middle of an event", codec.Quote(method))
 	case errors.Is(err, errSSETooLong):
-		return fmt.Errorf("mcp: %s: an event of the response stream is longer than %d bytes", codec.Quote(method), MaxMessageSize)
+		return fmt.Errorf("mcp: %s: an event of the response stream is longer than %d bytes", codec.Quote(method), jsonrpc.MaxMessageSize)
 	}
 	return fmt.Errorf("mcp: %s: reading the response stream: %w", codec.Quote(method), err)
 }
 
 // answerFor reads msg as the response to the request id: its result, or
-// its error as an *RPCError. Anything else is an error that says what the
+// its error as an *jsonrpc.RPCError. Anything else is an error that says what the
 // server sent.
 func answerFor(msg, id []byte, method string) (json.RawMessage, error) {
 	rid, result, rerr, ok := parseResponse(msg)
 	switch {
 	case !ok:
 		if !codec.ValidJSON(msg) {
-			return nil, fmt.Errorf("mcp: %s: the server's response is not JSON: %s", codec.Quote(method), syntaxText(msg))
+			return nil, fmt.Errorf("mcp: %s: the server's response is not JSON: %s", codec.Quote(method), jsonrpc.SyntaxText(msg))
 		}
 		return nil, fmt.Errorf("mcp: %s: the server's answer is not a JSON-RPC response: %s", codec.Quote(method), codec.Quote(string(msg)))
 	case rid == nil && rerr != nil:
 		// An error about the message as a whole (no id).
 		return nil, rerr
-	case rid == nil || idKey(rid) != idKey(id):
+	case rid == nil || jsonrpc.IDKey(rid) != jsonrpc.IDKey(id):
 		return nil, fmt.Errorf("mcp: %s: the server answered with a response to id %s; the request's id is %s", codec.Quote(method), codec.Quote(string(rid)), id)
 	case rerr != nil:
 		return nil, rerr
@@ -324,7 +328,7 @@ func answerFor(msg, id []byte, method string) (json.RawMessage, error) {
 }
 
 // parseResponse reads a JSON-RPC response; ok is false when msg is not one.
-func parseResponse(msg []byte) (id, result []byte, rerr *RPCError, ok bool) {
+func parseResponse(msg []byte) (id, result []byte, rerr *jsonrpc.RPCError, ok bool) {
 	var d codec.Decoder
 	d.InitShared(msg)
 	if d.Peek() != '{' {
@@ -355,20 +359,20 @@ func parseResponse(msg []byte) (id, result []byte, rerr *RPCError, ok bool) {
 	if d.Finish() != nil || version != "2.0" || (result == nil) == (errObj == nil) {
 		return nil, nil, nil, false
 	}
-	if id != nil && (string(id) == "null" || !rtIsRequestID(id)) {
+	if id != nil && (string(id) == "null" || !jsonrpc.IsRequestID(id)) {
 		id = nil
 	}
 	if errObj != nil {
-		rerr = decodeRPCError(errObj)
+		rerr = jsonrpc.DecodeRPCError(errObj)
 	}
 	return id, result, rerr, true
 }
 
 // statusError turns an HTTP error response into an error: the JSON-RPC
-// error its body carries (as *RPCError), or an *HTTPStatusError.
+// error its body carries (as *jsonrpc.RPCError), or an *HTTPStatusError.
 func statusError(resp *http.Response, ct string) error {
 	body, _ := readBody(io.LimitReader(resp.Body, 1<<20))
-	if ct == "application/json" || (ct == "" && firstByte(body) >= 0 && body[firstByte(body)] == '{') {
+	if ct == "application/json" || (ct == "" && codec.FirstByte(body) >= 0 && body[codec.FirstByte(body)] == '{') {
 		if _, _, rerr, ok := parseResponse(body); ok && rerr != nil {
 			return rerr
 		}
@@ -395,7 +399,7 @@ func mediaType(ct string) string {
 // readBodySized reads a body whose length the response states (n, or -1
 // when unknown) into a buffer of that size.
 func readBodySized(r io.Reader, n int64) ([]byte, error) {
-	if n < 0 || n > MaxMessageSize {
+	if n < 0 || n > jsonrpc.MaxMessageSize {
 		return readBody(r)
 	}
 	b := make([]byte, n)
@@ -405,14 +409,14 @@ func readBodySized(r io.Reader, n int64) ([]byte, error) {
 	return b, nil
 }
 
-// readBody reads a body of at most MaxMessageSize bytes.
+// readBody reads a body of at most jsonrpc.MaxMessageSize bytes.
 func readBody(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, MaxMessageSize+1))
+	b, err := io.ReadAll(io.LimitReader(r, jsonrpc.MaxMessageSize+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(b) > MaxMessageSize {
-		return nil, fmt.Errorf("the body is longer than %d bytes", MaxMessageSize)
+	if len(b) > jsonrpc.MaxMessageSize {
+		return nil, fmt.Errorf("the body is longer than %d bytes", jsonrpc.MaxMessageSize)
 	}
 	return b, nil
 }
@@ -483,7 +487,7 @@ func (t *httpTransport) legacyRequest(ctx context.Context, r *clientRequest) (js
 	sendCancel := func(msg []byte) error {
 		return t.postMessage(t.ctx, msg, &clientRequest{method: "notifications/cancelled", version: r.version})
 	}
-	raw, err := t.out.call(ctx, send, sendCancel, r.method, r.params, r.timeout)
+	raw, err := t.out.CallWithin(ctx, send, sendCancel, r.method, r.params, r.timeout)
 	if r.method == "initialize" && err == nil {
 		t.mu.Lock()
 		if v, ok := HeaderText(codec.Lookup(raw, "protocolVersion")); ok {
@@ -491,7 +495,7 @@ func (t *httpTransport) legacyRequest(ctx context.Context, r *clientRequest) (js
 		}
 		t.mu.Unlock()
 	}
-	if errors.Is(err, errOutboundClosed) && t.isClosed() {
+	if errors.Is(err, jsonrpc.ErrPeerClosed) && t.isClosed() {
 		return nil, errClientClosed
 	}
 	return raw, err
@@ -537,7 +541,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 		if err != nil {
 			return fmt.Errorf("mcp: %s: reading the response: %w", codec.Quote(r.method), err)
 		}
-		if t.out.deliver(body) {
+		if t.out.Deliver(body) {
 			return nil
 		}
 		_, err = answerFor(body, id, r.method)
@@ -564,17 +568,17 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 // the reconnections make progress.
 func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id []byte, r *clientRequest) {
 	key, _, _ := codec.ParseInt(id) // the outbound table's own integer id
-	sr := newSSEReader(body, MaxMessageSize)
+	sr := newSSEReader(body, jsonrpc.MaxMessageSize)
 	err := t.readLegacyStream(ctx, sr, r.method)
 	lastID, retry := sr.lastID, sr.retry
 	failures := 0
-	for t.out.isWaiting(key) && ctx.Err() == nil {
+	for t.out.IsWaiting(key) && ctx.Err() == nil {
 		if lastID == "" {
-			t.out.fail(key, fmt.Errorf("%w (and named no event id to resume it from)", legacyStreamEnd(r.method, err)))
+			t.out.Fail(key, fmt.Errorf("%w (and named no event id to resume it from)", legacyStreamEnd(r.method, err)))
 			return
 		}
 		if failures >= t.reconnects {
-			t.out.fail(key, fmt.Errorf("%w; reconnecting with Last-Event-ID failed %d times", legacyStreamEnd(r.method, err), failures))
+			t.out.Fail(key, fmt.Errorf("%w; reconnecting with Last-Event-ID failed %d times", legacyStreamEnd(r.method, err), failures))
 			return
 		}
 		if !sleepCtx(ctx, retryDelay(retry, failures)) {
@@ -583,14 +587,14 @@ func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id 
 		resp, gerr := t.get(ctx, lastID)
 		if gerr != nil {
 			if errors.Is(gerr, errSessionGone) {
-				t.out.fail(key, errSessionGone)
+				t.out.Fail(key, errSessionGone)
 				return
 			}
 			err = gerr
 			failures++
 			continue
 		}
-		sr = newSSEReader(resp.Body, MaxMessageSize)
+		sr = newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
 		sr.retry = retry
 		before := sr.lastID
 		err = t.readLegacyStream(ctx, sr, r.method)
@@ -689,7 +693,7 @@ func (t *httpTransport) readLegacyStream(ctx context.Context, sr *sseReader, met
 		if err != nil {
 			return err
 		}
-		if firstByte(ev.data) < 0 {
+		if codec.FirstByte(ev.data) < 0 {
 			continue // a priming event: it only carries an id
 		}
 		t.route(ctx, ev.data)
@@ -701,28 +705,28 @@ func (t *httpTransport) readLegacyStream(ctx context.Context, sr *sseReader, met
 // client's handler (in order), a request to the handler on a goroutine of
 // its own whose response is POSTed back.
 func (t *httpTransport) route(ctx context.Context, msg []byte) {
-	env, bad := t.core.in.readEnvelope(msg)
+	env, bad := t.core.in.ReadEnvelope(msg)
 	switch {
 	case bad != nil:
 		t.core.noteBad(describeBad(msg, bad))
-	case env.response && env.method == "":
-		if !t.out.deliver(msg) {
-			t.core.noteBad("a response to id " + string(env.id) + ", which no request awaits: " + codec.Quote(string(msg)))
+	case env.Response && env.Method == "":
+		if !t.out.Deliver(msg) {
+			t.core.noteBad("a response to id " + string(env.ID) + ", which no request awaits: " + codec.Quote(string(msg)))
 		}
-	case env.id == nil:
-		if env.method == "notifications/cancelled" {
-			if id := codec.Lookup(env.params, "requestId"); id != nil && rtIsRequestID(id) {
+	case env.ID == nil:
+		if env.Method == "notifications/cancelled" {
+			if id := codec.Lookup(env.Params, "requestId"); id != nil && jsonrpc.IsRequestID(id) {
 				t.mu.Lock()
-				cancel := t.serverReqs[idKey(id)]
+				cancel := t.serverReqs[jsonrpc.IDKey(id)]
 				t.mu.Unlock()
 				if cancel != nil {
-					cancel(errCancelledByPeer)
+					cancel(jsonrpc.ErrCancelledByPeer)
 				}
 			}
 		}
 		t.core.in.Handle(t.ctx, msg)
 	default:
-		key := idKey(env.id)
+		key := jsonrpc.IDKey(env.ID)
 		rctx, cancel := context.WithCancelCause(t.ctx)
 		t.mu.Lock()
 		if t.closed {
@@ -747,7 +751,7 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 			t.mu.Lock()
 			delete(t.serverReqs, key)
 			t.mu.Unlock()
-			if errors.Is(context.Cause(rctx), errCancelledByPeer) {
+			if errors.Is(context.Cause(rctx), jsonrpc.ErrCancelledByPeer) {
 				cancel(nil)
 				return // cancelled: no response (cancellation.mdx)
 			}
@@ -758,8 +762,8 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 			t.mu.Lock()
 			version := t.version
 			t.mu.Unlock()
-			if err := t.postMessage(t.ctx, resp, &clientRequest{method: env.method, version: version}); err != nil {
-				t.logf("mcp: answering the server's %s request: %v", codec.Quote(env.method), err)
+			if err := t.postMessage(t.ctx, resp, &clientRequest{method: env.Method, version: version}); err != nil {
+				t.logf("mcp: answering the server's %s request: %v", codec.Quote(env.Method), err)
 			}
 		}()
 	}
@@ -828,7 +832,7 @@ func (t *httpTransport) listen(ready chan struct{}) {
 			}
 			continue
 		}
-		sr := newSSEReader(resp.Body, MaxMessageSize)
+		sr := newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
 		sr.lastID, sr.retry = lastID, retry
 		t.readLegacyStream(t.ctx, sr, "GET")
 		resp.Body.Close()
@@ -858,7 +862,7 @@ func (t *httpTransport) close() error {
 	session, version := t.session, t.version
 	t.mu.Unlock()
 	t.stop()
-	t.out.close(errClientClosed)
+	t.out.Close(errClientClosed)
 	if session != "" {
 		// basic/transports (2025-11-25): a client that no longer needs
 		// the session SHOULD send DELETE.
@@ -883,25 +887,4 @@ func (t *httpTransport) close() error {
 		t.own.CloseIdleConnections()
 	}
 	return nil
-}
-
-// isWaiting reports whether the request with the id key waits for its
-// response.
-func (o *outbound) isWaiting(key int64) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	_, ok := o.pending[key]
-	return ok
-}
-
-// fail ends the wait of the request with the id key with err.
-func (o *outbound) fail(key int64, err error) {
-	o.mu.Lock()
-	c := o.pending[key]
-	delete(o.pending, key)
-	o.mu.Unlock()
-	if c != nil {
-		c.err = err
-		close(c.done)
-	}
 }

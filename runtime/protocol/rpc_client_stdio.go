@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file is the client's side of the stdio transport
@@ -104,7 +105,7 @@ func (t *StreamTransport) open(ctx context.Context, c *ClientCore) (clientTransp
 // go through the outbound table of its session, and what the server sends
 // reaches the client's dispatcher.
 type stdioTransport struct {
-	rc   *rpcConn
+	rc   *jsonrpc.Conn
 	stop context.CancelFunc
 	done chan struct{} // closed when serve has returned
 	// A command's process, and the ends of its pipes the client holds.
@@ -123,20 +124,19 @@ type stdioTransport struct {
 }
 
 func (t *stdioTransport) start(c *ClientCore, r io.Reader, w io.Writer) {
-	t.rc = c.in.newConn(w)
+	t.rc = c.in.NewConn(w)
 	t.done = make(chan struct{})
 	ctx, stop := context.WithCancel(context.Background())
 	t.stop = stop
 	go func() {
 		defer close(t.done)
-		t.rc.serve(ctx, r)
+		t.rc.Serve(ctx, r)
 	}()
 }
 
 func (t *stdioTransport) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
-	s := t.rc.sess
-	raw, err := s.out.call(ctx, s.send, nil, r.method, r.params, r.timeout)
-	if err != nil && (errors.Is(err, errConnClosed) || errors.Is(err, errOutboundClosed)) {
+	raw, err := t.rc.Peer().CallWithin(ctx, nil, nil, r.method, r.params, r.timeout)
+	if err != nil && (errors.Is(err, jsonrpc.ErrConnClosed) || errors.Is(err, jsonrpc.ErrPeerClosed)) {
 		return nil, t.endError()
 	}
 	return raw, err
@@ -151,8 +151,8 @@ func (t *stdioTransport) notify(ctx context.Context, r *clientRequest) error {
 		e.Buf = append(e.Buf, r.params...)
 	}
 	e.Buf = append(e.Buf, '}')
-	if err := t.rc.write(e.Buf); err != nil {
-		if errors.Is(err, errConnClosed) {
+	if err := t.rc.Peer().Send(e.Buf); err != nil {
+		if errors.Is(err, jsonrpc.ErrConnClosed) {
 			return t.endError()
 		}
 		return err
@@ -164,7 +164,7 @@ func (t *stdioTransport) started() {}
 
 func (t *stdioTransport) peerCancelled(id []byte) {
 	if key, isInt, inRange := codec.ParseInt(id); isInt && inRange && id[0] != '"' {
-		t.rc.sess.out.fail(key, errPeerCancelled)
+		t.rc.Peer().Fail(key, errPeerCancelled)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file serves a server dispatcher over Streamable HTTP
@@ -126,7 +127,7 @@ const (
 // HTTPHandler serves a server dispatcher over Streamable HTTP. It is an
 // http.Handler for the MCP endpoint; mount it at the endpoint's path.
 type HTTPHandler struct {
-	d         *RpcDispatcher
+	d         *Core
 	opts      HTTPOptions
 	hosts     []string // lower case
 	origins   []string // lower case
@@ -148,7 +149,11 @@ type toolIndex struct {
 	tools   map[string][]paramHeader
 }
 
-func NewHTTPHandler(d *RpcDispatcher, opts HTTPOptions) *HTTPHandler {
+// NewHTTPHandler returns the Streamable HTTP handler of d, for a revision
+// without HTTP sessions (2026-07-28) or a stateless server; see
+// NewSessionHTTPHandler for the others. Zero options take their defaults.
+func NewHTTPHandler(d *Core, opts HTTPOptions) *HTTPHandler {
+	d.Init()
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = defaultMaxBodyBytes
 	}
@@ -221,7 +226,7 @@ func (h *HTTPHandler) CloseStreams() {
 // body has been read.
 func HTTPRequestFromContext(ctx context.Context) *http.Request {
 	if n := linkOf(ctx); n != nil {
-		return n.httpRequest()
+		return n.HTTPRequest()
 	}
 	return nil
 }
@@ -275,53 +280,53 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	x := &httpExchange{h: h, w: w, r: r, acceptJSON: acceptJSON, acceptSSE: acceptSSE}
-	ctx := context.WithValue(r.Context(), notifierKey{}, notifier(x))
+	ctx := jsonrpc.WithLink(r.Context(), x)
 	x.ctx = ctx
-	if i := firstByte(body); i >= 0 && body[i] == '[' {
+	if i := codec.FirstByte(body); i >= 0 && body[i] == '[' {
 		// A batch, or an array where the revision has none: the
 		// dispatcher answers it as a whole.
 		resp := h.d.Handle(ctx, body)
 		x.finish(resp, h.statusOf(resp))
 		return
 	}
-	env, errResp := h.d.readEnvelope(body)
+	env, errResp := h.d.ReadEnvelope(body)
 	if errResp != nil {
 		x.finish(errResp, http.StatusBadRequest)
 		return
 	}
-	if env.response && env.method == "" {
+	if env.Response && env.Method == "" {
 		if h.d.Modern {
 			// 2026-07-28 has no server-to-client requests to answer.
-			x.finish(h.d.errorResponse(nil, CodeInvalidRequest, "invalid request: a client sends no JSON-RPC responses over HTTP in this revision", nil), http.StatusBadRequest)
+			x.finish(h.d.ErrorResponse(nil, jsonrpc.CodeInvalidRequest, "invalid request: a client sends no JSON-RPC responses over HTTP in this revision", nil), http.StatusBadRequest)
 			return
 		}
-		h.d.handleEnvelope(ctx, env, body)
+		h.d.HandleEnvelope(ctx, env, body)
 		x.finish(nil, http.StatusAccepted)
 		return
 	}
-	if env.id == nil {
+	if env.ID == nil {
 		// A notification: accepted, handled, answered with 202.
-		h.d.handleEnvelope(ctx, env, body)
+		h.d.HandleEnvelope(ctx, env, body)
 		x.finish(nil, http.StatusAccepted)
 		return
 	}
 	if rerr := h.checkHeaders(ctx, r, &env); rerr != nil {
-		resp := h.d.errorResponse(env.id, rerr.Code, rerr.Message, rerr.Data)
+		resp := h.d.ErrorResponse(env.ID, rerr.Code, rerr.Message, rerr.Data)
 		x.finish(resp, h.statusOf(resp))
 		return
 	}
-	resp := h.d.handleEnvelope(ctx, env, body)
+	resp := h.d.HandleEnvelope(ctx, env, body)
 	x.finish(resp, h.statusOf(resp))
 }
 
 // refuse answers a request the handler does not take with an HTTP error
 // status and, as the body, a JSON-RPC error response without an id.
 func (h *HTTPHandler) refuse(w http.ResponseWriter, status int, message string) {
-	code := int64(CodeInvalidRequest)
+	code := int64(jsonrpc.CodeInvalidRequest)
 	if status == http.StatusBadRequest {
-		code = CodeParseError
+		code = jsonrpc.CodeParseError
 	}
-	body := h.d.errorResponse(nil, code, message, nil)
+	body := h.d.ErrorResponse(nil, code, message, nil)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
@@ -355,7 +360,7 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 		}
 		return nil, http.StatusBadRequest, errors.New("parse error: cannot read the body: " + err.Error())
 	}
-	if firstByte(body) < 0 {
+	if codec.FirstByte(body) < 0 {
 		return nil, http.StatusBadRequest, errors.New("parse error: the body is empty")
 	}
 	return body, 0, nil
@@ -391,19 +396,6 @@ func readLimited(r io.Reader, size, max int64) ([]byte, error) {
 			return nil, err
 		}
 	}
-}
-
-// firstByte is the index of the first byte of b that is not JSON
-// whitespace, or -1.
-func firstByte(b []byte) int {
-	for i, c := range b {
-		switch c {
-		case ' ', '\t', '\n', '\r':
-		default:
-			return i
-		}
-	}
-	return -1
 }
 
 // wantsFallback reports whether a POST belongs to the Fallback handler: it
@@ -453,18 +445,18 @@ func (h *HTTPHandler) statusOf(resp []byte) int {
 		return http.StatusOK
 	}
 	switch code {
-	case CodeParseError, CodeInvalidRequest:
+	case jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest:
 		return http.StatusBadRequest
 	}
 	if !h.d.Modern {
 		return http.StatusOK
 	}
 	switch code {
-	case CodeMethodNotFound:
+	case jsonrpc.CodeMethodNotFound:
 		// "If the server does not implement the requested RPC method, it
 		// MUST respond with 404 Not Found and ... -32601".
 		return http.StatusNotFound
-	case CodeInvalidParams, rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
+	case jsonrpc.CodeInvalidParams, rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
 		// basic/index.mdx and the transport page: 400 Bad Request.
 		return http.StatusBadRequest
 	}
@@ -620,7 +612,7 @@ func qValue(params string) float64 {
 // header, and in revisions with per-request _meta the Mcp-Method, Mcp-Name
 // and Mcp-Param-* headers, which must match the body ("Server
 // Validation"). It returns the error to answer with 400, or nil.
-func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *envelope) *RPCError {
+func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *jsonrpc.Envelope) *jsonrpc.RPCError {
 	version, present, ok := headerOne(r.Header, headerProtocolVersion)
 	if !ok {
 		return headerMismatch("the MCP-Protocol-Version header appears more than once")
@@ -630,12 +622,12 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 		// invalid or unsupported MCP-Protocol-Version, it MUST respond
 		// with 400 Bad Request". Clients of 2025-03-26 send none.
 		if present && !h.supports(version) {
-			return &RPCError{Code: CodeInvalidRequest, Message: "invalid request: unsupported MCP-Protocol-Version " + codec.Quote(version) + "; supported: " + codec.QuoteList(h.d.Versions)}
+			return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: unsupported MCP-Protocol-Version " + codec.Quote(version) + "; supported: " + codec.QuoteList(h.d.Versions)}
 		}
 		return nil
 	}
 	if !present {
-		if env.method == "initialize" {
+		if env.Method == "initialize" {
 			// A legacy client opens with initialize and no version
 			// header: the dispatcher names the versions it supports.
 			return nil
@@ -647,9 +639,9 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 			Supported []string `json:"supported"`
 			Requested string   `json:"requested"`
 		}{h.d.Versions, version})
-		return &RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
+		return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
 	}
-	if raw := codec.Lookup(codec.Lookup(env.params, "_meta"), metaProtocolVersion); raw != nil {
+	if raw := codec.Lookup(codec.Lookup(env.Params, "_meta"), metaProtocolVersion); raw != nil {
 		if s, ok := HeaderText(raw); ok && raw[0] == '"' && s != version {
 			return headerMismatch("the MCP-Protocol-Version header " + codec.Quote(version) + " does not match the body's " + metaProtocolVersion + " " + codec.Quote(s))
 		}
@@ -660,11 +652,11 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 		return headerMismatch("the Mcp-Method header appears more than once")
 	case !present:
 		return headerMismatch("the Mcp-Method header is missing")
-	case method != env.method:
-		return headerMismatch("the Mcp-Method header " + codec.Quote(method) + " does not match the body's method " + codec.Quote(env.method))
+	case method != env.Method:
+		return headerMismatch("the Mcp-Method header " + codec.Quote(method) + " does not match the body's method " + codec.Quote(env.Method))
 	}
 	var member string
-	switch env.method {
+	switch env.Method {
 	case "tools/call", "prompts/get":
 		member = "name"
 	case "resources/read":
@@ -672,11 +664,11 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 	default:
 		// An extension's method may name its target in Mcp-Name too
 		// (the tasks extension: params.taskId).
-		if member = h.d.nameParams[env.method]; member == "" {
+		if member = h.d.NameParams[env.Method]; member == "" {
 			return nil
 		}
 	}
-	raw := codec.Lookup(env.params, member)
+	raw := codec.Lookup(env.Params, member)
 	if raw == nil || raw[0] != '"' {
 		// No name to mirror: params validation reports it.
 		return nil
@@ -696,14 +688,14 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 	if decoded != bodyName {
 		return headerMismatch("the Mcp-Name header " + codec.Quote(decoded) + " does not match the body's params." + member + " " + codec.Quote(bodyName))
 	}
-	if env.method != "tools/call" {
+	if env.Method != "tools/call" {
 		return nil
 	}
-	bindings, rerr := h.toolHeaders(ctx, bodyName, env.params)
+	bindings, rerr := h.toolHeaders(ctx, bodyName, env.Params)
 	if rerr != nil {
 		return rerr
 	}
-	args := codec.Lookup(env.params, "arguments")
+	args := codec.Lookup(env.Params, "arguments")
 	for _, b := range bindings {
 		at := "arguments." + strings.Join(b.path, ".")
 		v, present, ok := headerOne(r.Header, b.key)
@@ -731,8 +723,8 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *en
 }
 
 // headerMismatch is HeaderMismatchError (-32020).
-func headerMismatch(msg string) *RPCError {
-	return &RPCError{Code: rtCodeHeaderMismatch, Message: "header mismatch: " + msg}
+func headerMismatch(msg string) *jsonrpc.RPCError {
+	return &jsonrpc.RPCError{Code: rtCodeHeaderMismatch, Message: "header mismatch: " + msg}
 }
 
 // toolHeaders returns the x-mcp-header bindings of a tool. They come from
@@ -741,7 +733,7 @@ func headerMismatch(msg string) *RPCError {
 // reused for its ttlMs. A server without tools/list has no bindings. A
 // tools/list that fails on the request's _meta leaves the failure to the
 // tools/call itself.
-func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams []byte) ([]paramHeader, *RPCError) {
+func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams []byte) ([]paramHeader, *jsonrpc.RPCError) {
 	if idx := h.tools.Load(); idx != nil && time.Now().Before(idx.expires) {
 		return idx.tools[tool], nil
 	}
@@ -756,7 +748,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 	cursor := []byte(nil)
 	for page := 0; ; page++ {
 		if page == maxToolPages {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: tools/list has more than " + strconv.Itoa(maxToolPages) + " pages; cannot find the x-mcp-header annotations of " + codec.Quote(tool)}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: tools/list has more than " + strconv.Itoa(maxToolPages) + " pages; cannot find the x-mcp-header annotations of " + codec.Quote(tool)}
 		}
 		params := []byte(`{`)
 		if meta != nil {
@@ -769,22 +761,22 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 			params = append(append(params, `"cursor":`...), cursor...)
 		}
 		params = append(params, '}')
-		lctx := context.WithValue(ctx, requestInfoKey{}, &RequestInfo{Method: "tools/list", Params: params})
-		res, err := h.d.call(lctx, m, envelope{method: "tools/list", params: params})
+		lctx := jsonrpc.WithRequest(ctx, &jsonrpc.RequestInfo{Method: "tools/list", Params: params})
+		res, err := h.d.CallMethod(lctx, m, jsonrpc.Envelope{Method: "tools/list", Params: params})
 		if err != nil {
-			var re *RPCError
+			var re *jsonrpc.RPCError
 			switch {
-			case errors.Is(err, ErrNotImplemented), errors.As(err, &re) && re.Code == CodeMethodNotFound:
+			case errors.Is(err, jsonrpc.ErrNotImplemented), errors.As(err, &re) && re.Code == jsonrpc.CodeMethodNotFound:
 				return nil, nil
-			case errors.As(err, &re) && (re.Code == CodeInvalidParams || re.Code == rtCodeUnsupportedProtocolVersion):
+			case errors.As(err, &re) && (re.Code == jsonrpc.CodeInvalidParams || re.Code == rtCodeUnsupportedProtocolVersion):
 				return nil, nil
 			}
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: cannot read the x-mcp-header annotations of the tools: tools/list failed: " + err.Error()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: cannot read the x-mcp-header annotations of the tools: tools/list failed: " + err.Error()}
 		}
 		e := codec.Encoder{}
 		res.EncodeJSON(&e)
 		if e.Err != nil {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: tools/list: " + e.Err.Error()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: tools/list: " + e.Err.Error()}
 		}
 		var list struct {
 			Tools []struct {
@@ -796,14 +788,14 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 			CacheScope string          `json:"cacheScope"`
 		}
 		if err := json.Unmarshal(e.Buf, &list); err != nil {
-			return nil, &RPCError{Code: CodeInternalError, Message: "internal error: tools/list: " + err.Error()}
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: tools/list: " + err.Error()}
 		}
 		for _, t := range list.Tools {
 			b, err := paramHeaders(t.InputSchema)
 			if err != nil {
 				// A client must leave such a tool out; the server checks
 				// the annotations that are valid.
-				h.d.log("mcp: tool %q: invalid x-mcp-header annotation: %v", t.Name, err)
+				h.d.Log("mcp: tool %q: invalid x-mcp-header annotation: %v", t.Name, err)
 			}
 			if len(b) > 0 {
 				idx.tools[t.Name] = b
@@ -842,12 +834,12 @@ type httpExchange struct {
 	err       error // the first write error
 	keepAlive *time.Timer
 	buf       []byte
-	progressState
+	jsonrpc.RequestProgress
 }
 
-func (x *httpExchange) session() *Session          { return nil }
-func (x *httpExchange) dispatcher() *RpcDispatcher { return x.h.d }
-func (x *httpExchange) httpRequest() *http.Request { return x.r }
+func (x *httpExchange) Peer() *jsonrpc.Peer             { return nil }
+func (x *httpExchange) Dispatcher() *jsonrpc.Dispatcher { return &x.h.d.Dispatcher }
+func (x *httpExchange) HTTPRequest() *http.Request      { return x.r }
 
 // contentTypeJSON is the Content-Type value of JSON responses, shared:
 // net/http copies header values it keeps.
@@ -860,7 +852,7 @@ var (
 
 // notify sends a notification as an event of the response stream,
 // starting the stream at the first one.
-func (x *httpExchange) notify(msg []byte) error {
+func (x *httpExchange) Notify(msg []byte) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	switch {
@@ -939,7 +931,7 @@ func (x *httpExchange) write(b []byte, flush bool) {
 		rc.SetWriteDeadline(time.Time{})
 	}
 	if x.err != nil {
-		x.h.d.log("mcp: http: write: %v", x.err)
+		x.h.d.Log("mcp: http: write: %v", x.err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file serves the revisions with the initialize handshake over HTTP
@@ -71,7 +72,7 @@ type sessionStore struct {
 
 // newSessionHTTPHandler returns the HTTP handler of a revision with the
 // initialize handshake: with sessions, unless opts.Stateless.
-func NewSessionHTTPHandler(d *RpcDispatcher, opts HTTPOptions, revision string) *HTTPHandler {
+func NewSessionHTTPHandler(d *Core, opts HTTPOptions, revision string) *HTTPHandler {
 	h := NewHTTPHandler(d, opts)
 	if opts.Stateless {
 		return h
@@ -204,7 +205,7 @@ func (st *sessionStore) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // refuseID answers with an HTTP error status and a JSON-RPC error that
 // carries id (nil: none).
 func (st *sessionStore) refuseID(w http.ResponseWriter, status int, id []byte, code int64, message string) {
-	body := st.h.d.errorResponse(id, code, message, nil)
+	body := st.h.d.ErrorResponse(id, code, message, nil)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
@@ -218,10 +219,10 @@ func (st *sessionStore) sessionOf(w http.ResponseWriter, r *http.Request, id []b
 	sid, present, ok := headerOne(r.Header, headerSessionID)
 	switch {
 	case !ok:
-		st.refuseID(w, http.StatusBadRequest, id, CodeInvalidRequest, "bad request: the Mcp-Session-Id header appears more than once")
+		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header appears more than once")
 		return nil
 	case !present:
-		st.refuseID(w, http.StatusBadRequest, id, CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; a session begins with initialize")
+		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; a session begins with initialize")
 		return nil
 	}
 	hs := st.lookup(sid)
@@ -229,7 +230,7 @@ func (st *sessionStore) sessionOf(w http.ResponseWriter, r *http.Request, id []b
 		// "The server MAY terminate the session at any time, after which
 		// it MUST respond to requests containing that session ID with HTTP
 		// 404 Not Found."
-		st.refuseID(w, http.StatusNotFound, id, CodeInvalidRequest, "session not found: it has ended or never existed; start a new one with initialize")
+		st.refuseID(w, http.StatusNotFound, id, jsonrpc.CodeInvalidRequest, "session not found: it has ended or never existed; start a new one with initialize")
 		return nil
 	}
 	return hs
@@ -242,18 +243,18 @@ func (st *sessionStore) sessionOf(w http.ResponseWriter, r *http.Request, id []b
 func (st *sessionStore) checkVersion(w http.ResponseWriter, r *http.Request, hs *httpSession, id []byte) bool {
 	v, present, ok := headerOne(r.Header, headerProtocolVersion)
 	if !ok {
-		st.refuseID(w, http.StatusBadRequest, id, CodeInvalidRequest, "bad request: the MCP-Protocol-Version header appears more than once")
+		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the MCP-Protocol-Version header appears more than once")
 		return false
 	}
 	if !present {
 		return true
 	}
 	if !st.h.supports(v) {
-		st.refuseID(w, http.StatusBadRequest, id, CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+codec.Quote(v)+"; supported: "+codec.QuoteList(st.h.d.Versions))
+		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+codec.Quote(v)+"; supported: "+codec.QuoteList(st.h.d.Versions))
 		return false
 	}
 	if nv := hs.sess.ProtocolVersion(); nv != "" && v != nv {
-		st.refuseID(w, http.StatusBadRequest, id, CodeInvalidRequest, "bad request: the MCP-Protocol-Version header "+codec.Quote(v)+" is not the version this session negotiated, "+codec.Quote(nv))
+		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the MCP-Protocol-Version header "+codec.Quote(v)+" is not the version this session negotiated, "+codec.Quote(nv))
 		return false
 	}
 	return true
@@ -341,7 +342,7 @@ func (st *sessionStore) create() *httpSession {
 	}
 	hs := &httpSession{st: st, streams: map[int64]*sseStream{}, calls: map[string]*sessionCall{}, lastUsed: now, busy: 1}
 	hs.ctx, hs.stop = context.WithCancelCause(context.Background())
-	hs.sess = newSession(st.h.d, newSessionID(), hs.sendUnrelated)
+	hs.sess = newSession(st.h.d, newSessionID(), jsonrpc.NewPeer(&st.h.d.Dispatcher, hs.sendUnrelated))
 	hs.sess.end = func() { st.remove(hs, errSessionEnded) }
 	hs.elem = st.lru.PushFront(hs)
 	st.byID[hs.sess.id] = hs
@@ -423,7 +424,7 @@ func (hs *httpSession) close(cause error) {
 	hs.mu.Unlock()
 	hs.st.h.d.removeSession(hs.sess)
 	hs.stop(cause)
-	hs.sess.out.close(errSessionEnded)
+	hs.sess.peer.Close(errSessionEnded)
 	for _, c := range conns {
 		c.signal()
 	}
@@ -432,14 +433,14 @@ func (hs *httpSession) close(cause error) {
 // cancelCall cancels the request a notifications/cancelled names.
 func (hs *httpSession) cancelCall(params []byte) {
 	id := codec.Lookup(params, "requestId")
-	if id == nil || !rtIsRequestID(id) {
+	if id == nil || !jsonrpc.IsRequestID(id) {
 		return
 	}
 	hs.mu.Lock()
-	if c := hs.calls[idKey(id)]; c != nil {
+	if c := hs.calls[jsonrpc.IDKey(id)]; c != nil {
 		// Under mu: once the cancellation is read, nothing more about
 		// the request is sent.
-		c.cancel(errCancelledByPeer)
+		c.cancel(jsonrpc.ErrCancelledByPeer)
 	}
 	hs.mu.Unlock()
 }
@@ -545,7 +546,7 @@ func (hs *httpSession) forgetLocked(need int, unwritten bool) {
 	}
 	hs.order = keep
 	if lost > 0 {
-		hs.st.h.d.log("mcp: http: session history full (HTTPOptions.SessionHistoryBytes): forgot %d messages no client has read", lost)
+		hs.st.h.d.Log("mcp: http: session history full (HTTPOptions.SessionHistoryBytes): forgot %d messages no client has read", lost)
 	}
 }
 
@@ -590,12 +591,12 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	batch := false
-	var env envelope
-	if i := firstByte(body); i >= 0 && body[i] == '[' {
+	var env jsonrpc.Envelope
+	if i := codec.FirstByte(body); i >= 0 && body[i] == '[' {
 		batch = true
 	} else {
 		var errResp []byte
-		env, errResp = h.d.readEnvelope(body)
+		env, errResp = h.d.ReadEnvelope(body)
 		if errResp != nil {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)
@@ -604,7 +605,7 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if _, named := r.Header[headerSessionID]; !named {
-		if batch || env.method != "initialize" || env.id == nil {
+		if batch || env.Method != "initialize" || env.ID == nil {
 			if v, present, ok := headerOne(r.Header, headerProtocolVersion); h.opts.Fallback != nil && (!ok || present && !h.supports(v)) {
 				r.Body = io.NopCloser(bytes.NewReader(body))
 				h.opts.Fallback.ServeHTTP(w, r)
@@ -613,18 +614,18 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 			// "Servers that require a session ID SHOULD respond to
 			// requests without an Mcp-Session-Id header (other than
 			// initialization) with HTTP 400 Bad Request."
-			id := env.id
-			if !env.idOK {
+			id := env.ID
+			if !env.IDOK {
 				id = nil
 			}
-			st.refuseID(w, http.StatusBadRequest, id, CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; a session begins with initialize (alone, not in a batch)")
+			st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; a session begins with initialize (alone, not in a batch)")
 			return
 		}
 		st.initialize(w, r, env, body, acceptJSON, acceptSSE)
 		return
 	}
-	id := env.id
-	if !env.idOK {
+	id := env.ID
+	if !env.IDOK {
 		id = nil
 	}
 	hs := st.sessionOf(w, r, id)
@@ -635,17 +636,17 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case batch:
 		st.serveRequest(w, r, hs, env, body, true, acceptJSON, acceptSSE, nil)
-	case env.method == "initialize" && env.id != nil:
-		st.refuseID(w, http.StatusBadRequest, env.id, CodeInvalidRequest, "bad request: the session is initialized already; to start a new one, send initialize without Mcp-Session-Id")
-	case env.id == nil || env.response && env.method == "":
+	case env.Method == "initialize" && env.ID != nil:
+		st.refuseID(w, http.StatusBadRequest, env.ID, jsonrpc.CodeInvalidRequest, "bad request: the session is initialized already; to start a new one, send initialize without Mcp-Session-Id")
+	case env.ID == nil || env.Response && env.Method == "":
 		// A notification, or the client's response to a request of the
 		// server: accepted with 202.
 		st.acquire(hs)
-		if env.method == "notifications/cancelled" {
-			hs.cancelCall(env.params)
+		if env.Method == "notifications/cancelled" {
+			hs.cancelCall(env.Params)
 		}
-		ctx := context.WithValue(r.Context(), notifierKey{}, notifier(&sessionLink{hs: hs, r: r}))
-		h.d.handleEnvelope(ctx, env, body)
+		ctx := jsonrpc.WithLink(r.Context(), &sessionLink{hs: hs, r: r})
+		h.d.HandleEnvelope(ctx, env, body)
 		st.release(hs)
 		w.WriteHeader(http.StatusAccepted)
 	default:
@@ -655,15 +656,15 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 
 // initialize opens a session for an initialize request and answers it; the
 // session is kept if the answer is a result.
-func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env envelope, body []byte, acceptJSON, acceptSSE bool) {
+func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env jsonrpc.Envelope, body []byte, acceptJSON, acceptSSE bool) {
 	if v, present, ok := headerOne(r.Header, headerProtocolVersion); !ok || present && !st.h.supports(v) {
-		st.refuseID(w, http.StatusBadRequest, env.id, CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+codec.Quote(v)+"; supported: "+codec.QuoteList(st.h.d.Versions))
+		st.refuseID(w, http.StatusBadRequest, env.ID, jsonrpc.CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+codec.Quote(v)+"; supported: "+codec.QuoteList(st.h.d.Versions))
 		return
 	}
 	hs := st.create()
 	if hs == nil {
 		w.Header().Set("Retry-After", "5")
-		st.refuseID(w, http.StatusServiceUnavailable, env.id, CodeInternalError, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
+		st.refuseID(w, http.StatusServiceUnavailable, env.ID, jsonrpc.CodeInternalError, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
 		return
 	}
 	w.Header().Set(headerSessionID, hs.sess.id)
@@ -687,13 +688,13 @@ func responseIsError(resp []byte) bool {
 type sessionLink struct {
 	hs *httpSession
 	r  *http.Request
-	progressState
+	jsonrpc.RequestProgress
 }
 
-func (l *sessionLink) notify(msg []byte) error    { return l.hs.sendUnrelated(msg) }
-func (l *sessionLink) session() *Session          { return l.hs.sess }
-func (l *sessionLink) dispatcher() *RpcDispatcher { return l.hs.st.h.d }
-func (l *sessionLink) httpRequest() *http.Request { return l.r }
+func (l *sessionLink) Notify(msg []byte) error         { return l.hs.sendUnrelated(msg) }
+func (l *sessionLink) Peer() *jsonrpc.Peer             { return l.hs.sess.peer }
+func (l *sessionLink) Dispatcher() *jsonrpc.Dispatcher { return &l.hs.st.h.d.Dispatcher }
+func (l *sessionLink) HTTPRequest() *http.Request      { return l.r }
 
 // sessionExchange is one request (or batch) served in a session: its
 // handler runs on a goroutine of its own, and the POST's goroutine writes
@@ -708,7 +709,7 @@ type sessionExchange struct {
 	// POST with 202 at once (the HTTP+SSE transport).
 	direct bool
 	wake   chan struct{}
-	progressState
+	jsonrpc.RequestProgress
 
 	// Under hs.mu:
 	stream   *sseStream // the response stream, once there is one
@@ -716,9 +717,9 @@ type sessionExchange struct {
 	resp     []byte     // the response, when there is no stream
 }
 
-func (x *sessionExchange) session() *Session          { return x.hs.sess }
-func (x *sessionExchange) dispatcher() *RpcDispatcher { return x.hs.st.h.d }
-func (x *sessionExchange) httpRequest() *http.Request { return x.r }
+func (x *sessionExchange) Peer() *jsonrpc.Peer             { return x.hs.sess.peer }
+func (x *sessionExchange) Dispatcher() *jsonrpc.Dispatcher { return &x.hs.st.h.d.Dispatcher }
+func (x *sessionExchange) HTTPRequest() *http.Request      { return x.r }
 
 func (x *sessionExchange) signal() {
 	select {
@@ -729,7 +730,7 @@ func (x *sessionExchange) signal() {
 
 // cancelledLocked reports whether the client cancelled the request.
 func (x *sessionExchange) cancelledLocked() bool {
-	return errors.Is(context.Cause(x.call.ctx), errCancelledByPeer)
+	return errors.Is(context.Cause(x.call.ctx), jsonrpc.ErrCancelledByPeer)
 }
 
 func (x *sessionExchange) cancelled() bool {
@@ -741,13 +742,13 @@ func (x *sessionExchange) cancelled() bool {
 // notify sends a message about the request on its response stream,
 // starting the stream if need be. A client that takes JSON only gets it
 // on the session's GET stream instead.
-func (x *sessionExchange) notify(msg []byte) error {
+func (x *sessionExchange) Notify(msg []byte) error {
 	hs := x.hs
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	switch {
 	case x.answered || x.cancelledLocked():
-		return errRequestDone
+		return jsonrpc.ErrRequestDone
 	case hs.ended:
 		return errSessionEnded
 	case x.direct || !x.acceptSSE:
@@ -797,13 +798,13 @@ func (x *sessionExchange) finish(resp []byte) {
 }
 
 // closeStream is CloseSSEStream.
-func (x *sessionExchange) closeStream(retry time.Duration) error {
+func (x *sessionExchange) CloseStream(retry time.Duration) error {
 	hs := x.hs
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	switch {
 	case x.answered || x.cancelledLocked():
-		return errRequestDone
+		return jsonrpc.ErrRequestDone
 	case hs.ended:
 		return errSessionEnded
 	case x.direct || !x.acceptSSE:
@@ -827,12 +828,12 @@ func (x *sessionExchange) closeStream(retry time.Duration) error {
 
 // serveRequest runs a request (or batch) of a session and answers the POST;
 // done, if set, gets the response (nil: none) once the handler is done.
-func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, env envelope, body []byte, batch, acceptJSON, acceptSSE bool, done func([]byte)) {
+func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, env jsonrpc.Envelope, body []byte, batch, acceptJSON, acceptSSE bool, done func([]byte)) {
 	call := &sessionCall{}
 	call.ctx, call.cancel = context.WithCancelCause(context.WithoutCancel(r.Context()))
 	stopWith := context.AfterFunc(hs.ctx, func() { call.cancel(context.Cause(hs.ctx)) })
 	if !batch {
-		call.key = idKey(env.id)
+		call.key = jsonrpc.IDKey(env.ID)
 		hs.mu.Lock()
 		_, dup := hs.calls[call.key]
 		if !dup && !hs.ended {
@@ -842,7 +843,7 @@ func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs 
 		if dup {
 			stopWith()
 			call.cancel(nil)
-			st.refuseID(w, http.StatusBadRequest, env.id, CodeInvalidRequest, "invalid request: the id is already used by a request in progress in this session")
+			st.refuseID(w, http.StatusBadRequest, env.ID, jsonrpc.CodeInvalidRequest, "invalid request: the id is already used by a request in progress in this session")
 			if done != nil {
 				done(nil)
 			}
@@ -850,7 +851,7 @@ func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs 
 		}
 	}
 	x := &sessionExchange{hs: hs, r: r, call: call, acceptJSON: acceptJSON, acceptSSE: acceptSSE, wake: make(chan struct{}, 1)}
-	ctx := context.WithValue(call.ctx, notifierKey{}, notifier(x))
+	ctx := jsonrpc.WithLink(call.ctx, x)
 	st.acquire(hs)
 	go func() {
 		defer st.release(hs)
@@ -860,7 +861,7 @@ func (st *sessionStore) serveRequest(w http.ResponseWriter, r *http.Request, hs 
 		if batch {
 			resp = st.h.d.Handle(ctx, body)
 		} else {
-			resp = st.h.d.handleEnvelope(ctx, env, body)
+			resp = st.h.d.HandleEnvelope(ctx, env, body)
 		}
 		if call.key != "" {
 			hs.mu.Lock()
@@ -1027,7 +1028,7 @@ func (hs *httpSession) pump(w http.ResponseWriter, r *http.Request, s *sseStream
 		}
 		if len(buf) > 0 {
 			if err := writeTimed(w, buf, opts.WriteTimeout); err != nil {
-				st.h.d.log("mcp: http: write: %v", err)
+				st.h.d.Log("mcp: http: write: %v", err)
 				return
 			}
 			hs.mu.Lock()
@@ -1088,7 +1089,7 @@ func (st *sessionStore) serveGet(w http.ResponseWriter, r *http.Request) {
 		known := ok && s != nil && seq <= s.seq
 		hs.mu.Unlock()
 		if !known {
-			st.refuseID(w, http.StatusBadRequest, nil, CodeInvalidRequest, "bad request: the Last-Event-ID "+codec.Quote(last)+" names no stream this session keeps (its history may have been forgotten)")
+			st.refuseID(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "bad request: the Last-Event-ID "+codec.Quote(last)+" names no stream this session keeps (its history may have been forgotten)")
 			return
 		}
 		hs.pump(w, r, s, seq, false)
@@ -1097,7 +1098,7 @@ func (st *sessionStore) serveGet(w http.ResponseWriter, r *http.Request) {
 	hs.mu.Lock()
 	if hs.ended {
 		hs.mu.Unlock()
-		st.refuseID(w, http.StatusNotFound, nil, CodeInvalidRequest, "session not found: it has ended")
+		st.refuseID(w, http.StatusNotFound, nil, jsonrpc.CodeInvalidRequest, "session not found: it has ended")
 		return
 	}
 	s := hs.standaloneLocked()
@@ -1105,7 +1106,7 @@ func (st *sessionStore) serveGet(w http.ResponseWriter, r *http.Request) {
 		hs.mu.Unlock()
 		// One GET stream at a time: the server must not send a message
 		// on two streams, and a second listener would split them.
-		st.refuseID(w, http.StatusConflict, nil, CodeInvalidRequest, "conflict: the session's GET stream is open already; resume a stream with Last-Event-ID")
+		st.refuseID(w, http.StatusConflict, nil, jsonrpc.CodeInvalidRequest, "conflict: the session's GET stream is open already; resume a stream with Last-Event-ID")
 		return
 	}
 	from := s.written
@@ -1177,20 +1178,20 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 			h.refuse(w, status, err.Error())
 			return
 		}
-		env, errResp := h.d.readEnvelope(body)
+		env, errResp := h.d.ReadEnvelope(body)
 		if errResp != nil {
 			// The error response goes on the stream, as every response.
 			hs.sendUnrelated(errResp)
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
-		if env.id == nil || env.response && env.method == "" {
+		if env.ID == nil || env.Response && env.Method == "" {
 			st.acquire(hs)
-			if env.method == "notifications/cancelled" {
-				hs.cancelCall(env.params)
+			if env.Method == "notifications/cancelled" {
+				hs.cancelCall(env.Params)
 			}
-			ctx := context.WithValue(r.Context(), notifierKey{}, notifier(&sessionLink{hs: hs, r: r}))
-			h.d.handleEnvelope(ctx, env, body)
+			ctx := jsonrpc.WithLink(r.Context(), &sessionLink{hs: hs, r: r})
+			h.d.HandleEnvelope(ctx, env, body)
 			st.release(hs)
 			w.WriteHeader(http.StatusAccepted)
 			return
@@ -1209,8 +1210,8 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 
 // serveDirect runs a request of the HTTP+SSE transport; its messages and
 // response go on the session's stream.
-func (st *sessionStore) serveDirect(hs *httpSession, r *http.Request, env envelope, body []byte) {
-	call := &sessionCall{key: idKey(env.id)}
+func (st *sessionStore) serveDirect(hs *httpSession, r *http.Request, env jsonrpc.Envelope, body []byte) {
+	call := &sessionCall{key: jsonrpc.IDKey(env.ID)}
 	call.ctx, call.cancel = context.WithCancelCause(context.WithoutCancel(r.Context()))
 	stopWith := context.AfterFunc(hs.ctx, func() { call.cancel(context.Cause(hs.ctx)) })
 	hs.mu.Lock()
@@ -1222,17 +1223,17 @@ func (st *sessionStore) serveDirect(hs *httpSession, r *http.Request, env envelo
 	if dup {
 		stopWith()
 		call.cancel(nil)
-		hs.sendUnrelated(st.h.d.errorResponse(env.id, CodeInvalidRequest, "invalid request: the id is already used by a request in progress in this session", nil))
+		hs.sendUnrelated(st.h.d.ErrorResponse(env.ID, jsonrpc.CodeInvalidRequest, "invalid request: the id is already used by a request in progress in this session", nil))
 		return
 	}
 	x := &sessionExchange{hs: hs, r: r, call: call, direct: true, acceptSSE: true, wake: make(chan struct{}, 1)}
-	ctx := context.WithValue(call.ctx, notifierKey{}, notifier(x))
+	ctx := jsonrpc.WithLink(call.ctx, x)
 	st.acquire(hs)
 	go func() {
 		defer st.release(hs)
 		defer call.cancel(nil)
 		defer stopWith()
-		resp := st.h.d.handleEnvelope(ctx, env, body)
+		resp := st.h.d.HandleEnvelope(ctx, env, body)
 		hs.mu.Lock()
 		if hs.calls[call.key] == call {
 			delete(hs.calls, call.key)

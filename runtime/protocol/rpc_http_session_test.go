@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The session store's parts: event ids, the bounded history, shutdown. The
@@ -34,7 +36,7 @@ func TestEventIDs(t *testing.T) {
 
 // testSession is a session of a store with a small history.
 func testSession(history int) *httpSession {
-	d := &RpcDispatcher{Versions: []string{"2025-11-25"}}
+	d := &Core{Versions: []string{"2025-11-25"}}
 	h := NewSessionHTTPHandler(d, HTTPOptions{SessionHistoryBytes: history}, "2025-11-25")
 	hs := h.sessions.create()
 	h.sessions.release(hs)
@@ -112,11 +114,11 @@ func TestHistoryForgetsEndedStreams(t *testing.T) {
 }
 
 func TestCloseStreams(t *testing.T) {
-	d := &RpcDispatcher{Versions: []string{"2025-06-18"}, Methods: map[string]*RpcMethod{
-		"initialize": {Call: func(context.Context, []byte) (RpcResult, error) {
-			return rawResult(`{"protocolVersion":"2025-06-18"}`), nil
+	d := &Core{Versions: []string{"2025-06-18"}, Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{
+		"initialize": {Call: func(context.Context, []byte) (jsonrpc.Result, error) {
+			return jsonrpc.RawResult(`{"protocolVersion":"2025-06-18"}`), nil
 		}},
-	}}
+	}}}
 	h := NewSessionHTTPHandler(d, HTTPOptions{}, "2025-06-18")
 	srv := httptest.NewServer(h)
 	defer srv.Close()
@@ -192,8 +194,8 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 	ts := newTestServer()
 	d := ts.dispatcher(false)
 	d.Versions = []string{"2025-11-25"}
-	d.Methods["initialize"] = &RpcMethod{Call: func(context.Context, []byte) (RpcResult, error) {
-		return rawResult(`{"protocolVersion":"2025-11-25"}`), nil
+	d.Methods["initialize"] = &jsonrpc.Method{Call: func(context.Context, []byte) (jsonrpc.Result, error) {
+		return jsonrpc.RawResult(`{"protocolVersion":"2025-11-25"}`), nil
 	}}
 	for _, m := range []string{"test/block", "test/stream", "test/flood", "test/tryNotify"} {
 		delete(d.Methods, m)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The HTTP transport, driven through net/http against a dispatcher with a
@@ -64,51 +65,51 @@ func newTestServer() *testServer {
 }
 
 // echo answers with the params it got.
-func echo(_ context.Context, params []byte) (RpcResult, error) {
+func echo(_ context.Context, params []byte) (jsonrpc.Result, error) {
 	if params == nil {
 		params = []byte("null")
 	}
-	return rawResult(append(append([]byte(`{"echo":`), params...), '}')), nil
+	return jsonrpc.RawResult(append(append([]byte(`{"echo":`), params...), '}')), nil
 }
 
-func (ts *testServer) dispatcher(modern bool) *RpcDispatcher {
-	d := &RpcDispatcher{Modern: modern, Versions: []string{testVersion}, OmitUnknownID: true}
+func (ts *testServer) dispatcher(modern bool) *Core {
+	d := &Core{Dispatcher: jsonrpc.Dispatcher{OmitUnknownID: true}, Modern: modern, Versions: []string{testVersion}}
 	d.State = NewStateSealer(nil, 0, nil)
-	d.Methods = map[string]*RpcMethod{
-		"tools/list": {Call: func(context.Context, []byte) (RpcResult, error) {
+	d.Methods = map[string]*jsonrpc.Method{
+		"tools/list": {Call: func(context.Context, []byte) (jsonrpc.Result, error) {
 			ts.listCalls.Add(1)
 			if ts.listErr != nil {
 				return nil, ts.listErr
 			}
-			return rawResult(testTools + `,"ttlMs":60000,"cacheScope":"` + ts.scope + `"}`), nil
+			return jsonrpc.RawResult(testTools + `,"ttlMs":60000,"cacheScope":"` + ts.scope + `"}`), nil
 		}},
 		"tools/call":     {Call: echo},
 		"prompts/get":    {Call: echo},
 		"resources/read": {Call: echo},
 		"tools/listx":    {Call: echo},
-		"test/progress": {Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		"test/progress": {Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			for i := range 2 {
 				if err := SendNotification(ctx, "notifications/progress", rawJSON(`{"progressToken":"p","progress":`+string(rune('1'+i))+`}`)); err != nil {
 					return nil, err
 				}
 			}
-			return rawResult(`{"done":true}`), nil
+			return jsonrpc.RawResult(`{"done":true}`), nil
 		}},
-		"test/tryNotify": {Call: func(ctx context.Context, _ []byte) (RpcResult, error) {
+		"test/tryNotify": {Call: func(ctx context.Context, _ []byte) (jsonrpc.Result, error) {
 			ts.sendErr <- SendNotification(ctx, "notifications/message", rawJSON(`{"level":"info","data":"x"}`))
-			return rawResult(`{}`), nil
+			return jsonrpc.RawResult(`{}`), nil
 		}},
-		"test/block": {Call: func(ctx context.Context, _ []byte) (RpcResult, error) {
+		"test/block": {Call: func(ctx context.Context, _ []byte) (jsonrpc.Result, error) {
 			ts.started <- struct{}{}
 			select {
 			case <-ts.release:
-				return rawResult(`{"released":true}`), nil
+				return jsonrpc.RawResult(`{"released":true}`), nil
 			case <-ctx.Done():
 				ts.cancelled <- struct{}{}
 				return nil, ctx.Err()
 			}
 		}},
-		"test/stream": {Call: func(ctx context.Context, _ []byte) (RpcResult, error) {
+		"test/stream": {Call: func(ctx context.Context, _ []byte) (jsonrpc.Result, error) {
 			// A stream that stays open until the client goes away.
 			if err := SendNotification(ctx, "notifications/subscriptions/acknowledged", rawJSON(`{}`)); err != nil {
 				return nil, err
@@ -118,7 +119,7 @@ func (ts *testServer) dispatcher(modern bool) *RpcDispatcher {
 			ts.cancelled <- struct{}{}
 			return nil, ctx.Err()
 		}},
-		"test/flood": {Call: func(ctx context.Context, _ []byte) (RpcResult, error) {
+		"test/flood": {Call: func(ctx context.Context, _ []byte) (jsonrpc.Result, error) {
 			// Notifications to a client that does not read them.
 			big := rawJSON(`{"data":"` + strings.Repeat("x", 64<<10) + `"}`)
 			ts.started <- struct{}{}
@@ -129,20 +130,20 @@ func (ts *testServer) dispatcher(modern bool) *RpcDispatcher {
 				}
 			}
 		}},
-		"test/whoami": {Call: func(ctx context.Context, _ []byte) (RpcResult, error) {
+		"test/whoami": {Call: func(ctx context.Context, _ []byte) (jsonrpc.Result, error) {
 			r := HTTPRequestFromContext(ctx)
 			if r == nil {
-				return rawResult(`{"who":null}`), nil
+				return jsonrpc.RawResult(`{"who":null}`), nil
 			}
-			return rawResult(`{"who":` + quoteJSON(r.Header.Get("X-User")) + `}`), nil
+			return jsonrpc.RawResult(`{"who":` + quoteJSON(r.Header.Get("X-User")) + `}`), nil
 		}},
-		"test/invalid": {Call: func(context.Context, []byte) (RpcResult, error) {
-			return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: no"}
+		"test/invalid": {Call: func(context.Context, []byte) (jsonrpc.Result, error) {
+			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: no"}
 		}},
-		"test/app-error": {Call: func(context.Context, []byte) (RpcResult, error) {
-			return nil, &RPCError{Code: 42, Message: "application error"}
+		"test/app-error": {Call: func(context.Context, []byte) (jsonrpc.Result, error) {
+			return nil, &jsonrpc.RPCError{Code: 42, Message: "application error"}
 		}},
-		"notifications/test": {Notification: true, Call: func(_ context.Context, params []byte) (RpcResult, error) {
+		"notifications/test": {Notification: true, Call: func(_ context.Context, params []byte) (jsonrpc.Result, error) {
 			ts.notified <- string(params)
 			return nil, nil
 		}},
@@ -302,7 +303,7 @@ func TestHTTPHostAndOrigin(t *testing.T) {
 		}
 	}
 	for _, v := range []string{"evil.example.com", "evil.example.com:" + port, "localhost.evil.example.com", "10.0.0.1", "0.0.0.0:" + port} {
-		wantError(t, post(t, srv.URL, body, h, host(v)), http.StatusForbidden, CodeInvalidRequest, "Host")
+		wantError(t, post(t, srv.URL, body, h, host(v)), http.StatusForbidden, jsonrpc.CodeInvalidRequest, "Host")
 	}
 	for _, o := range []string{"http://localhost:3000", "https://127.0.0.1", "http://[::1]:8080"} {
 		if r := post(t, srv.URL, body, with(h, "Origin", o)); r.status != http.StatusOK {
@@ -310,7 +311,7 @@ func TestHTTPHostAndOrigin(t *testing.T) {
 		}
 	}
 	for _, o := range []string{"http://evil.example.com", "null", "http://localhost.evil.example.com", "http://localhost@evil.example.com", "file://localhost/x"} {
-		wantError(t, post(t, srv.URL, body, with(h, "Origin", o)), http.StatusForbidden, CodeInvalidRequest, "Origin")
+		wantError(t, post(t, srv.URL, body, with(h, "Origin", o)), http.StatusForbidden, jsonrpc.CodeInvalidRequest, "Origin")
 	}
 	stillServes(t, srv.URL)
 
@@ -343,7 +344,7 @@ func TestHTTPMethodsAndMediaTypes(t *testing.T) {
 	srv, _ := serve(t, ts, true, HTTPOptions{})
 	for _, m := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodPatch} {
 		r := do(t, m, srv.URL, "", map[string]string{"Accept": "text/event-stream", "Mcp-Session-Id": "abc"})
-		wantError(t, r, http.StatusMethodNotAllowed, CodeInvalidRequest, "POST")
+		wantError(t, r, http.StatusMethodNotAllowed, jsonrpc.CodeInvalidRequest, "POST")
 		if r.header.Get("Allow") != "POST" {
 			t.Errorf("%s: Allow %q, want POST", m, r.header.Get("Allow"))
 		}
@@ -351,13 +352,13 @@ func TestHTTPMethodsAndMediaTypes(t *testing.T) {
 	body := req("1", "tools/list", `{`+testMeta+`}`)
 	h := hdrs("tools/list", "")
 	for _, ct := range []string{"text/plain", "", "application/jsonx", "application/x-www-form-urlencoded"} {
-		wantError(t, post(t, srv.URL, body, with(h, "Content-Type", ct)), http.StatusUnsupportedMediaType, CodeInvalidRequest, "application/json")
+		wantError(t, post(t, srv.URL, body, with(h, "Content-Type", ct)), http.StatusUnsupportedMediaType, jsonrpc.CodeInvalidRequest, "application/json")
 	}
 	for _, ct := range []string{"application/json; charset=utf-8", "Application/JSON"} {
 		wantOK(t, post(t, srv.URL, body, with(h, "Content-Type", ct)), "")
 	}
-	wantError(t, post(t, srv.URL, body, with(h, "Accept", "text/html")), http.StatusNotAcceptable, CodeInvalidRequest, "")
-	wantError(t, post(t, srv.URL, body, with(h, "Accept", "application/json;q=0")), http.StatusNotAcceptable, CodeInvalidRequest, "")
+	wantError(t, post(t, srv.URL, body, with(h, "Accept", "text/html")), http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "")
+	wantError(t, post(t, srv.URL, body, with(h, "Accept", "application/json;q=0")), http.StatusNotAcceptable, jsonrpc.CodeInvalidRequest, "")
 	for _, a := range []string{"*/*", "application/json", ""} {
 		wantOK(t, post(t, srv.URL, body, with(h, "Accept", a)), "")
 	}
@@ -418,14 +419,14 @@ func TestHTTPBodyLimits(t *testing.T) {
 	srv, _ := serve(t, ts, true, HTTPOptions{MaxBodyBytes: 1 << 10})
 	h := hdrs("tools/call", "plain")
 	big := req("1", "tools/call", `{`+testMeta+`,"name":"plain","arguments":{"x":"`+strings.Repeat("a", 2<<10)+`"}}`)
-	wantError(t, post(t, srv.URL, big, h), http.StatusRequestEntityTooLarge, CodeInvalidRequest, "at most 1024")
+	wantError(t, post(t, srv.URL, big, h), http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "at most 1024")
 	stillServes(t, srv.URL)
 	// Without Content-Length (chunked).
 	chunked := func(r *http.Request) {
 		r.ContentLength = -1
 		r.Body = io.NopCloser(strings.NewReader(big))
 	}
-	wantError(t, post(t, srv.URL, "", h, chunked), http.StatusRequestEntityTooLarge, CodeInvalidRequest, "at most 1024")
+	wantError(t, post(t, srv.URL, "", h, chunked), http.StatusRequestEntityTooLarge, jsonrpc.CodeInvalidRequest, "at most 1024")
 	stillServes(t, srv.URL)
 	// Exactly at the limit is fine.
 	pad := 1<<10 - len(req("1", "tools/call", `{`+testMeta+`,"name":"plain","arguments":{"x":""}}`))
@@ -434,11 +435,11 @@ func TestHTTPBodyLimits(t *testing.T) {
 
 	// Malformed JSON and an empty body: -32700 with 400.
 	for _, b := range []string{`{"jsonrpc":"2.0","id":1,`, `not json`, ``, `   `} {
-		wantError(t, post(t, srv.URL, b, h), http.StatusBadRequest, CodeParseError, "parse error")
+		wantError(t, post(t, srv.URL, b, h), http.StatusBadRequest, jsonrpc.CodeParseError, "parse error")
 	}
 	// Not a request: -32600 with 400.
 	for _, b := range []string{`[]`, `[` + req("1", "tools/list", `{`+testMeta+`}`) + `]`, `{"id":1}`, `"x"`, `{"jsonrpc":"2.0","id":1,"result":{}}`} {
-		wantError(t, post(t, srv.URL, b, h), http.StatusBadRequest, CodeInvalidRequest, "invalid request")
+		wantError(t, post(t, srv.URL, b, h), http.StatusBadRequest, jsonrpc.CodeInvalidRequest, "invalid request")
 	}
 	stillServes(t, srv.URL)
 }
@@ -517,8 +518,8 @@ func TestHTTPNotificationsAndStatus(t *testing.T) {
 	if r.status != http.StatusAccepted {
 		t.Errorf("unknown notification: %d", r.status)
 	}
-	wantError(t, post(t, srv.URL, req("1", "nope", `{`+testMeta+`}`), hdrs("nope", "")), http.StatusNotFound, CodeMethodNotFound, "method not found")
-	wantError(t, post(t, srv.URL, req("2", "test/invalid", `{`+testMeta+`}`), hdrs("test/invalid", "")), http.StatusBadRequest, CodeInvalidParams, "no")
+	wantError(t, post(t, srv.URL, req("1", "nope", `{`+testMeta+`}`), hdrs("nope", "")), http.StatusNotFound, jsonrpc.CodeMethodNotFound, "method not found")
+	wantError(t, post(t, srv.URL, req("2", "test/invalid", `{`+testMeta+`}`), hdrs("test/invalid", "")), http.StatusBadRequest, jsonrpc.CodeInvalidParams, "no")
 	r = post(t, srv.URL, req("3", "test/app-error", `{`+testMeta+`}`), hdrs("test/app-error", ""))
 	if c, _, _ := rpcErr(t, r.body); r.status != http.StatusOK || c != 42 {
 		t.Errorf("application error: %d %s, want 200 with code 42", r.status, r.body)
@@ -643,11 +644,11 @@ func TestHTTPToolHeadersListFails(t *testing.T) {
 	ts := newTestServer()
 	srv, _ := serve(t, ts, true, HTTPOptions{})
 	body := req("1", "tools/call", `{`+testMeta+`,"name":"route","arguments":{"region":"r"}}`)
-	ts.listErr = ErrNotImplemented
+	ts.listErr = jsonrpc.ErrNotImplemented
 	wantOK(t, post(t, srv.URL, body, hdrs("tools/call", "route")), "")
 	ts.listErr = errors.New("database down")
 	r := post(t, srv.URL, body, hdrs("tools/call", "route"))
-	if c, m, _ := rpcErr(t, r.body); r.status != 200 || c != CodeInternalError || !strings.Contains(m, "database down") {
+	if c, m, _ := rpcErr(t, r.body); r.status != 200 || c != jsonrpc.CodeInternalError || !strings.Contains(m, "database down") {
 		t.Errorf("%d %s", r.status, r.body)
 	}
 }
@@ -832,10 +833,10 @@ func TestHTTPLegacyRevision(t *testing.T) {
 	// No header rules: a request without any MCP header is answered.
 	wantOK(t, post(t, srv.URL, req("1", "tools/list", `{}`), h), "")
 	wantOK(t, post(t, srv.URL, req("1", "tools/list", `{}`), with(h, "MCP-Protocol-Version", testVersion)), "")
-	wantError(t, post(t, srv.URL, req("1", "tools/list", `{}`), with(h, "MCP-Protocol-Version", "1999-01-01")), 400, CodeInvalidRequest, "MCP-Protocol-Version")
+	wantError(t, post(t, srv.URL, req("1", "tools/list", `{}`), with(h, "MCP-Protocol-Version", "1999-01-01")), 400, jsonrpc.CodeInvalidRequest, "MCP-Protocol-Version")
 	// Errors keep 200 except for malformed messages.
 	r := post(t, srv.URL, req("2", "nope", ``), h)
-	if c, _, _ := rpcErr(t, r.body); r.status != 200 || c != CodeMethodNotFound {
+	if c, _, _ := rpcErr(t, r.body); r.status != 200 || c != jsonrpc.CodeMethodNotFound {
 		t.Errorf("legacy method not found: %d %s", r.status, r.body)
 	}
 	// A response (to a server request of a session layer) is accepted.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file holds the JSON-level checks of revisions with per-request
@@ -53,7 +54,7 @@ func CheckProtocolVersion(params []byte, supported []string) error {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{supported, v})
-	return &RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(v) + "; supported: " + codec.QuoteList(supported), Data: data}
+	return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(v) + "; supported: " + codec.QuoteList(supported), Data: data}
 }
 
 // RequireClientCapabilities returns MissingRequiredClientCapabilityError
@@ -62,7 +63,7 @@ func CheckProtocolVersion(params []byte, supported []string) error {
 func RequireClientCapabilities(required json.RawMessage) error {
 	data := append([]byte(`{"requiredCapabilities":`), required...)
 	data = append(data, '}')
-	return &RPCError{Code: rtCodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
+	return &jsonrpc.RPCError{Code: rtCodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
 }
 
 // inputRequestCapabilities checks the inputRequests of an
@@ -244,13 +245,13 @@ func rtCanonical(raw []byte) string {
 // InputRequiredError carries an InputRequiredResult (as JSON) back from a
 // handler; see NeedInput.
 type InputRequired struct {
-	Result RpcResult
+	Result jsonrpc.Result
 }
 
 func (e *InputRequired) Error() string { return "the request needs more input from the client" }
 
 // asInputRequired reports whether err carries an input-required result.
-func AsInputRequired(err error) (RpcResult, bool) {
+func AsInputRequired(err error) (jsonrpc.Result, bool) {
 	var ir *InputRequired
 	if errors.As(err, &ir) {
 		return ir.Result, true
@@ -280,7 +281,7 @@ func TTL(ms int64) time.Duration {
 // (streamable-http.mdx: 404 with -32601), whose message names the versions.
 func RejectInitialize(params []byte, supported []string) error {
 	if v := codec.Lookup(codec.Lookup(params, "_meta"), metaProtocolVersion); v != nil {
-		return &RPCError{Code: CodeMethodNotFound,
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeMethodNotFound,
 			Message: `method not found: "initialize" (this server has no initialize handshake; it supports protocol versions ` + codec.QuoteList(supported) + `)`}
 	}
 	requested := ""
@@ -293,7 +294,7 @@ func RejectInitialize(params []byte, supported []string) error {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{supported, requested})
-	return &RPCError{Code: rtCodeUnsupportedProtocolVersion,
+	return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion,
 		Message: "this server has no initialize handshake; it supports protocol versions " + codec.QuoteList(supported) + " (send server/discover)",
 		Data:    data}
 }
@@ -302,7 +303,7 @@ func RejectInitialize(params []byte, supported []string) error {
 // InputRequiredResult carries inputRequests or requestState (basic/patterns/mrtr).
 func CheckInputRequired(result []byte) error {
 	if codec.Lookup(result, "inputRequests") == nil && codec.Lookup(result, "requestState") == nil {
-		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's InputRequiredResult has neither inputRequests nor requestState"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the handler's InputRequiredResult has neither inputRequests nor requestState"}
 	}
 	return nil
 }

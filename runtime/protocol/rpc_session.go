@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file is what the runtime keeps for one peer (a Session) and the
@@ -21,59 +21,32 @@ import (
 // handshake itself: the negotiated version and the client's capabilities,
 // logging/setLevel, resources/subscribe and unsubscribe.
 
-// notifierKey is the context key of the link a handler's messages go to.
-type notifierKey struct{}
-
-// notifier is where the messages about one request go: the connection
-// served by Serve, or the HTTP exchange (or session) of the request.
-type notifier interface {
-	// notify sends a message (a notification, or a request to the peer)
-	// about the request; it fails once the request has been answered or
-	// the peer has cancelled it.
-	notify(msg []byte) error
-	// session is the peer's session; nil over stateless HTTP.
-	session() *Session
-	// dispatcher is the dispatcher serving the request.
-	dispatcher() *RpcDispatcher
-	// httpRequest is the HTTP request, or nil.
-	httpRequest() *http.Request
-	// progress records a progress value sent for the request; it fails
-	// unless the value is larger than the last one.
-	progress(p float64) error
-}
-
-// eraLink is the link of a request a dispatcher hands to the one that
-// serves its era (rpcDispatcher.older): the same connection, another
-// dispatcher.
-type eraLink struct {
-	notifier
-	d *RpcDispatcher
-}
-
-func (l eraLink) dispatcher() *RpcDispatcher { return l.d }
-
 // linkOf returns the link of a handler's context, or nil.
-func linkOf(ctx context.Context) notifier {
-	n, _ := ctx.Value(notifierKey{}).(notifier)
-	return n
-}
+func linkOf(ctx context.Context) jsonrpc.Link { return jsonrpc.LinkFromContext(ctx) }
 
-// progressState makes the progress a request reports increase, as
-// basic/utilities/progress.mdx requires.
-type progressState struct {
-	mu   sync.Mutex
-	last float64
-	sent bool
-}
-
-func (p *progressState) progress(v float64) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.sent && !(v > p.last) {
-		return errors.New("mcp: SendProgress: progress must increase with each notification; it was " + strconv.FormatFloat(p.last, 'g', -1, 64) + ", now " + strconv.FormatFloat(v, 'g', -1, 64))
+// sessionOf returns the session of a peer, or nil.
+func sessionOf(p *jsonrpc.Peer) *Session {
+	if p == nil {
+		return nil
 	}
-	p.last, p.sent = v, true
-	return nil
+	s, _ := p.State.(*Session)
+	return s
+}
+
+// linkSession returns the session of a link's peer, or nil.
+func linkSession(l jsonrpc.Link) *Session {
+	if l == nil {
+		return nil
+	}
+	return sessionOf(l.Peer())
+}
+
+// linkCore returns the Core serving a link's request, or nil.
+func linkCore(l jsonrpc.Link) *Core {
+	if l == nil {
+		return nil
+	}
+	return coreOf(l.Dispatcher())
 }
 
 // Session is what the runtime keeps about one peer: a connection served by
@@ -85,14 +58,13 @@ func (p *progressState) progress(v float64) error {
 // resources/subscribe; it sends requests and notifications to the client.
 // Its methods are safe for concurrent use.
 type Session struct {
-	d  *RpcDispatcher
-	id string
-	// out is the requests sent to the peer that wait for a response.
-	out outbound
-	// send writes a message that belongs to no request: a line on a
-	// connection served by Serve; an event of the session's GET stream
-	// over HTTP.
-	send sendFunc
+	core *Core
+	id   string
+	// peer is the other end: the requests sent to it that wait for a
+	// response, and how to send it a message that belongs to no request (a
+	// line on a connection served by Serve; an event of the session's GET
+	// stream over HTTP).
+	peer *jsonrpc.Peer
 	// end ends an HTTP session (nil on a connection served by Serve).
 	end func()
 
@@ -108,8 +80,11 @@ type Session struct {
 // maxSubscriptions bounds the resources one session may subscribe to.
 const maxSubscriptions = 1024
 
-func newSession(d *RpcDispatcher, id string, send sendFunc) *Session {
-	return &Session{d: d, id: id, send: send, level: -1}
+// newSession makes the session of peer, served by core.
+func newSession(core *Core, id string, peer *jsonrpc.Peer) *Session {
+	s := &Session{core: core, id: id, peer: peer, level: -1}
+	peer.State = s
+	return s
 }
 
 // SessionFromContext returns the session of the peer whose request a
@@ -118,10 +93,7 @@ func newSession(d *RpcDispatcher, id string, send sendFunc) *Session {
 // stateless HTTP (every request of 2026-07-28, or a handler made with
 // HTTPOptions.Stateless), and for a context that belongs to no request.
 func SessionFromContext(ctx context.Context) *Session {
-	if n := linkOf(ctx); n != nil {
-		return n.session()
-	}
-	return nil
+	return linkSession(linkOf(ctx))
 }
 
 // ID returns the session's Mcp-Session-Id, or "" for a connection served by
@@ -178,7 +150,7 @@ func (s *Session) Subscribed(uri string) bool {
 func (s *Session) Request(ctx context.Context, method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }, result interface{ UnmarshalJSON([]byte) error }) error {
-	return s.request(ctx, s.send, method, params, result)
+	return s.request(ctx, nil, method, params, result)
 }
 
 // Notify sends a notification to the peer outside any request (over HTTP, on
@@ -190,7 +162,7 @@ func (s *Session) Notify(method string, params interface {
 	if err != nil {
 		return err
 	}
-	return s.send(msg)
+	return s.peer.Send(msg)
 }
 
 // Close ends an HTTP session as a DELETE from the client does: the requests
@@ -203,7 +175,7 @@ func (s *Session) Close() {
 	}
 }
 
-func (s *Session) request(ctx context.Context, send sendFunc, method string, params interface {
+func (s *Session) request(ctx context.Context, send jsonrpc.SendFunc, method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }, result interface{ UnmarshalJSON([]byte) error }) error {
 	var p []byte
@@ -217,7 +189,7 @@ func (s *Session) request(ctx context.Context, send sendFunc, method string, par
 	if err := s.mayRequest(method, p); err != nil {
 		return err
 	}
-	raw, err := s.out.call(ctx, send, s.send, method, p, s.d.Limits.RequestTimeout)
+	raw, err := s.peer.Call(ctx, send, method, p)
 	if err != nil {
 		return err
 	}
@@ -235,19 +207,15 @@ func (s *Session) request(ctx context.Context, send sendFunc, method string, par
 	return nil
 }
 
-// server reports whether the dispatcher serves clients (the server side
-// sets the versions it supports).
-func (r *RpcDispatcher) server() bool { return len(r.Versions) > 0 }
-
 // mayRequest checks a request a server is about to send to its client
 // against what the client declared (a server must not ask for what the
 // client does not support) and the lifecycle (lifecycle.mdx: before
 // notifications/initialized, pings only). A client may send anything.
 func (s *Session) mayRequest(method string, params []byte) error {
-	if !s.d.server() {
+	if !s.core.server() {
 		return nil
 	}
-	if s.d.Modern && s.ProtocolVersion() == "" {
+	if s.core.Modern && s.ProtocolVersion() == "" {
 		return errors.New("mcp: " + codec.Quote(method) + ": this revision has no requests from server to client; a handler asks for input with NeedInput")
 	}
 	if method == "ping" {
@@ -298,13 +266,13 @@ func (s *Session) mayRequest(method string, params []byte) error {
 
 // before checks a message before the dispatcher handles it in a session;
 // a non-nil error answers it instead.
-func (s *Session) before(env *envelope) error {
-	if env.method == "resources/subscribe" {
+func (s *Session) before(env *jsonrpc.Envelope) error {
+	if env.Method == "resources/subscribe" {
 		s.mu.Lock()
 		n := len(s.subs)
 		s.mu.Unlock()
 		if n >= maxSubscriptions {
-			return &RPCError{Code: CodeInvalidRequest, Message: "invalid request: this session has " + strconv.Itoa(n) + " subscriptions, the most this server keeps; unsubscribe first"}
+			return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidRequest, Message: "invalid request: this session has " + strconv.Itoa(n) + " subscriptions, the most this server keeps; unsubscribe first"}
 		}
 	}
 	return nil
@@ -387,7 +355,7 @@ type sessionSet struct {
 	m  map[*Session]struct{}
 }
 
-func (r *RpcDispatcher) addSession(s *Session) {
+func (r *Core) addSession(s *Session) {
 	r.sessions.mu.Lock()
 	if r.sessions.m == nil {
 		r.sessions.m = map[*Session]struct{}{}
@@ -396,7 +364,7 @@ func (r *RpcDispatcher) addSession(s *Session) {
 	r.sessions.mu.Unlock()
 }
 
-func (r *RpcDispatcher) removeSession(s *Session) {
+func (r *Core) removeSession(s *Session) {
 	r.sessions.mu.Lock()
 	delete(r.sessions.m, s)
 	r.sessions.mu.Unlock()
@@ -404,7 +372,7 @@ func (r *RpcDispatcher) removeSession(s *Session) {
 
 // broadcast sends msg to every session that keep accepts and returns how
 // many it reached.
-func (r *RpcDispatcher) broadcast(msg []byte, keep func(*Session) bool) int {
+func (r *Core) broadcast(msg []byte, keep func(*Session) bool) int {
 	r.sessions.mu.Lock()
 	list := make([]*Session, 0, len(r.sessions.m))
 	for s := range r.sessions.m {
@@ -415,7 +383,7 @@ func (r *RpcDispatcher) broadcast(msg []byte, keep func(*Session) bool) int {
 	r.sessions.mu.Unlock()
 	n := 0
 	for _, s := range list {
-		if s.send(msg) == nil {
+		if s.peer.Send(msg) == nil {
 			n++
 		}
 	}
@@ -424,19 +392,19 @@ func (r *RpcDispatcher) broadcast(msg []byte, keep func(*Session) bool) int {
 
 // notifyResourceUpdated sends notifications/resources/updated for uri to
 // every session subscribed to it.
-func (r *RpcDispatcher) NotifyResourceUpdated(uri string) int {
+func (r *Core) NotifyResourceUpdated(uri string) int {
 	return r.broadcast(ResourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
 }
 
 // resourceUpdatedJSON is notifications/resources/updated for uri.
 func ResourceUpdatedJSON(uri string) []byte {
 	msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), nil...)
-	msg = rtAppendQuoted(msg, uri)
+	msg = jsonrpc.AppendQuoted(msg, uri)
 	return append(msg, "}}"...)
 }
 
 // broadcastJSON sends a notification to every session.
-func (r *RpcDispatcher) BroadcastJSON(method string, params interface {
+func (r *Core) BroadcastJSON(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) (int, error) {
 	msg, err := NotificationJSON(method, params)
@@ -484,7 +452,7 @@ func SendNotification(ctx context.Context, method string, params interface {
 	if err != nil {
 		return err
 	}
-	return n.notify(msg)
+	return n.Notify(msg)
 }
 
 // SendRequest sends a request to the peer of the request the handler's
@@ -493,7 +461,7 @@ func SendNotification(ctx context.Context, method string, params interface {
 // A server uses it for what it asks of its client: elicitation/create,
 // sampling/createMessage, roots/list, ping. The request goes where
 // SendNotification's notifications go (over HTTP, the request's response
-// stream). An error response comes back as *RPCError.
+// stream). An error response comes back as *jsonrpc.RPCError.
 //
 // A server's request is refused before it is sent when the client did not
 // declare the capability it needs (elicitation, elicitation.url for a URL
@@ -513,11 +481,11 @@ func SendRequest(ctx context.Context, method string, params interface {
 	if n == nil {
 		return errors.New("mcp: SendRequest: the context does not belong to a request served by Serve or over HTTP")
 	}
-	s := n.session()
+	s := linkSession(n)
 	if s == nil {
 		return errors.New("mcp: SendRequest: " + codec.Quote(method) + ": a request served over stateless HTTP has no session to send requests on")
 	}
-	return s.request(ctx, n.notify, method, params, result)
+	return s.request(ctx, n.Notify, method, params, result)
 }
 
 // Log sends a log message (notifications/message) about the request the
@@ -540,16 +508,16 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 	if lv < 0 {
 		return errors.New("mcp: Log: " + codec.Quote(string(level)) + " is not a logging level")
 	}
-	if n.dispatcher().Modern {
+	if c := linkCore(n); c != nil && c.Modern {
 		var params []byte
-		if ri := RequestFromContext(ctx); ri != nil {
+		if ri := jsonrpc.RequestFromContext(ctx); ri != nil {
 			params = ri.Params
 		}
 		min := levelOf(codec.Lookup(codec.Lookup(params, "_meta"), metaLogLevel))
 		if min < 0 || lv < min {
 			return nil
 		}
-	} else if s := n.session(); s != nil {
+	} else if s := linkSession(n); s != nil {
 		s.mu.Lock()
 		min := s.level
 		s.mu.Unlock()
@@ -572,7 +540,7 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 	e.Buf = append(e.Buf, `,"data":`...)
 	e.Buf = append(e.Buf, raw...)
 	e.Buf = append(e.Buf, "}}"...)
-	return n.notify(e.Buf)
+	return n.Notify(e.Buf)
 }
 
 // metaLogLevel is the _meta member of 2026-07-28 requests that asks for log
@@ -592,11 +560,11 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 		return errors.New("mcp: SendProgress: the context does not belong to a request served by Serve or over HTTP")
 	}
 	var params []byte
-	if ri := RequestFromContext(ctx); ri != nil {
+	if ri := jsonrpc.RequestFromContext(ctx); ri != nil {
 		params = ri.Params
 	}
 	token := codec.Lookup(codec.Lookup(params, "_meta"), "progressToken")
-	if token == nil || !rtIsRequestID(token) {
+	if token == nil || !jsonrpc.IsRequestID(token) {
 		return nil
 	}
 	for _, f := range []float64{progress, total} {
@@ -604,7 +572,7 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 			return errors.New("mcp: SendProgress: " + strconv.FormatFloat(f, 'g', -1, 64) + " is not a number JSON can carry")
 		}
 	}
-	if err := n.progress(progress); err != nil {
+	if err := n.Progress(progress); err != nil {
 		return err
 	}
 	e := codec.Encoder{Buf: make([]byte, 0, 128+len(message))}
@@ -617,13 +585,13 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 		e.Float(total)
 	}
 	if message != "" {
-		if s := n.session(); s == nil || s.ProtocolVersion() != "2024-11-05" {
+		if s := linkSession(n); s == nil || s.ProtocolVersion() != "2024-11-05" {
 			e.Buf = append(e.Buf, `,"message":`...)
 			e.Str(message)
 		}
 	}
 	e.Buf = append(e.Buf, "}}"...)
-	return n.notify(e.Buf)
+	return n.Notify(e.Buf)
 }
 
 // CloseSSEStream ends the connection that carries the response stream of
@@ -638,9 +606,12 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 // elsewhere (the earlier revisions' clients do not resume).
 func CloseSSEStream(ctx context.Context, retry time.Duration) error {
 	n := linkOf(ctx)
-	c, ok := n.(interface{ closeStream(time.Duration) error })
+	if r, ok := n.(jsonrpc.Rerouted); ok {
+		n = r.Link
+	}
+	c, ok := n.(interface{ CloseStream(time.Duration) error })
 	if !ok {
 		return errors.New("mcp: CloseSSEStream: the request is not served in an HTTP session")
 	}
-	return c.closeStream(retry)
+	return c.CloseStream(retry)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // rawOut receives a result as JSON.
@@ -26,20 +28,20 @@ func (r *rawOut) UnmarshalJSON(b []byte) error {
 // (SendRequest), whose dispatcher answers it, and the answers find their
 // callers.
 func TestConnBothWays(t *testing.T) {
-	server := &RpcDispatcher{Versions: []string{"2025-11-25"}}
-	server.Methods = map[string]*RpcMethod{
-		"initialize": {Call: func(context.Context, []byte) (RpcResult, error) {
-			return rawResult(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`), nil
+	server := &Core{Versions: []string{"2025-11-25"}}
+	server.Methods = map[string]*jsonrpc.Method{
+		"initialize": {Call: func(context.Context, []byte) (jsonrpc.Result, error) {
+			return jsonrpc.RawResult(`{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}`), nil
 		}},
-		"test/ask": {Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		"test/ask": {Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			var out rawOut
 			if err := SendRequest(ctx, "x/echo", rawJSON(params), &out); err != nil {
 				return nil, err
 			}
-			return rawResult(`{"client said":` + string(out.b) + `}`), nil
+			return jsonrpc.RawResult(`{"client said":` + string(out.b) + `}`), nil
 		}},
 	}
-	client := &RpcDispatcher{Methods: map[string]*RpcMethod{"x/echo": {Call: echo}}}
+	client := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{"x/echo": {Call: echo}}}}
 
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
@@ -47,20 +49,21 @@ func TestConnBothWays(t *testing.T) {
 	defer cancel()
 	served := make(chan error, 2)
 	go func() { served <- server.Serve(ctx, c2sR, s2cW) }()
-	cc := client.newConn(c2sW)
-	go func() { served <- cc.serve(ctx, s2cR) }()
+	cc := client.NewConn(c2sW)
+	go func() { served <- cc.Serve(ctx, s2cR) }()
+	sess := sessionOf(cc.Peer())
 
 	var out rawOut
-	if err := cc.sess.Request(ctx, "test/ask", rawJSON(`{"q":1}`), &out); err == nil || !strings.Contains(err.Error(), "notifications/initialized") {
+	if err := sess.Request(ctx, "test/ask", rawJSON(`{"q":1}`), &out); err == nil || !strings.Contains(err.Error(), "notifications/initialized") {
 		t.Fatalf("a server request before initialization: %v, want it refused", err)
 	}
-	if err := cc.sess.Request(ctx, "initialize", rawJSON(`{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"2"}}`), &out); err != nil {
+	if err := sess.Request(ctx, "initialize", rawJSON(`{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"2"}}`), &out); err != nil {
 		t.Fatal(err)
 	}
-	if err := cc.sess.Notify("notifications/initialized", nil); err != nil {
+	if err := sess.Notify("notifications/initialized", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := cc.sess.Request(ctx, "test/ask", rawJSON(`{"q":1}`), &out); err != nil {
+	if err := sess.Request(ctx, "test/ask", rawJSON(`{"q":1}`), &out); err != nil {
 		t.Fatal(err)
 	}
 	if string(out.b) != `{"client said":{"echo":{"q":1}}}` {
@@ -77,8 +80,8 @@ func TestConnBothWays(t *testing.T) {
 		t.Errorf("server session: %+v", ss)
 	}
 	// A method the peer does not have comes back as its error.
-	err := cc.sess.Request(ctx, "no/such", nil, nil)
-	if re, ok := err.(*RPCError); !ok || re.Code != CodeMethodNotFound {
+	err := sess.Request(ctx, "no/such", nil, nil)
+	if re, ok := err.(*jsonrpc.RPCError); !ok || re.Code != jsonrpc.CodeMethodNotFound {
 		t.Errorf("unknown method: %v", err)
 	}
 	cancel()
@@ -93,31 +96,45 @@ func TestConnBothWays(t *testing.T) {
 		}
 	}
 	// The connection's requests fail once it has ended.
-	if err := cc.sess.Request(context.Background(), "x", nil, nil); err == nil {
+	if err := sess.Request(context.Background(), "x", nil, nil); err == nil {
 		t.Error("a request after the end succeeded")
 	}
 }
 
 // fakeLink is a link that records what a handler sends.
 type fakeLink struct {
-	d    *RpcDispatcher
+	d    *Core
 	s    *Session
 	msgs []string
-	progressState
+	jsonrpc.RequestProgress
 }
 
-func (l *fakeLink) notify(msg []byte) error    { l.msgs = append(l.msgs, string(msg)); return nil }
-func (l *fakeLink) session() *Session          { return l.s }
-func (l *fakeLink) dispatcher() *RpcDispatcher { return l.d }
-func (l *fakeLink) httpRequest() *http.Request { return nil }
+func (l *fakeLink) Notify(msg []byte) error         { l.msgs = append(l.msgs, string(msg)); return nil }
+func (l *fakeLink) Dispatcher() *jsonrpc.Dispatcher { l.d.Init(); return &l.d.Dispatcher }
+func (l *fakeLink) HTTPRequest() *http.Request      { return nil }
+func (l *fakeLink) Peer() *jsonrpc.Peer {
+	if l.s == nil {
+		return nil
+	}
+	return l.s.peer
+}
+
+// peerSession makes a session of core whose peer sends with send (nil: a
+// peer that cannot send).
+func peerSession(core *Core, send jsonrpc.SendFunc) *Session {
+	if send == nil {
+		send = func([]byte) error { return io.ErrClosedPipe }
+	}
+	return newSession(core, "", jsonrpc.NewPeer(&core.Dispatcher, send))
+}
 
 func linkContext(l *fakeLink, params string) context.Context {
-	ctx := context.WithValue(context.Background(), notifierKey{}, notifier(l))
+	ctx := jsonrpc.WithLink(context.Background(), l)
 	var p []byte
 	if params != "" {
 		p = []byte(params)
 	}
-	return context.WithValue(ctx, requestInfoKey{}, &RequestInfo{Method: "tools/call", Params: p})
+	return jsonrpc.WithRequest(ctx, &jsonrpc.RequestInfo{Method: "tools/call", Params: p})
 }
 
 // levelsSent logs at every level and returns the levels that went out.
@@ -142,8 +159,8 @@ func levelsSent(t *testing.T, l *fakeLink, ctx context.Context) string {
 
 func TestLogLevels(t *testing.T) {
 	type level string
-	legacy := &RpcDispatcher{Versions: []string{"2025-11-25"}}
-	s := newSession(legacy, "", nil)
+	legacy := &Core{Versions: []string{"2025-11-25"}}
+	s := peerSession(legacy, nil)
 	l := &fakeLink{d: legacy, s: s}
 	ctx := linkContext(l, `{}`)
 	all := strings.Join(logLevels[:], " ")
@@ -177,7 +194,7 @@ func TestLogLevels(t *testing.T) {
 	}
 
 	// 2026-07-28: the request's _meta says, and its absence means none.
-	modern := &RpcDispatcher{Versions: []string{"2026-07-28"}, Modern: true}
+	modern := &Core{Versions: []string{"2026-07-28"}, Modern: true}
 	l = &fakeLink{d: modern}
 	if got := levelsSent(t, l, linkContext(l, `{"_meta":{}}`)); got != "" {
 		t.Errorf("2026-07-28 without a logLevel: %q", got)
@@ -191,8 +208,8 @@ func TestLogLevels(t *testing.T) {
 }
 
 func TestSendProgress(t *testing.T) {
-	d := &RpcDispatcher{Versions: []string{"2025-11-25"}}
-	l := &fakeLink{d: d, s: newSession(d, "", nil)}
+	d := &Core{Versions: []string{"2025-11-25"}}
+	l := &fakeLink{d: d, s: peerSession(d, nil)}
 	ctx := linkContext(l, `{"_meta":{"progressToken":7}}`)
 	if err := SendProgress(ctx, 0.5, 0, ""); err != nil {
 		t.Fatal(err)
@@ -219,7 +236,7 @@ func TestSendProgress(t *testing.T) {
 		t.Errorf("without a token: %v, sent %q", err, l.msgs)
 	}
 	// 2024-11-05 has no message.
-	l = &fakeLink{d: d, s: newSession(d, "", nil)}
+	l = &fakeLink{d: d, s: peerSession(d, nil)}
 	l.s.observe("initialize", nil, []byte(`{"result":{"protocolVersion":"2024-11-05"}}`))
 	if err := SendProgress(linkContext(l, `{"_meta":{"progressToken":"t"}}`), 1, 0, "dropped"); err != nil || len(l.msgs) != 1 || strings.Contains(l.msgs[0], "message") {
 		t.Errorf("2024-11-05: %v, sent %q", err, l.msgs)
@@ -227,8 +244,8 @@ func TestSendProgress(t *testing.T) {
 }
 
 func TestMayRequest(t *testing.T) {
-	d := &RpcDispatcher{Versions: []string{"2025-11-25"}}
-	s := newSession(d, "", nil)
+	d := &Core{Versions: []string{"2025-11-25"}}
+	s := peerSession(d, nil)
 	if err := s.mayRequest("ping", nil); err != nil {
 		t.Errorf("ping before initialization: %v", err)
 	}
@@ -258,7 +275,7 @@ func TestMayRequest(t *testing.T) {
 	if err := s.mayRequest("sampling/createMessage", []byte(`{"tools":[]}`)); err == nil {
 		t.Error("sampling with tools without sampling.tools was allowed")
 	}
-	modern := newSession(&RpcDispatcher{Versions: []string{"2026-07-28"}, Modern: true}, "", nil)
+	modern := peerSession(&Core{Versions: []string{"2026-07-28"}, Modern: true}, nil)
 	if err := modern.mayRequest("ping", nil); err == nil || !strings.Contains(err.Error(), "NeedInput") {
 		t.Errorf("2026-07-28: %v", err)
 	}
@@ -276,9 +293,9 @@ func TestMayRequest(t *testing.T) {
 }
 
 func TestSubscriptionBookkeeping(t *testing.T) {
-	d := &RpcDispatcher{Versions: []string{"2025-11-25"}}
+	d := &Core{Versions: []string{"2025-11-25"}}
 	var sent []string
-	s := newSession(d, "", func(msg []byte) error { sent = append(sent, string(msg)); return nil })
+	s := peerSession(d, func(msg []byte) error { sent = append(sent, string(msg)); return nil })
 	d.addSession(s)
 	s.observe("resources/subscribe", []byte(`{"uri":"a://x"}`), []byte(`{}`))
 	if !s.Subscribed("a://x") || s.Subscribed("a://y") {
@@ -294,7 +311,7 @@ func TestSubscriptionBookkeeping(t *testing.T) {
 	for i := range maxSubscriptions {
 		s.observe("resources/subscribe", []byte(`{"uri":"u://`+strconv.Itoa(i)+`"}`), nil)
 	}
-	env := envelope{method: "resources/subscribe"}
+	env := jsonrpc.Envelope{Method: "resources/subscribe"}
 	if err := s.before(&env); err == nil {
 		t.Error("a subscription past maxSubscriptions was allowed")
 	}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file protects the requestState of multi round-trip requests
@@ -240,11 +241,11 @@ func paramError(pointer, keyword, reason string) error {
 	data, _ := json.Marshal(struct {
 		Violations []codec.Violation `json:"violations"`
 	}{[]codec.Violation{{Pointer: pointer, Keyword: keyword, Message: reason}}})
-	return &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + pointer + ": " + reason, Data: data}
+	return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + pointer + ": " + reason, Data: data}
 }
 
 // sealState replaces the requestState of an InputRequiredResult: see seal.
-func (r *RpcDispatcher) SealState(ctx context.Context, method string, params, result []byte) (string, error) {
+func (r *Core) SealState(ctx context.Context, method string, params, result []byte) (string, error) {
 	return r.State.seal(ctx, method, params, result)
 }
 
@@ -256,7 +257,7 @@ func (r *RpcDispatcher) SealState(ctx context.Context, method string, params, re
 // it had none) and the inputResponses keys that no input request asked for,
 // which the handler does not get. inputResponses without a requestState
 // reach the handler as the schema let them through, with no state.
-func (r *RpcDispatcher) OpenState(ctx context.Context, method string, params []byte) (state *string, drop []string, err error) {
+func (r *Core) OpenState(ctx context.Context, method string, params []byte) (state *string, drop []string, err error) {
 	rs := codec.Lookup(params, "requestState")
 	ir := codec.Lookup(params, "inputResponses")
 	var responses map[string][]byte
@@ -297,15 +298,15 @@ func (r *RpcDispatcher) OpenState(ctx context.Context, method string, params []b
 // asked for in: it must be a valid result of the request's method and, for
 // an accepted form elicitation, match the requestedSchema. A failure is
 // invalid params (-32602) pointing into params.inputResponses.
-func (r *RpcDispatcher) checkAnswer(in sealedInput, k string, raw []byte) error {
+func (r *Core) checkAnswer(in sealedInput, k string, raw []byte) error {
 	at := "/params/inputResponses/" + codec.EscapePointer(k)
 	if r.CheckInput != nil {
 		if err := r.CheckInput(in.Method, raw); err != nil {
 			var ve *codec.ValidationError
 			if errors.As(err, &ve) {
-				vs, data := violationsUnder(at, ve)
+				vs, data := jsonrpc.ViolationsUnder(at, ve)
 				msg := "invalid params: the answer to input request " + codec.Quote(k) + " (" + in.Method + ") is not valid: " + vs[0].String()
-				return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
+				return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: msg, Data: data}
 			}
 			return paramError(at, "type", "the answer to input request "+codec.Quote(k)+" ("+in.Method+") is not valid: "+err.Error())
 		}
@@ -322,7 +323,7 @@ func (r *RpcDispatcher) checkAnswer(in sealedInput, k string, raw []byte) error 
 			if len(vs) > 1 {
 				msg += " (and " + strconv.Itoa(len(vs)-1) + " more)"
 			}
-			return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
+			return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: msg, Data: data}
 		}
 	}
 	return nil

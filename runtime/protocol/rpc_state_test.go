@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The requestState protection of multi round-trip requests, at the level
@@ -36,7 +37,7 @@ func testSealer(keys ...string) stateSealer {
 
 const key1, key2 = "0123456789abcdef-key-one", "0123456789abcdef-key-two"
 
-func sealFor(t *testing.T, d *RpcDispatcher, ctx context.Context, method, params string) string {
+func sealFor(t *testing.T, d *Core, ctx context.Context, method, params string) string {
 	t.Helper()
 	tok, err := d.SealState(ctx, method, []byte(params), []byte(testInputRequests))
 	if err != nil {
@@ -73,14 +74,14 @@ func checkTypes(method string, raw []byte) error {
 	return nil
 }
 
-func stateDispatcher(keys ...string) *RpcDispatcher {
-	return &RpcDispatcher{State: testSealer(keys...), CheckInput: checkTypes}
+func stateDispatcher(keys ...string) *Core {
+	return &Core{State: testSealer(keys...), CheckInput: checkTypes}
 }
 
 func wantInvalidParams(t *testing.T, err error, pointer, part string) {
 	t.Helper()
-	var re *RPCError
-	if !errors.As(err, &re) || re.Code != CodeInvalidParams {
+	var re *jsonrpc.RPCError
+	if !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams {
 		t.Fatalf("got %v, want invalid params", err)
 	}
 	if !strings.Contains(re.Message, part) {
@@ -126,7 +127,7 @@ func TestRequestStateRoundTrip(t *testing.T) {
 	}
 	// A replica with the same key (and one that rotated it in second
 	// place) accepts it.
-	for _, r := range []*RpcDispatcher{stateDispatcher(key1), stateDispatcher(key2, key1)} {
+	for _, r := range []*Core{stateDispatcher(key1), stateDispatcher(key2, key1)} {
 		if _, _, err := r.OpenState(ctx, "tools/call", []byte(good)); err != nil {
 			t.Errorf("replica: %v", err)
 		}
@@ -145,7 +146,7 @@ func TestRequestStateRefused(t *testing.T) {
 	flipped[len(flipped)-3] ^= 1
 	cases := []struct {
 		name   string
-		d      *RpcDispatcher
+		d      *Core
 		ctx    context.Context
 		method string
 		params string

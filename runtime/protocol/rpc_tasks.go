@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file is the server side of the tasks extension (extensions/tasks,
@@ -59,10 +60,10 @@ type taskStore struct {
 	now  func() time.Time
 
 	// Set when a dispatcher adopts the store (attachTasks).
-	d         *RpcDispatcher
+	d         *Core
 	principal func(context.Context) string
 	meta      []byte // `"_meta":{...}` of every result, or nil
-	finish    map[string]func(RpcResult) (RpcResult, error)
+	finish    map[string]func(jsonrpc.Result) (jsonrpc.Result, error)
 
 	mu        sync.Mutex
 	tasks     map[string]*task
@@ -131,16 +132,16 @@ type taskRef struct {
 // taskNotifier is the notifier of a task's context: the extension carries
 // no notifications/progress or notifications/message for tasks, and the
 // request that created the task has been answered.
-type taskNotifier struct{ d *RpcDispatcher }
+type taskNotifier struct{ d *Core }
 
-func (taskNotifier) notify([]byte) error {
+func (taskNotifier) Notify([]byte) error {
 	return errors.New("mcp: SendNotification: a task has no response stream (the tasks extension carries no notifications for a task's work)")
 }
 
-func (taskNotifier) session() *Session            { return nil }
-func (n taskNotifier) dispatcher() *RpcDispatcher { return n.d }
-func (taskNotifier) httpRequest() *http.Request   { return nil }
-func (taskNotifier) progress(float64) error {
+func (taskNotifier) Peer() *jsonrpc.Peer               { return nil }
+func (n taskNotifier) Dispatcher() *jsonrpc.Dispatcher { return &n.d.Dispatcher }
+func (taskNotifier) HTTPRequest() *http.Request        { return nil }
+func (taskNotifier) Progress(float64) error {
 	return errors.New("mcp: SendProgress: a task has no response stream")
 }
 
@@ -150,7 +151,7 @@ func (taskNotifier) progress(float64) error {
 // finish completes a method's result as the dispatcher does before sending
 // it (serverInfo, resultType, validation); serverInfo is the Implementation
 // results carry in _meta, as JSON, or nil.
-func (r *RpcDispatcher) AttachTasks(s *taskStore, finish map[string]func(RpcResult) (RpcResult, error), serverInfo []byte) {
+func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) (jsonrpc.Result, error), serverInfo []byte) {
 	if s.d != nil && s.d != r {
 		panic("mcp: ServerOptions.Tasks: the TaskStore already serves another dispatcher")
 	}
@@ -165,12 +166,12 @@ func (r *RpcDispatcher) AttachTasks(s *taskStore, finish map[string]func(RpcResu
 		methodTasksUpdate: s.serveUpdate,
 		methodTasksCancel: s.serveCancel,
 	}
-	r.nameParams = map[string]string{}
+	r.NameParams = map[string]string{}
 	for name, fn := range methods {
 		if _, ok := r.Methods[name]; ok {
 			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " is served by ServerOptions.Tasks")
 		}
-		r.Methods[name] = &RpcMethod{Call: func(ctx context.Context, params []byte) (RpcResult, error) {
+		r.Methods[name] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			if err := CheckProtocolVersion(params, r.Versions); err != nil {
 				return nil, err
 			}
@@ -178,9 +179,9 @@ func (r *RpcDispatcher) AttachTasks(s *taskStore, finish map[string]func(RpcResu
 			if err != nil {
 				return nil, err
 			}
-			return rawResult(res), nil
+			return jsonrpc.RawResult(res), nil
 		}}
-		r.nameParams[name] = "taskId"
+		r.NameParams[name] = "taskId"
 	}
 	r.tasks = s
 }
@@ -188,7 +189,7 @@ func (r *RpcDispatcher) AttachTasks(s *taskStore, finish map[string]func(RpcResu
 // taskCreated carries a CreateTaskResult from a handler to the dispatcher,
 // which answers the request with it; see runAsTask.
 type taskCreated struct {
-	ri     *RequestInfo
+	ri     *jsonrpc.RequestInfo
 	result []byte
 }
 
@@ -198,13 +199,10 @@ func (*taskCreated) Error() string {
 
 func (tc *taskCreated) EncodeJSON(e *codec.Encoder) { e.Buf = append(e.Buf, tc.result...) }
 
-// asTaskCreated reports whether err answers the request ri with a task.
-func asTaskCreated(err error, ri *RequestInfo) (RpcResult, bool) {
-	var tc *taskCreated
-	if errors.As(err, &tc) && tc.ri == ri {
-		return tc, true
-	}
-	return nil, false
+// AnswerFor answers the request ri with the task, when the task is ri's
+// (jsonrpc.Answer).
+func (tc *taskCreated) AnswerFor(ri *jsonrpc.RequestInfo) (jsonrpc.Result, bool) {
+	return tc, tc.ri == ri
 }
 
 // taskStoreKey is the context key of the task store of the dispatcher
@@ -215,22 +213,22 @@ type taskStoreKey struct{}
 // method, and runs fn for it in a goroutine of its own. It returns the
 // error the handler returns so that the dispatcher answers with the
 // CreateTaskResult: the task exists by then (a tasks/get finds it).
-func RunAsTask(ctx context.Context, method string, fn func(context.Context) (RpcResult, error)) error {
+func RunAsTask(ctx context.Context, method string, fn func(context.Context) (jsonrpc.Result, error)) error {
 	if fn == nil {
-		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask without a function"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask without a function"}
 	}
 	if ctx.Value(taskKey{}) != nil {
-		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask inside a task (a task's function returns its result)"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask inside a task (a task's function returns its result)"}
 	}
-	ri := RequestFromContext(ctx)
+	ri := jsonrpc.RequestFromContext(ctx)
 	store, _ := ctx.Value(taskStoreKey{}).(*taskStore)
 	switch {
 	case ri == nil:
-		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask: the context does not belong to a request"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask: the context does not belong to a request"}
 	case store == nil:
-		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask needs a task store (ServerOptions.Tasks)"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask needs a task store (ServerOptions.Tasks)"}
 	case store.finish[ri.Method] == nil || ri.Method != method:
-		return &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask answers " + method + " requests, not " + ri.Method}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask answers " + method + " requests, not " + ri.Method}
 	}
 	if !clientHasExtension(ri.Params, tasksExtensionID) {
 		return requireTasksExtension()
@@ -259,7 +257,7 @@ func newTaskID() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
-func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context.Context) (RpcResult, error)) error {
+func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func(context.Context) (jsonrpc.Result, error)) error {
 	now := s.now()
 	t := &task{
 		id:      newTaskID(),
@@ -275,7 +273,7 @@ func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context
 	t.principal = s.principalOf(ctx)
 	// The task outlives the request: its context keeps the request's
 	// values but not its cancellation, and ends at the task's expiry.
-	tctx := context.WithValue(context.WithoutCancel(ctx), notifierKey{}, notifier(taskNotifier{s.d}))
+	tctx := jsonrpc.WithLink(context.WithoutCancel(ctx), taskNotifier{s.d})
 	tctx = context.WithValue(tctx, taskKey{}, &taskRef{s, t})
 	tctx, cancel := context.WithDeadline(tctx, t.expires)
 	t.cancel = cancel
@@ -284,7 +282,7 @@ func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context
 	if s.closed {
 		s.mu.Unlock()
 		cancel()
-		return &RPCError{Code: CodeInternalError, Message: "internal error: the server is shutting down and takes no new tasks"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server is shutting down and takes no new tasks"}
 	}
 	if len(s.tasks) >= s.max || now.Sub(s.lastSweep) >= taskSweepEvery {
 		s.sweepLocked(now)
@@ -292,7 +290,7 @@ func (s *taskStore) create(ctx context.Context, ri *RequestInfo, fn func(context
 	if len(s.tasks) >= s.max {
 		s.mu.Unlock()
 		cancel()
-		return &RPCError{Code: CodeInternalError, Message: "internal error: the server holds as many tasks as it keeps (" + strconv.Itoa(s.max) + "); try again later"}
+		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server holds as many tasks as it keeps (" + strconv.Itoa(s.max) + "); try again later"}
 	}
 	s.tasks[t.id] = t
 	s.running.Add(1)
@@ -315,7 +313,7 @@ func (s *taskStore) sweepLocked(now time.Time) {
 }
 
 // run runs a task's function and records its outcome.
-func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (RpcResult, error)) {
+func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (jsonrpc.Result, error)) {
 	defer s.running.Done()
 	defer t.cancel()
 	res, err := s.call(ctx, t, fn)
@@ -330,7 +328,7 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 		e := codec.Encoder{Buf: make([]byte, 0, 256)}
 		res.EncodeJSON(&e)
 		if e.Err != nil {
-			err = &RPCError{Code: CodeInternalError, Message: "internal error: cannot encode the result: " + e.Err.Error()}
+			err = &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: cannot encode the result: " + e.Err.Error()}
 		} else {
 			result = e.Buf
 		}
@@ -356,16 +354,16 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 }
 
 // call runs fn, turning a panic into an internal error.
-func (s *taskStore) call(ctx context.Context, t *task, fn func(context.Context) (RpcResult, error)) (res RpcResult, err error) {
+func (s *taskStore) call(ctx context.Context, t *task, fn func(context.Context) (jsonrpc.Result, error)) (res jsonrpc.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.d.log("mcp: panic in task %s (%s): %v\n%s", t.id, t.method, p, debug.Stack())
-			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the task panicked"}
+			s.d.Log("mcp: panic in task %s (%s): %v\n%s", t.id, t.method, p, debug.Stack())
+			res, err = nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task panicked"}
 		}
 	}()
 	res, err = fn(ctx)
 	if err == nil && res == nil {
-		err = &RPCError{Code: CodeInternalError, Message: "internal error: the task returned no result and no error"}
+		err = &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task returned no result and no error"}
 	}
 	return res, err
 }
@@ -374,19 +372,19 @@ func (s *taskStore) call(ctx context.Context, t *task, fn func(context.Context) 
 // message. The request would have been answered with this error had it run
 // synchronously.
 func taskFailure(err error) ([]byte, string) {
-	var re *RPCError
+	var re *jsonrpc.RPCError
 	var ir *InputRequired
 	var tc *taskCreated
 	switch {
 	case errors.As(err, &ir):
-		re = &RPCError{Code: CodeInternalError, Message: "internal error: a task cannot answer with NeedInput; it asks for input with AwaitInput"}
+		re = &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: a task cannot answer with NeedInput; it asks for input with AwaitInput"}
 	case errors.As(err, &tc):
-		re = &RPCError{Code: CodeInternalError, Message: "internal error: RunAsTask inside a task"}
+		re = &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask inside a task"}
 	case errors.As(err, &re):
 	case errors.Is(err, context.DeadlineExceeded):
-		re = &RPCError{Code: CodeInternalError, Message: "internal error: the task ran past its ttl"}
+		re = &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task ran past its ttl"}
 	default:
-		re = &RPCError{Code: CodeInternalError, Message: err.Error()}
+		re = &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	e := codec.Encoder{Buf: make([]byte, 0, 64)}
 	e.Buf = append(e.Buf, `{"code":`...)
@@ -531,12 +529,12 @@ func (s *taskStore) lookupLocked(principal []byte, id string) (*task, error) {
 		t = nil
 	}
 	if t == nil {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: no task " + codec.Quote(id)}
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: no task " + codec.Quote(id)}
 	}
 	if !s.now().Before(t.expires) {
 		delete(s.tasks, id)
 		t.cancel()
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "invalid params: task " + codec.Quote(id) + " has expired"}
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: task " + codec.Quote(id) + " has expired"}
 	}
 	return t, nil
 }

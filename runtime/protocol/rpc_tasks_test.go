@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The tasks extension at the level of the runtime: a dispatcher whose
@@ -32,10 +33,10 @@ func metaCaps(caps string) string {
 // the function run as a task.
 type taskEnv struct {
 	t     *testing.T
-	d     *RpcDispatcher
+	d     *Core
 	s     *taskStore
 	clock atomic.Int64 // Unix nanoseconds of the store's clock
-	run   func(ctx context.Context) (RpcResult, error)
+	run   func(ctx context.Context) (jsonrpc.Result, error)
 	mu    sync.Mutex
 	logs  []string
 	ids   int
@@ -47,27 +48,29 @@ func newTaskEnv(t *testing.T, max int, ttl time.Duration) *taskEnv {
 	store := newTaskStore(max, ttl, 250*time.Millisecond)
 	env.s = &store
 	env.s.now = func() time.Time { return time.Unix(0, env.clock.Load()) }
-	env.d = &RpcDispatcher{
+	env.d = &Core{
 		Modern:     true,
 		Versions:   []string{"2026-07-28"},
 		State:      testSealer(key1),
 		CheckInput: checkTypes,
-		Logf: func(format string, args ...any) {
-			env.mu.Lock()
-			env.logs = append(env.logs, fmt.Sprintf(format, args...))
-			env.mu.Unlock()
-		},
-		Methods: map[string]*RpcMethod{
-			"tools/call": {Call: func(ctx context.Context, params []byte) (RpcResult, error) {
-				return nil, RunAsTask(ctx, "tools/call", env.run)
-			}},
-			"prompts/get": {Call: func(ctx context.Context, params []byte) (RpcResult, error) {
-				return nil, RunAsTask(ctx, "tools/call", env.run)
-			}},
+		Dispatcher: jsonrpc.Dispatcher{
+			Logf: func(format string, args ...any) {
+				env.mu.Lock()
+				env.logs = append(env.logs, fmt.Sprintf(format, args...))
+				env.mu.Unlock()
+			},
+			Methods: map[string]*jsonrpc.Method{
+				"tools/call": {Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+					return nil, RunAsTask(ctx, "tools/call", env.run)
+				}},
+				"prompts/get": {Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+					return nil, RunAsTask(ctx, "tools/call", env.run)
+				}},
+			},
 		},
 	}
-	env.d.AttachTasks(env.s, map[string]func(RpcResult) (RpcResult, error){
-		"tools/call": func(r RpcResult) (RpcResult, error) { return r, nil },
+	env.d.AttachTasks(env.s, map[string]func(jsonrpc.Result) (jsonrpc.Result, error){
+		"tools/call": func(r jsonrpc.Result) (jsonrpc.Result, error) { return r, nil },
 	}, []byte(`{"name":"srv","version":"1"}`))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -195,9 +198,9 @@ func wantAck(t *testing.T, r taskReply) {
 func TestTaskLifecycle(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
 	release := make(chan struct{})
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		<-release
-		return rawResult(`{"content":[{"type":"text","text":"done"}],"resultType":"complete"}`), nil
+		return jsonrpc.RawResult(`{"content":[{"type":"text","text":"done"}],"resultType":"complete"}`), nil
 	}
 	c := env.create()
 	if c.Status != "working" || len(c.TaskID) != 22 || c.TTLMs == nil || *c.TTLMs != 60000 || c.PollIntervalMs == nil || *c.PollIntervalMs != 250 {
@@ -229,7 +232,7 @@ func TestTaskLifecycle(t *testing.T) {
 	}
 	// Two tasks get different ids.
 	hold := make(chan struct{})
-	env.run = func(ctx context.Context) (RpcResult, error) { <-hold; return rawResult(`{}`), nil }
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) { <-hold; return jsonrpc.RawResult(`{}`), nil }
 	if a, b := env.create(), env.create(); a.TaskID == b.TaskID {
 		t.Errorf("two tasks have the id %s", a.TaskID)
 	}
@@ -238,7 +241,7 @@ func TestTaskLifecycle(t *testing.T) {
 
 func TestTaskRequestErrors(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
-	env.run = func(ctx context.Context) (RpcResult, error) { return rawResult(`{}`), nil }
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) { return jsonrpc.RawResult(`{}`), nil }
 	ctx := context.Background()
 	// A client without the extension gets no task, but the error that
 	// names it.
@@ -250,52 +253,52 @@ func TestTaskRequestErrors(t *testing.T) {
 	id := env.create().TaskID
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
 		env.wantErr(env.send(ctx, m, `{`+metaCaps(noExtCaps)+`,"taskId":`+quoteJSON(id)+`,"inputResponses":{}}`), rtCodeMissingRequiredClientCapability, "")
-		env.wantErr(env.send(ctx, m, `{"taskId":`+quoteJSON(id)+`}`), CodeInvalidParams, `"_meta"`)
-		env.wantErr(env.send(ctx, m, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"taskId":`+quoteJSON(id)+`}`), CodeInvalidParams, "clientCapabilities")
-		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`}`), CodeInvalidParams, `"taskId"`)
-		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":7}`), CodeInvalidParams, "string")
-		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":"nope","inputResponses":{}}`), CodeInvalidParams, `no task "nope"`)
+		env.wantErr(env.send(ctx, m, `{"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeInvalidParams, `"_meta"`)
+		env.wantErr(env.send(ctx, m, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeInvalidParams, "clientCapabilities")
+		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`}`), jsonrpc.CodeInvalidParams, `"taskId"`)
+		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":7}`), jsonrpc.CodeInvalidParams, "string")
+		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":"nope","inputResponses":{}}`), jsonrpc.CodeInvalidParams, `no task "nope"`)
 		env.wantErr(env.send(ctx, m, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":`+extCaps+`},"taskId":"x"}`), rtCodeUnsupportedProtocolVersion, "")
 	}
-	env.wantErr(env.update(id, `[]`), CodeInvalidParams, "object")
-	env.wantErr(env.send(ctx, "tasks/update", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`), CodeInvalidParams, `"inputResponses"`)
+	env.wantErr(env.update(id, `[]`), jsonrpc.CodeInvalidParams, "object")
+	env.wantErr(env.send(ctx, "tasks/update", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeInvalidParams, `"inputResponses"`)
 	// The methods of the 2025-11-25 tasks are not served.
 	for _, m := range []string{"tasks/result", "tasks/list"} {
-		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`), CodeMethodNotFound, "")
+		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeMethodNotFound, "")
 	}
 	// A task needs a function.
 	run := env.run
 	env.run = nil
-	env.wantErr(env.send(ctx, "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), CodeInternalError, "without a function")
+	env.wantErr(env.send(ctx, "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), jsonrpc.CodeInternalError, "without a function")
 	env.run = run
 	// A task answers tools/call only.
-	env.wantErr(env.send(ctx, "prompts/get", `{`+metaCaps(extCaps)+`,"name":"p"}`), CodeInternalError, "RunAsTask answers tools/call requests, not prompts/get")
+	env.wantErr(env.send(ctx, "prompts/get", `{`+metaCaps(extCaps)+`,"name":"p"}`), jsonrpc.CodeInternalError, "RunAsTask answers tools/call requests, not prompts/get")
 }
 
 func TestTaskFailures(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
 	cases := []struct {
 		name string
-		run  func(context.Context) (RpcResult, error)
+		run  func(context.Context) (jsonrpc.Result, error)
 		code int64
 		msg  string
 		data string
 	}{
-		{"RPCError", func(context.Context) (RpcResult, error) {
-			return nil, fmt.Errorf("wrapped: %w", &RPCError{Code: -32000, Message: "backend down", Data: json.RawMessage(`{"retry":true}`)})
+		{"jsonrpc.RPCError", func(context.Context) (jsonrpc.Result, error) {
+			return nil, fmt.Errorf("wrapped: %w", &jsonrpc.RPCError{Code: -32000, Message: "backend down", Data: json.RawMessage(`{"retry":true}`)})
 		}, -32000, "backend down", `{"retry":true}`},
-		{"plain error", func(context.Context) (RpcResult, error) { return nil, errors.New("disk full") }, CodeInternalError, "disk full", ""},
-		{"panic", func(context.Context) (RpcResult, error) { panic("kaboom") }, CodeInternalError, "the task panicked", ""},
-		{"no result", func(context.Context) (RpcResult, error) { return nil, nil }, CodeInternalError, "no result and no error", ""},
-		{"NeedInput", func(context.Context) (RpcResult, error) {
-			return nil, &InputRequired{Result: rawResult(`{}`)}
-		}, CodeInternalError, "AwaitInput", ""},
-		{"RunAsTask inside", func(ctx context.Context) (RpcResult, error) {
-			return nil, RunAsTask(ctx, "tools/call", func(context.Context) (RpcResult, error) { return rawResult(`{}`), nil })
-		}, CodeInternalError, "inside a task", ""},
-		{"result that cannot be encoded", func(context.Context) (RpcResult, error) {
+		{"plain error", func(context.Context) (jsonrpc.Result, error) { return nil, errors.New("disk full") }, jsonrpc.CodeInternalError, "disk full", ""},
+		{"panic", func(context.Context) (jsonrpc.Result, error) { panic("kaboom") }, jsonrpc.CodeInternalError, "the task panicked", ""},
+		{"no result", func(context.Context) (jsonrpc.Result, error) { return nil, nil }, jsonrpc.CodeInternalError, "no result and no error", ""},
+		{"NeedInput", func(context.Context) (jsonrpc.Result, error) {
+			return nil, &InputRequired{Result: jsonrpc.RawResult(`{}`)}
+		}, jsonrpc.CodeInternalError, "AwaitInput", ""},
+		{"RunAsTask inside", func(ctx context.Context) (jsonrpc.Result, error) {
+			return nil, RunAsTask(ctx, "tools/call", func(context.Context) (jsonrpc.Result, error) { return jsonrpc.RawResult(`{}`), nil })
+		}, jsonrpc.CodeInternalError, "inside a task", ""},
+		{"result that cannot be encoded", func(context.Context) (jsonrpc.Result, error) {
 			return badResult{}, nil
-		}, CodeInternalError, "cannot encode", ""},
+		}, jsonrpc.CodeInternalError, "cannot encode", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -327,10 +330,10 @@ func (badResult) EncodeJSON(e *codec.Encoder) { e.Fail("no JSON form") }
 func TestTaskCancel(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
 	ended := make(chan error, 1)
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		<-ctx.Done()
 		ended <- ctx.Err()
-		return rawResult(`{"late":true}`), nil
+		return jsonrpc.RawResult(`{"late":true}`), nil
 	}
 	id := env.create().TaskID
 	wantAck(t, env.cancel(id))
@@ -358,7 +361,7 @@ func TestTaskInput(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
 	form := `{"method":"elicitation/create","params":{"mode":"form","message":"n?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}}`
 	roots := `{"method":"roots/list"}`
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		got, err := AwaitTaskInput(ctx, []byte(`{"b":`+roots+`,"a":`+form+`}`))
 		if err != nil {
 			return nil, err
@@ -367,7 +370,7 @@ func TestTaskInput(t *testing.T) {
 		if _, err := AwaitTaskInput(ctx, []byte(`{"a":`+form+`}`)); err == nil || !strings.Contains(err.Error(), "used before") {
 			return nil, fmt.Errorf("reusing a key: %v", err)
 		}
-		return rawResult(`{"answers":` + string(got) + `}`), nil
+		return jsonrpc.RawResult(`{"answers":` + string(got) + `}`), nil
 	}
 	// Only the creating request's capabilities count: roots were not
 	// declared.
@@ -391,8 +394,8 @@ func TestTaskInput(t *testing.T) {
 	}
 	// An answer that does not match its request is refused, and nothing
 	// of the update is taken.
-	env.wantErr(env.update(id, `{"a":{"action":"accept","content":{"n":"seven"}},"b":{"roots":[]}}`), CodeInvalidParams, "requestedSchema")
-	env.wantErr(env.update(id, `{"b":{"nope":1}}`), CodeInvalidParams, "")
+	env.wantErr(env.update(id, `{"a":{"action":"accept","content":{"n":"seven"}},"b":{"roots":[]}}`), jsonrpc.CodeInvalidParams, "requestedSchema")
+	env.wantErr(env.update(id, `{"b":{"nope":1}}`), jsonrpc.CodeInvalidParams, "")
 	if g := env.get(id); len(g.InputRequests) != 2 || g.Status != "input_required" {
 		t.Errorf("after refused answers: %s %v", g.Status, g.InputRequests)
 	}
@@ -423,7 +426,7 @@ func TestTaskInput(t *testing.T) {
 func TestTaskInputCancelled(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
 	ended := make(chan error, 1)
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		_, err := AwaitTaskInput(ctx, []byte(`{"a":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}}`))
 		ended <- err
 		return nil, err
@@ -442,7 +445,7 @@ func TestTaskInputCancelled(t *testing.T) {
 func TestTaskExpiryAndCap(t *testing.T) {
 	env := newTaskEnv(t, 2, time.Minute)
 	ended := make(chan error, 3)
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		<-ctx.Done()
 		ended <- ctx.Err()
 		return nil, ctx.Err()
@@ -451,15 +454,15 @@ func TestTaskExpiryAndCap(t *testing.T) {
 	env.advance(30 * time.Second)
 	b := env.create().TaskID
 	// The store is full.
-	env.wantErr(env.send(context.Background(), "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), CodeInternalError, "as many tasks")
+	env.wantErr(env.send(context.Background(), "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), jsonrpc.CodeInternalError, "as many tasks")
 	// Within its ttl a task stays; after it, it is gone and its function
 	// cancelled.
 	env.advance(31 * time.Second)
-	env.wantErr(env.send(context.Background(), "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(a)+`}`), CodeInvalidParams, "has expired")
+	env.wantErr(env.send(context.Background(), "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(a)+`}`), jsonrpc.CodeInvalidParams, "has expired")
 	if err := <-ended; !errors.Is(err, context.Canceled) {
 		t.Errorf("the expired task's context ended with %v", err)
 	}
-	env.wantErr(env.send(context.Background(), "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(a)+`}`), CodeInvalidParams, "no task")
+	env.wantErr(env.send(context.Background(), "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(a)+`}`), jsonrpc.CodeInvalidParams, "no task")
 	if g := env.get(b); g.Status != "working" {
 		t.Errorf("task b: %+v", g)
 	}
@@ -477,20 +480,20 @@ func TestTaskExpiryAndCap(t *testing.T) {
 
 func TestTaskPrincipal(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
-	env.run = func(ctx context.Context) (RpcResult, error) { return rawResult(`{}`), nil }
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) { return jsonrpc.RawResult(`{}`), nil }
 	alice := context.WithValue(context.Background(), principalKey{}, "alice")
 	bob := context.WithValue(context.Background(), principalKey{}, "bob")
 	id := env.ok(env.send(alice, "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`)).TaskID
 	get := `{` + metaCaps(extCaps) + `,"taskId":` + quoteJSON(id) + `}`
 	env.ok(env.send(alice, "tasks/get", get))
 	for _, m := range []string{"tasks/get", "tasks/cancel"} {
-		env.wantErr(env.send(bob, m, get), CodeInvalidParams, "no task")
+		env.wantErr(env.send(bob, m, get), jsonrpc.CodeInvalidParams, "no task")
 	}
 }
 
 func TestTaskShutdown(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
@@ -503,12 +506,12 @@ func TestTaskShutdown(t *testing.T) {
 	if g := env.get(id); g.Status != "cancelled" {
 		t.Errorf("after shutdown: %+v", g)
 	}
-	env.wantErr(env.send(context.Background(), "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), CodeInternalError, "shutting down")
+	env.wantErr(env.send(context.Background(), "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`), jsonrpc.CodeInternalError, "shutting down")
 	// A function that ignores its context holds Shutdown until its
 	// context ends.
 	env2 := newTaskEnv(t, 0, time.Minute)
 	release := make(chan struct{})
-	env2.run = func(context.Context) (RpcResult, error) { <-release; return rawResult(`{}`), nil }
+	env2.run = func(context.Context) (jsonrpc.Result, error) { <-release; return jsonrpc.RawResult(`{}`), nil }
 	env2.create()
 	short, cancel2 := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel2()
@@ -524,11 +527,11 @@ func TestTaskContext(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
 	type key struct{}
 	got := make(chan string, 1)
-	env.run = func(ctx context.Context) (RpcResult, error) {
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
 		v, _ := ctx.Value(key{}).(string)
 		err := SendNotification(ctx, "notifications/message", nil)
-		got <- fmt.Sprintf("%s %v %v", v, RequestFromContext(ctx).Method, err != nil && strings.Contains(err.Error(), "no response stream"))
-		return rawResult(`{}`), nil
+		got <- fmt.Sprintf("%s %v %v", v, jsonrpc.RequestFromContext(ctx).Method, err != nil && strings.Contains(err.Error(), "no response stream"))
+		return jsonrpc.RawResult(`{}`), nil
 	}
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "value"))
 	env.ok(env.send(ctx, "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`))
@@ -541,7 +544,7 @@ func TestTaskContext(t *testing.T) {
 // TestTaskHTTP: over HTTP, the tasks methods carry the taskId in Mcp-Name.
 func TestTaskHTTP(t *testing.T) {
 	env := newTaskEnv(t, 0, time.Minute)
-	env.run = func(ctx context.Context) (RpcResult, error) { return rawResult(`{}`), nil }
+	env.run = func(ctx context.Context) (jsonrpc.Result, error) { return jsonrpc.RawResult(`{}`), nil }
 	srv := httptest.NewServer(NewHTTPHandler(env.d, HTTPOptions{}))
 	t.Cleanup(srv.Close)
 	id := env.create().TaskID
@@ -550,7 +553,7 @@ func TestTaskHTTP(t *testing.T) {
 	wantError(t, post(t, srv.URL, body, hdrs("tasks/get", "other")), http.StatusBadRequest, rtCodeHeaderMismatch, "Mcp-Name")
 	wantError(t, post(t, srv.URL, body, hdrs("tasks/get", "")), http.StatusBadRequest, rtCodeHeaderMismatch, "missing")
 	wantError(t, post(t, srv.URL, body, hdrs("tasks/cancel", id)), http.StatusBadRequest, rtCodeHeaderMismatch, "Mcp-Method")
-	wantError(t, post(t, srv.URL, req("2", "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":"nope"}`), hdrs("tasks/get", "nope")), http.StatusBadRequest, CodeInvalidParams, "no task")
+	wantError(t, post(t, srv.URL, req("2", "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":"nope"}`), hdrs("tasks/get", "nope")), http.StatusBadRequest, jsonrpc.CodeInvalidParams, "no task")
 	wantError(t, post(t, srv.URL, req("3", "tasks/get", `{`+metaCaps(noExtCaps)+`,"taskId":"x"}`), hdrs("tasks/get", "x")), http.StatusBadRequest, rtCodeMissingRequiredClientCapability, "")
 }
 
@@ -563,14 +566,14 @@ func TestAttachTasksConflicts(t *testing.T) {
 		return ""
 	}
 	s := newTaskStore(0, 0, 0)
-	d1 := &RpcDispatcher{Methods: map[string]*RpcMethod{}}
+	d1 := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{}}}
 	d1.AttachTasks(&s, nil, nil)
-	d2 := &RpcDispatcher{Methods: map[string]*RpcMethod{}}
+	d2 := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{}}}
 	if m := panics(func() { d2.AttachTasks(&s, nil, nil) }); !strings.Contains(m, "another dispatcher") {
 		t.Errorf("a store on two dispatchers: %q", m)
 	}
 	s2 := newTaskStore(0, 0, 0)
-	d3 := &RpcDispatcher{Methods: map[string]*RpcMethod{"tasks/get": {}}}
+	d3 := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{"tasks/get": {}}}}
 	if m := panics(func() { d3.AttachTasks(&s2, nil, nil) }); !strings.Contains(m, "served by ServerOptions.Tasks") {
 		t.Errorf("tasks/get as an extension method too: %q", m)
 	}

@@ -3,6 +3,8 @@ package protocol
 import (
 	"context"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file is the exported part of the tasks extension's server side
@@ -64,7 +66,7 @@ func (s *TaskStore) Shutdown(ctx context.Context) error {
 // that can work either way asks it before RunAsTask, which fails with
 // MissingRequiredClientCapabilityError (-32021) for such a client.
 func ClientSupportsTasks(ctx context.Context) bool {
-	ri := RequestFromContext(ctx)
+	ri := jsonrpc.RequestFromContext(ctx)
 	return ri != nil && clientHasExtension(ri.Params, tasksExtensionID)
 }
 

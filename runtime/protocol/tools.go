@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // This file is the runtime of the tool set (Tools, AddTool,
@@ -1085,7 +1086,7 @@ func argumentsMessage(tool string, err error) string {
 // callTool runs a typed tool: it decodes args into an In (arguments the
 // schema refuses are answered with failed, a tool execution error, as
 // tools.mdx asks), runs the tool, and maps what it returns. An error that
-// is an *RPCError, NeedInput's or the context's stays an error (a protocol
+// is an *jsonrpc.RPCError, NeedInput's or the context's stays an error (a protocol
 // error, or no response); any other error is a tool execution error (its
 // text in a result with isError). A nil result is an empty one.
 func CallTool[In, R any](c *argsCodec, tool string, args []byte, run func(In) (*R, error), failed func(msg string) *R) (*R, error) {
@@ -1109,7 +1110,7 @@ func CallTool[In, R any](c *argsCodec, tool string, args []byte, run func(In) (*
 // toolProtocolError reports whether a tool's error is answered as a
 // JSON-RPC error (or not at all) rather than as a tool execution error.
 func toolProtocolError(err error) bool {
-	var re *RPCError
+	var re *jsonrpc.RPCError
 	if errors.As(err, &re) {
 		return true
 	}
@@ -1124,7 +1125,7 @@ func toolProtocolError(err error) bool {
 func StructuredResult(c *argsCodec, tool string, v any) ([]byte, error) {
 	b, err := c.encode(v)
 	if err != nil {
-		return nil, &RPCError{Code: CodeInternalError, Message: "internal error: tool " + codec.Quote(tool) + ": structured result: " + err.Error()}
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: tool " + codec.Quote(tool) + ": structured result: " + err.Error()}
 	}
 	return b, nil
 }
@@ -1174,11 +1175,11 @@ func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, err
 	}
 	s.mu.RUnlock()
 	if !ok {
-		return nil, &RPCError{Code: CodeInvalidParams, Message: "unknown tool " + codec.Quote(name)}
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + codec.Quote(name)}
 	}
 	return call(ctx, p)
 }
 
 // errToolsCursor answers a tools/list cursor: a Tools lists every tool on
 // one page, so no cursor is valid (pagination.mdx: invalid params).
-var ErrToolsCursor = &RPCError{Code: CodeInvalidParams, Message: "invalid cursor: this server lists all its tools on one page"}
+var ErrToolsCursor = &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists all its tools on one page"}

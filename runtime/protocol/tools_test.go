@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The rules of the tool-set runtime (tools.go), one test each, with the
@@ -602,8 +603,8 @@ func TestCallTool(t *testing.T) {
 			&result{Text: "division by zero", IsError: true}, nil},
 		{"nil result", `{"a":1,"b":2}`, func(addArgs) (*result, error) { return nil, nil }, &result{}, nil},
 		{"rpc error", `{"a":1,"b":2}`, func(addArgs) (*result, error) {
-			return nil, errors.Join(errors.New("wrapped"), &RPCError{Code: -32001, Message: "nope"})
-		}, nil, &RPCError{Code: -32001, Message: "nope"}},
+			return nil, errors.Join(errors.New("wrapped"), &jsonrpc.RPCError{Code: -32001, Message: "nope"})
+		}, nil, &jsonrpc.RPCError{Code: -32001, Message: "nope"}},
 		{"need input", `{"a":1,"b":2}`, func(addArgs) (*result, error) { return nil, &InputRequired{} }, nil, &InputRequired{}},
 		{"cancelled", `{"a":1,"b":2}`, func(addArgs) (*result, error) { return nil, context.Canceled }, nil, context.Canceled},
 	} {
@@ -616,8 +617,8 @@ func TestCallTool(t *testing.T) {
 			if err != nil {
 				t.Errorf("%s: error %v", tc.name, err)
 			}
-		case *RPCError:
-			var re *RPCError
+		case *jsonrpc.RPCError:
+			var re *jsonrpc.RPCError
 			if !errors.As(err, &re) || !reflect.DeepEqual(re, want) {
 				t.Errorf("%s: error %v, want %v", tc.name, err, want)
 			}
@@ -649,8 +650,8 @@ func TestToolSet(t *testing.T) {
 		t.Errorf("call a = %+v, %v", r, err)
 	}
 	_, err = s.Call(context.Background(), "nope", &p)
-	var re *RPCError
-	if !errors.As(err, &re) || re.Code != CodeInvalidParams || re.Message != `unknown tool "nope"` {
+	var re *jsonrpc.RPCError
+	if !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams || re.Message != `unknown tool "nope"` {
 		t.Errorf("unknown tool: %v, want invalid params naming it", err)
 	}
 	mustPanic(t, `mcp: tool "a" is added twice`, func() { s.Add("a", "again", call("a")) })

@@ -5,7 +5,7 @@ package a2a
 import (
 	"context"
 	"fmt"
-	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"io"
 	"time"
 )
@@ -193,39 +193,39 @@ type ServerHandler interface {
 type UnimplementedServerHandler struct{}
 
 func (UnimplementedServerHandler) GetAuthenticatedExtendedCard(context.Context) (*AgentCard, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SendMessage(context.Context, *MessageSendParams) (SendMessageSuccessResponseResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SendStreamingMessage(context.Context, *MessageSendParams) (SendStreamingMessageSuccessResponseResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) CancelTask(context.Context, *TaskIdParams) (*Task, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) GetTask(context.Context, *TaskQueryParams) (*Task, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) DeleteTaskPushNotificationConfig(context.Context, *DeleteTaskPushNotificationConfigParams) (DeleteTaskPushNotificationConfigSuccessResponseResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) GetTaskPushNotificationConfig(context.Context, GetTaskPushNotificationConfigRequestParams) (*TaskPushNotificationConfig, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) ListTaskPushNotificationConfig(context.Context, *ListTaskPushNotificationConfigParams) (ListTaskPushNotificationConfigSuccessResponseResult, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) SetTaskPushNotificationConfig(context.Context, *TaskPushNotificationConfig) (*TaskPushNotificationConfig, error) {
-	return nil, protocol.ErrNotImplemented
+	return nil, jsonrpc.ErrNotImplemented
 }
 
 func (UnimplementedServerHandler) mustEmbedUnimplementedServerHandler() {}
@@ -271,7 +271,7 @@ type ServerOptions struct {
 type ServerDispatcher struct {
 	h    ServerHandler
 	opts ServerOptions
-	rpc  protocol.RpcDispatcher
+	rpc  jsonrpc.Dispatcher
 }
 
 // NewServerDispatcher returns a dispatcher for h; a nil h is UnimplementedServerHandler{}.
@@ -283,8 +283,8 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.RpcDispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: protocol.ServeLimits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*protocol.RpcMethod{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}, Modern: false, Versions: opts.SupportedVersions}
-	d.rpc.AddExtensions(opts.ExtensionMethods)
+	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
+	d.rpc.AddExtensions(opts.ExtensionMethods, nil)
 	return d
 }
 
@@ -309,29 +309,7 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 	return d.rpc.Serve(ctx, r, w)
 }
 
-// NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
-// endpoint's path) with sessions, as the revision's transport page describes: initialize
-// opens a session and its response carries the Mcp-Session-Id header; every later request
-// names it (404 once it has ended); GET opens the stream of the server's messages that
-// belong to no request; DELETE ends the session; response streams can be resumed with GET
-// and Last-Event-ID. Revisions before 2025-03-26 get the HTTP+SSE transport of their time
-// instead. HTTPOptions bound the sessions (MaxSessions, SessionIdleTimeout,
-// SessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See
-// HTTPHandler.NewServer for an http.Server with timeouts.
-func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return protocol.NewSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
-}
-
-// Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
-// of every session d serves: connections served by Serve, and HTTP sessions (on their GET
-// streams). params may be nil. It returns how many sessions it reached.
-func (d *ServerDispatcher) Broadcast(method string, params interface {
-	AppendJSON([]byte) ([]byte, error)
-}) (int, error) {
-	return d.rpc.BroadcastJSON(method, params)
-}
-
-func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	_ = raw
 	r, err := d.h.GetAuthenticatedExtendedCard(ctx)
 	if err != nil {
@@ -343,19 +321,19 @@ func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context,
 	return d.finishAgentCard(r)
 }
 
-func (d *ServerDispatcher) finishAgentCard(r *AgentCard) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishAgentCard(r *AgentCard) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callSendMessage(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callSendMessage(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p MessageSendParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SendMessage(ctx, &p)
@@ -365,9 +343,9 @@ func (d *ServerDispatcher) callSendMessage(ctx context.Context, raw []byte) (pro
 	return &SendMessageSuccessResponseResultHolder{Value: r}, nil
 }
 
-func (d *ServerDispatcher) callSendStreamingMessage(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callSendStreamingMessage(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p MessageSendParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SendStreamingMessage(ctx, &p)
@@ -377,9 +355,9 @@ func (d *ServerDispatcher) callSendStreamingMessage(ctx context.Context, raw []b
 	return &SendStreamingMessageSuccessResponseResultHolder{Value: r}, nil
 }
 
-func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p TaskIdParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.CancelTask(ctx, &p)
@@ -392,19 +370,19 @@ func (d *ServerDispatcher) callCancelTask(ctx context.Context, raw []byte) (prot
 	return d.finishTask(r)
 }
 
-func (d *ServerDispatcher) finishTask(r *Task) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishTask(r *Task) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p TaskQueryParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.GetTask(ctx, &p)
@@ -417,9 +395,9 @@ func (d *ServerDispatcher) callGetTask(ctx context.Context, raw []byte) (protoco
 	return d.finishTask(r)
 }
 
-func (d *ServerDispatcher) callDeleteTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callDeleteTaskPushNotificationConfig(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p DeleteTaskPushNotificationConfigParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.DeleteTaskPushNotificationConfig(ctx, &p)
@@ -429,9 +407,9 @@ func (d *ServerDispatcher) callDeleteTaskPushNotificationConfig(ctx context.Cont
 	return r, nil
 }
 
-func (d *ServerDispatcher) callGetTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callGetTaskPushNotificationConfig(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p GetTaskPushNotificationConfigRequestParamsHolder
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.GetTaskPushNotificationConfig(ctx, p.Value)
@@ -444,19 +422,19 @@ func (d *ServerDispatcher) callGetTaskPushNotificationConfig(ctx context.Context
 	return d.finishTaskPushNotificationConfig(r)
 }
 
-func (d *ServerDispatcher) finishTaskPushNotificationConfig(r *TaskPushNotificationConfig) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) finishTaskPushNotificationConfig(r *TaskPushNotificationConfig) (jsonrpc.Result, error) {
 	c := *r
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
-			return nil, protocol.InvalidResult(err)
+			return nil, jsonrpc.InvalidResult(err)
 		}
 	}
 	return &c, nil
 }
 
-func (d *ServerDispatcher) callListTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callListTaskPushNotificationConfig(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p ListTaskPushNotificationConfigParams
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.ListTaskPushNotificationConfig(ctx, &p)
@@ -466,9 +444,9 @@ func (d *ServerDispatcher) callListTaskPushNotificationConfig(ctx context.Contex
 	return r, nil
 }
 
-func (d *ServerDispatcher) callSetTaskPushNotificationConfig(ctx context.Context, raw []byte) (protocol.RpcResult, error) {
+func (d *ServerDispatcher) callSetTaskPushNotificationConfig(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	var p TaskPushNotificationConfig
-	if err := protocol.DecodeParams(raw, &p, true); err != nil {
+	if err := jsonrpc.DecodeParams(raw, &p, true); err != nil {
 		return nil, err
 	}
 	r, err := d.h.SetTaskPushNotificationConfig(ctx, &p)

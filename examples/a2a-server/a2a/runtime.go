@@ -4,34 +4,22 @@ package a2a
 
 import (
 	"context"
-	"encoding/json"
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
-	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
-	"net/http"
-	"time"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // The names of mcpgen's runtime that this package's API uses, under this package's name.
 type (
-	Member           = codec.Member
-	Members          = codec.Members
-	Kind             = codec.Kind
-	SyntaxError      = codec.SyntaxError
-	ValidationError  = codec.ValidationError
-	Violation        = codec.Violation
-	EncodeError      = codec.EncodeError
-	RPCError         = protocol.RPCError
-	RequestInfo      = protocol.RequestInfo
-	ExtensionMethod  = protocol.ExtensionMethod
-	Session          = protocol.Session
-	Cache            = protocol.Cache
-	Transport        = protocol.Transport
-	CommandTransport = protocol.CommandTransport
-	StreamTransport  = protocol.StreamTransport
-	HTTPTransport    = protocol.HTTPTransport
-	HTTPStatusError  = protocol.HTTPStatusError
-	HTTPHandler      = protocol.HTTPHandler
-	HTTPOptions      = protocol.HTTPOptions
+	Member          = codec.Member
+	Members         = codec.Members
+	Kind            = codec.Kind
+	SyntaxError     = codec.SyntaxError
+	ValidationError = codec.ValidationError
+	Violation       = codec.Violation
+	EncodeError     = codec.EncodeError
+	RPCError        = jsonrpc.RPCError
+	RequestInfo     = jsonrpc.RequestInfo
+	ExtensionMethod = jsonrpc.ExtensionMethod
 )
 
 const (
@@ -42,12 +30,12 @@ const (
 	KindString         = codec.KindString
 	KindArray          = codec.KindArray
 	KindObject         = codec.KindObject
-	CodeParseError     = protocol.CodeParseError
-	CodeInvalidRequest = protocol.CodeInvalidRequest
-	CodeMethodNotFound = protocol.CodeMethodNotFound
-	CodeInvalidParams  = protocol.CodeInvalidParams
-	CodeInternalError  = protocol.CodeInternalError
-	MaxMessageSize     = protocol.MaxMessageSize
+	CodeParseError     = jsonrpc.CodeParseError
+	CodeInvalidRequest = jsonrpc.CodeInvalidRequest
+	CodeMethodNotFound = jsonrpc.CodeMethodNotFound
+	CodeInvalidParams  = jsonrpc.CodeInvalidParams
+	CodeInternalError  = jsonrpc.CodeInternalError
+	MaxMessageSize     = jsonrpc.MaxMessageSize
 )
 
 // UnmarshalAndValidate is [codec.UnmarshalAndValidate].
@@ -58,58 +46,7 @@ func UnmarshalAndValidate(data []byte, v interface {
 	return codec.UnmarshalAndValidate(data, v)
 }
 
-// RequestFromContext is [protocol.RequestFromContext].
-func RequestFromContext(ctx context.Context) *protocol.RequestInfo {
-	return protocol.RequestFromContext(ctx)
-}
-
-// SessionFromContext is [protocol.SessionFromContext].
-func SessionFromContext(ctx context.Context) *protocol.Session {
-	return protocol.SessionFromContext(ctx)
-}
-
-// SendNotification is [protocol.SendNotification].
-func SendNotification(ctx context.Context, method string, params interface {
-	AppendJSON([]byte) ([]byte, error)
-}) error {
-	return protocol.SendNotification(ctx, method, params)
-}
-
-// SendRequest is [protocol.SendRequest].
-func SendRequest(ctx context.Context, method string, params interface {
-	AppendJSON([]byte) ([]byte, error)
-}, result interface {
-	UnmarshalJSON([]byte) error
-}) error {
-	return protocol.SendRequest(ctx, method, params, result)
-}
-
-// Log is [protocol.Log].
-func Log[L ~string](ctx context.Context, level L, logger string, data any) error {
-	return protocol.Log(ctx, level, logger, data)
-}
-
-// SendProgress is [protocol.SendProgress].
-func SendProgress(ctx context.Context, progress, total float64, message string) error {
-	return protocol.SendProgress(ctx, progress, total, message)
-}
-
-// CloseSSEStream is [protocol.CloseSSEStream].
-func CloseSSEStream(ctx context.Context, retry time.Duration) error {
-	return protocol.CloseSSEStream(ctx, retry)
-}
-
-// RequireClientCapabilities is [protocol.RequireClientCapabilities].
-func RequireClientCapabilities(required json.RawMessage) error {
-	return protocol.RequireClientCapabilities(required)
-}
-
-// HTTPRequestFromContext is [protocol.HTTPRequestFromContext].
-func HTTPRequestFromContext(ctx context.Context) *http.Request {
-	return protocol.HTTPRequestFromContext(ctx)
-}
-
-// NewCache is [protocol.NewCache].
-func NewCache(maxBytes int) *protocol.Cache {
-	return protocol.NewCache(maxBytes)
+// RequestFromContext is [jsonrpc.RequestFromContext].
+func RequestFromContext(ctx context.Context) *jsonrpc.RequestInfo {
+	return jsonrpc.RequestFromContext(ctx)
 }

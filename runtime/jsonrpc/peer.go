@@ -1,4 +1,4 @@
-package protocol
+package jsonrpc
 
 import (
 	"context"
@@ -15,20 +15,92 @@ import (
 // This file is the side of a connection that sends requests: it gives each
 // request an id, keeps the requests waiting for their responses, routes a
 // response to the caller waiting for it, bounds the wait, and tells the
-// peer (notifications/cancelled) when a caller stops waiting. A server uses
-// it for the requests it sends to its client (elicitation/create,
-// sampling/createMessage, roots/list, ping), a client for everything it
-// sends. It does not know the transport: a call gets the function that
-// writes the request, and the transport hands every response it reads to
-// deliver.
+// peer (the protocol's cancellation notification) when a caller stops
+// waiting. A server uses it for the requests it sends to its client, a
+// client for everything it sends. It does not know the transport: a call
+// gets the function that writes the request, and the transport hands
+// every response it reads to Deliver.
 
-// defaultRequestTimeout bounds a request sent to the peer when the options
+// DefaultRequestTimeout bounds a request sent to the peer when the options
 // leave RequestTimeout zero.
-const defaultRequestTimeout = 5 * time.Minute
+const DefaultRequestTimeout = 5 * time.Minute
 
-// errOutboundClosed is what a request sent to the peer fails with when the
+// ErrPeerClosed is what a request sent to the peer fails with when the
 // connection (or HTTP session) ends before its response arrives.
-var errOutboundClosed = errors.New("mcp: the connection closed before the response arrived")
+var ErrPeerClosed = errors.New("mcp: the connection closed before the response arrived")
+
+// SendFunc writes one message to the peer.
+type SendFunc func(msg []byte) error
+
+// Peer is the other end of one connection (or HTTP session): the requests
+// sent to it that wait for their responses, and how to send it a message
+// that belongs to no request. State is the protocol's own (MCP's
+// *Session). A Peer is safe for concurrent use.
+type Peer struct {
+	out outbound
+	// send writes a message that belongs to no request.
+	send SendFunc
+	// cancel is the notification a request that stops waiting sends, and
+	// cancelID the member of its params that names the request.
+	cancel, cancelID string
+	// timeout bounds a request (zero: DefaultRequestTimeout; negative:
+	// only the context).
+	timeout time.Duration
+	// State is what the protocol keeps about the peer, set when the peer
+	// is made (Protocol.Opened).
+	State any
+}
+
+// NewPeer returns a peer reached through send, whose requests stop waiting
+// as d's Limits say and are cancelled with d's Cancel notification.
+func NewPeer(d *Dispatcher, send SendFunc) *Peer {
+	return &Peer{send: send, cancel: d.Cancel, cancelID: d.CancelID, timeout: d.Limits.RequestTimeout}
+}
+
+// Send writes a message that belongs to no request.
+func (p *Peer) Send(msg []byte) error { return p.send(msg) }
+
+// Call sends a request for method with params (a JSON object, or nil)
+// through send (nil: the peer's own way) and waits for the response: the
+// result member as JSON, or an *RPCError for an error response. When ctx
+// ends, or the request timeout passes, it stops waiting, tells the peer
+// with the cancellation notification (sent the peer's own way) and
+// returns ctx's error, or one wrapping context.DeadlineExceeded.
+func (p *Peer) Call(ctx context.Context, send SendFunc, method string, params []byte) (json.RawMessage, error) {
+	if send == nil {
+		send = p.send
+	}
+	return p.out.call(ctx, send, p.send, p.cancel, p.cancelID, method, params, p.timeout)
+}
+
+// CallWithin is Call with its own timeout (zero: DefaultRequestTimeout;
+// negative: only ctx) and its own way to send the cancellation (nil: the
+// peer's).
+func (p *Peer) CallWithin(ctx context.Context, send, sendCancel SendFunc, method string, params []byte, timeout time.Duration) (json.RawMessage, error) {
+	if send == nil {
+		send = p.send
+	}
+	if sendCancel == nil {
+		sendCancel = p.send
+	}
+	return p.out.call(ctx, send, sendCancel, p.cancel, p.cancelID, method, params, timeout)
+}
+
+// Deliver hands a response to the call waiting for it, and reports whether
+// one was.
+func (p *Peer) Deliver(msg []byte) bool { return p.out.deliver(msg) }
+
+// Close fails every waiting call, and every later one, with err.
+func (p *Peer) Close(err error) { p.out.close(err) }
+
+// Waiting is how many calls wait for a response.
+func (p *Peer) Waiting() int { return p.out.waiting() }
+
+// IsWaiting reports whether the call with the integer id key waits.
+func (p *Peer) IsWaiting(key int64) bool { return p.out.isWaiting(key) }
+
+// Fail ends the wait of the call with the integer id key with err.
+func (p *Peer) Fail(key int64, err error) { p.out.fail(key, err) }
 
 // outbound is the requests one side has sent and awaits responses to. The
 // zero value is ready to use.
@@ -50,9 +122,6 @@ type outCall struct {
 	err    error         // *RPCError for an error response, or why it failed
 }
 
-// sendFunc writes one message to the peer.
-type sendFunc func(msg []byte) error
-
 // call sends a request for method with params (a JSON object, or nil for
 // none) through send and waits for the response: it returns the result
 // member as JSON, or an *RPCError for an error response. When ctx ends, or
@@ -63,12 +132,12 @@ type sendFunc func(msg []byte) error
 // request sent about a client request that the client then cancels is
 // cancelled on the session, not on the cancelled request's stream, where
 // nothing more may go.)
-func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method string, params []byte, timeout time.Duration) (json.RawMessage, error) {
+func (o *outbound) call(ctx context.Context, send, sendCancel SendFunc, cancel, cancelID, method string, params []byte, timeout time.Duration) (json.RawMessage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if params != nil {
-		if i := firstByte(params); i < 0 || params[i] != '{' {
+		if i := codec.FirstByte(params); i < 0 || params[i] != '{' {
 			return nil, errors.New("mcp: the params of " + codec.Quote(method) + " must be a JSON object")
 		}
 	}
@@ -103,7 +172,7 @@ func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method s
 	}
 
 	if timeout == 0 {
-		timeout = defaultRequestTimeout
+		timeout = DefaultRequestTimeout
 	}
 	var timer <-chan time.Time
 	if timeout > 0 {
@@ -127,13 +196,17 @@ func (o *outbound) call(ctx context.Context, send, sendCancel sendFunc, method s
 		<-c.done
 		return c.result, c.err
 	}
-	cancel := strconv.AppendInt([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`), key, 10)
-	cancel = append(cancel, `,"reason":`...)
-	cancel = rtAppendQuoted(cancel, reason)
+	if cancel == "" || cancelID == "" {
+		return nil, err
+	}
+	msg := AppendQuoted([]byte(`{"jsonrpc":"2.0","method":`), cancel)
+	msg = AppendQuoted(append(msg, `,"params":{`...), cancelID)
+	msg = strconv.AppendInt(append(msg, ':'), key, 10)
+	msg = AppendQuoted(append(msg, `,"reason":`...), reason)
 	if sendCancel == nil {
 		sendCancel = send
 	}
-	sendCancel(append(cancel, "}}"...))
+	sendCancel(append(msg, "}}"...))
 	return nil, err
 }
 
@@ -212,7 +285,7 @@ func (o *outbound) deliver(msg []byte) bool {
 	}
 	switch {
 	case errObj != nil:
-		c.err = decodeRPCError(errObj)
+		c.err = DecodeRPCError(errObj)
 	case result != nil:
 		// msg is the reader's own buffer for this message (a line, an
 		// event, a body), not reused: the result may share it.
@@ -246,9 +319,9 @@ func (o *outbound) waiting() int {
 	return len(o.pending)
 }
 
-// decodeRPCError reads the error member of a response. A member that is
+// DecodeRPCError reads the error member of a response. A member that is
 // not a JSON-RPC error object becomes an internal error that says so.
-func decodeRPCError(raw []byte) *RPCError {
+func DecodeRPCError(raw []byte) *RPCError {
 	var v struct {
 		Code    *json.Number    `json:"code"`
 		Message *string         `json:"message"`
@@ -264,9 +337,30 @@ func decodeRPCError(raw []byte) *RPCError {
 	return &RPCError{Code: code, Message: *v.Message, Data: v.Data}
 }
 
-// rtAppendQuoted appends s as a JSON string.
-func rtAppendQuoted(b []byte, s string) []byte {
+// AppendQuoted appends s as a JSON string.
+func AppendQuoted(b []byte, s string) []byte {
 	e := codec.Encoder{Buf: b}
 	e.Str(s)
 	return e.Buf
+}
+
+// isWaiting reports whether the request with the id key waits for its
+// response.
+func (o *outbound) isWaiting(key int64) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	_, ok := o.pending[key]
+	return ok
+}
+
+// fail ends the wait of the request with the id key with err.
+func (o *outbound) fail(key int64, err error) {
+	o.mu.Lock()
+	c := o.pending[key]
+	delete(o.pending, key)
+	o.mu.Unlock()
+	if c != nil {
+		c.err = err
+		close(c.done)
+	}
 }

@@ -1,4 +1,4 @@
-package protocol
+package jsonrpc
 
 import (
 	"strings"
@@ -20,14 +20,14 @@ func TestIDKey(t *testing.T) {
 	}
 	keys := map[string]string{}
 	for _, group := range same {
-		k := idKey([]byte(group[0]))
+		k := IDKey([]byte(group[0]))
 		for _, id := range group[1:] {
-			if got := idKey([]byte(id)); got != k {
-				t.Errorf("idKey(%s) = %q, idKey(%s) = %q: want equal", id, got, group[0], k)
+			if got := IDKey([]byte(id)); got != k {
+				t.Errorf("IDKey(%s) = %q, IDKey(%s) = %q: want equal", id, got, group[0], k)
 			}
 		}
 		if other, ok := keys[k]; ok {
-			t.Errorf("idKey(%s) = idKey(%s) = %q: want different", group[0], other, k)
+			t.Errorf("IDKey(%s) = IDKey(%s) = %q: want different", group[0], other, k)
 		}
 		keys[k] = group[0]
 	}

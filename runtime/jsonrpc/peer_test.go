@@ -1,4 +1,4 @@
-package protocol
+package jsonrpc
 
 import (
 	"context"
@@ -41,6 +41,8 @@ func (w *wire) next(t *testing.T) string {
 	return ""
 }
 
+const testCancel, testCancelID = "notifications/cancelled", "requestId"
+
 type callResult struct {
 	result []byte
 	err    error
@@ -49,7 +51,7 @@ type callResult struct {
 func startCall(o *outbound, ctx context.Context, w *wire, method string, params []byte, timeout time.Duration) chan callResult {
 	done := make(chan callResult, 1)
 	go func() {
-		r, err := o.call(ctx, w.send, nil, method, params, timeout)
+		r, err := o.call(ctx, w.send, nil, testCancel, testCancelID, method, params, timeout)
 		done <- callResult{r, err}
 	}()
 	return done
@@ -157,7 +159,7 @@ func TestOutboundCancelAndTimeout(t *testing.T) {
 	other := newWire()
 	ctx, cancel = context.WithCancel(context.Background())
 	go func() { w.next(t); cancel() }()
-	if _, err := o.call(ctx, w.send, other.send, "ping", nil, 0); !errors.Is(err, context.Canceled) {
+	if _, err := o.call(ctx, w.send, other.send, testCancel, testCancelID, "ping", nil, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("call = %v", err)
 	}
 	if got := other.next(t); !strings.Contains(got, `"requestId":3`) {
@@ -175,24 +177,24 @@ func TestOutboundCloseAndSendFailure(t *testing.T) {
 	if r := wantDone(t, done); !errors.Is(r.err, closed) {
 		t.Errorf("pending call after close = %v", r.err)
 	}
-	if _, err := o.call(context.Background(), w.send, nil, "ping", nil, 0); !errors.Is(err, closed) {
+	if _, err := o.call(context.Background(), w.send, nil, testCancel, testCancelID, "ping", nil, 0); !errors.Is(err, closed) {
 		t.Errorf("call after close = %v", err)
 	}
 
 	var o2 outbound
 	w.err = errors.New("broken pipe")
-	if _, err := o2.call(context.Background(), w.send, nil, "ping", nil, 0); !errors.Is(err, w.err) {
+	if _, err := o2.call(context.Background(), w.send, nil, testCancel, testCancelID, "ping", nil, 0); !errors.Is(err, w.err) {
 		t.Errorf("call with a failing send = %v", err)
 	}
 	if n := o2.waiting(); n != 0 {
 		t.Errorf("%d calls wait after a failed send", n)
 	}
-	if _, err := o2.call(context.Background(), w.send, nil, "ping", []byte(`[1]`), 0); err == nil || !strings.Contains(err.Error(), "JSON object") {
+	if _, err := o2.call(context.Background(), w.send, nil, testCancel, testCancelID, "ping", []byte(`[1]`), 0); err == nil || !strings.Contains(err.Error(), "JSON object") {
 		t.Errorf("array params: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := o2.call(ctx, w.send, nil, "ping", nil, 0); !errors.Is(err, context.Canceled) {
+	if _, err := o2.call(ctx, w.send, nil, testCancel, testCancelID, "ping", nil, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("call with a done context: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package protocol
+package jsonrpc
 
 import (
 	"bufio"
@@ -34,7 +34,7 @@ const (
 
 // serveLimits bound one connection served by serve; zero values mean the
 // defaults.
-type ServeLimits struct {
+type Limits struct {
 	// grace is how long serve waits for running handlers once it is
 	// shutting down; negative means not at all.
 	Grace time.Duration
@@ -48,7 +48,7 @@ type ServeLimits struct {
 	RequestTimeout time.Duration
 }
 
-func (l ServeLimits) withDefaults() ServeLimits {
+func (l Limits) WithDefaults() Limits {
 	switch {
 	case l.Grace == 0:
 		l.Grace = defaultShutdownGrace
@@ -64,13 +64,15 @@ func (l ServeLimits) withDefaults() ServeLimits {
 	return l
 }
 
-// rpcConn is one connection being served.
-type rpcConn struct {
-	d   *RpcDispatcher
+// Conn is one connection served by Serve (or a client's connection, whose
+// reading Serve does too): the dispatcher that handles what the peer
+// sends, and the peer.
+type Conn struct {
+	d   *Dispatcher
 	out io.Writer
-	// sess is the connection's session: what the peer's initialize said,
-	// and the requests sent to the peer.
-	sess *Session
+	// peer is the other end: the requests sent to it, and the protocol's
+	// state about it.
+	peer *Peer
 	// wmu orders writes, and makes a request's cancellation and the
 	// check that nothing more about it is written one step.
 	wmu sync.Mutex
@@ -79,7 +81,7 @@ type rpcConn struct {
 	closed bool
 	mu     sync.Mutex
 	// calls are the requests read and not yet answered, by the value of
-	// their id (idKey), so that notifications/cancelled finds them and a
+	// their id (IDKey), so that the Cancel notification finds them and a
 	// second request with the same id is refused.
 	calls map[string]*rpcCall
 }
@@ -89,7 +91,7 @@ type rpcCall struct {
 	msg          []byte
 	notification bool
 	id           []byte // a request's id as read
-	key          string // idKey(id); "" for a notification or a batch
+	key          string // IDKey(id); "" for a notification or a batch
 	cost         int    // what it counts toward the buffered bytes
 	// ctx is the context of a request or batch; cancel cancels it.
 	ctx    context.Context
@@ -102,27 +104,18 @@ type rpcCall struct {
 // connLink is the link of a request (or, with a nil call, of a
 // notification) read by serve: its messages are lines of the connection.
 type connLink struct {
-	c    *rpcConn
+	c    *Conn
 	call *rpcCall
-	progressState
+	RequestProgress
 }
 
-func (l *connLink) notify(msg []byte) error    { return l.c.writeFor(l.call, msg, false) }
-func (l *connLink) session() *Session          { return l.c.sess }
-func (l *connLink) dispatcher() *RpcDispatcher { return l.c.d }
-func (l *connLink) httpRequest() *http.Request { return nil }
+func (l *connLink) Notify(msg []byte) error    { return l.c.writeFor(l.call, msg, false) }
+func (l *connLink) Peer() *Peer                { return l.c.peer }
+func (l *connLink) Dispatcher() *Dispatcher    { return l.c.d }
+func (l *connLink) HTTPRequest() *http.Request { return nil }
 
-// errCancelledByPeer is the cause of a request context cancelled by a
-// notifications/cancelled message: the response is then not sent, as the
-// specification requires.
-var errCancelledByPeer = errors.New("cancelled by the peer")
-
-// errConnClosed is what a write returns after serve has returned.
-var errConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
-
-// errRequestDone is what a message about a request fails with once the
-// request has been answered, or cancelled by the peer.
-var errRequestDone = errors.New("mcp: the request has been answered or cancelled; nothing more about it is sent")
+// ErrConnClosed is what a write returns after Serve has returned.
+var ErrConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
 
 // serveRead is one message read by readMessages, or the error that ends
 // (or, for errTooLong, interrupts) the input.
@@ -131,48 +124,55 @@ type serveRead struct {
 	err error
 }
 
-// serve reads messages from in until it ends or ctx is done, handles
+// Serve reads messages from in until it ends or ctx is done, handles
 // requests concurrently, and writes the responses to out, one per line.
 //
-// A notifications/cancelled message cancels the context of the request it
-// names (found by the value of its id), and that request gets no response.
+// The Cancel notification cancels the context of the request it names
+// (found by the value of its id), and that request gets no response.
 // Notifications are handled one at a time, in order, on a goroutine of
 // their own, so that a slow one does not hold up requests. At most
-// maxInFlight requests are handled at once; later ones wait in order, and
-// once maxBuffered bytes of messages wait or are being handled, serve stops
+// MaxInFlight requests are handled at once; later ones wait in order, and
+// once MaxBuffered bytes of messages wait or are being handled, Serve stops
 // reading until some finish (back-pressure on the peer).
 //
-// When in ends (or fails, or ctx is done), serve cancels the contexts of
+// When in ends (or fails, or ctx is done), Serve cancels the contexts of
 // all handlers with the read error (io.EOF) or ctx's cause, still handles
 // the requests it has read, writes every response that is ready within the
 // grace period, and returns: nil at the end of in or when ctx is done, or
 // the read error. A read blocked on in is left behind (an io.Reader cannot
 // be interrupted), and so are handlers that ignore their context past the
 // grace period; what they write later is dropped. Requests sent to the
-// peer (SendRequest) and still waiting fail then.
-func (d *RpcDispatcher) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return d.newConn(out).serve(ctx, in)
+// peer and still waiting fail then.
+func (d *Dispatcher) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	return d.NewConn(out).Serve(ctx, in)
 }
 
-// newConn returns a connection that writes to out, with its session; serve
-// reads its input. A client makes one, starts serve in a goroutine and
-// sends its requests with c.sess.Request.
-func (d *RpcDispatcher) newConn(out io.Writer) *rpcConn {
-	c := &rpcConn{d: d, out: out, calls: map[string]*rpcCall{}}
-	c.sess = newSession(d, "", func(msg []byte) error { return c.write(msg) })
+// NewConn returns a connection that writes to out, with its peer; Serve
+// reads its input. A client makes one, starts Serve in a goroutine and
+// sends its requests with Peer().Call.
+func (d *Dispatcher) NewConn(out io.Writer) *Conn {
+	c := &Conn{d: d, out: out, calls: map[string]*rpcCall{}}
+	c.peer = NewPeer(d, func(msg []byte) error { return c.write(msg) })
+	if d.Protocol != nil {
+		d.Protocol.Opened(d, c.peer)
+	}
 	return c
 }
 
-// serve serves the connection until in ends or ctx is done; see
-// rpcDispatcher.serve.
-func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
+// Peer returns the connection's peer.
+func (c *Conn) Peer() *Peer { return c.peer }
+
+// Serve serves the connection until in ends or ctx is done; see
+// Dispatcher.Serve.
+func (c *Conn) Serve(ctx context.Context, in io.Reader) error {
 	d := c.d
-	lim := d.Limits.withDefaults()
-	d.addSession(c.sess)
-	defer d.removeSession(c.sess)
-	defer c.sess.out.close(errConnClosed)
+	lim := d.Limits.WithDefaults()
+	if d.Protocol != nil {
+		defer d.Protocol.Closed(d, c.peer)
+	}
+	defer c.peer.Close(ErrConnClosed)
 	// hctx is the parent of every handler's context.
-	hctx, stopHandlers := context.WithCancelCause(context.WithValue(ctx, notifierKey{}, notifier(&connLink{c: c})))
+	hctx, stopHandlers := context.WithCancelCause(WithLink(ctx, &connLink{c: c}))
 	defer stopHandlers(nil)
 	defer c.close()
 
@@ -209,7 +209,7 @@ func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
 			call := pending[0]
 			pending[0] = nil
 			pending = pending[1:]
-			if errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+			if errors.Is(context.Cause(call.ctx), ErrCancelledByPeer) {
 				// Cancelled before it started: it gets no response.
 				c.forget(call)
 				call.cancel(nil)
@@ -246,9 +246,9 @@ func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
 				}
 			case errors.Is(r.err, errTooLong):
 				// The rest of the line was skipped: answer and go on.
-				resp := d.errorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
-				if d.onBadMessage != nil {
-					d.onBadMessage(nil, resp)
+				resp := d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
+				if d.OnBadMessage != nil {
+					d.OnBadMessage(nil, resp)
 				} else {
 					c.write(resp)
 				}
@@ -280,46 +280,41 @@ func (c *rpcConn) serve(ctx context.Context, in io.Reader) error {
 // accept reads a message's envelope and returns what is to be handled: a
 // request or batch (with its own context), a notification (without), or
 // nil when the message is answered (or dropped) at once.
-func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
+func (c *Conn) accept(hctx context.Context, msg []byte) *rpcCall {
 	cost := len(msg) + messageOverhead
 	if msg[0] == '[' {
 		// A batch (or an array where the revision has none): answered as a
 		// whole by handle, like a request.
 		call := &rpcCall{msg: msg, cost: cost}
 		call.ctx, call.cancel = context.WithCancelCause(hctx)
-		call.ctx = context.WithValue(call.ctx, notifierKey{}, notifier(&connLink{c: c, call: call}))
+		call.ctx = WithLink(call.ctx, &connLink{c: c, call: call})
 		return call
 	}
 	d := c.d
-	env, errResp := d.readEnvelope(msg)
+	env, errResp := d.ReadEnvelope(msg)
 	switch {
 	case errResp != nil:
-		if d.onBadMessage != nil {
-			d.onBadMessage(msg, errResp)
+		if d.OnBadMessage != nil {
+			d.OnBadMessage(msg, errResp)
 			return nil
 		}
 		c.write(errResp)
 		return nil
-	case env.response && env.method == "":
-		d.Handle(hctx, msg) // onResponse
+	case env.Response && env.Method == "":
+		d.Handle(hctx, msg) // OnResponse
 		return nil
-	case env.id == nil:
-		switch env.method {
-		case "notifications/cancelled":
-			c.cancel(env.params)
-		case "notifications/initialized":
-			// At once, not when its turn comes: the requests the client
-			// sends next may run first, and may send requests of their
-			// own, which wait for it.
-			if d.server() {
-				c.sess.observe(env.method, env.params, nil)
-			}
+	case env.ID == nil:
+		if d.Cancel != "" && env.Method == d.Cancel {
+			c.cancel(env.Params)
+		}
+		if d.Protocol != nil {
+			d.Protocol.Read(d, c.peer, &env)
 		}
 		return &rpcCall{msg: msg, notification: true, cost: cost}
 	}
-	call := &rpcCall{msg: msg, id: env.id, key: idKey(env.id), cost: cost}
+	call := &rpcCall{msg: msg, id: env.ID, key: IDKey(env.ID), cost: cost}
 	call.ctx, call.cancel = context.WithCancelCause(hctx)
-	call.ctx = context.WithValue(call.ctx, notifierKey{}, notifier(&connLink{c: c, call: call}))
+	call.ctx = WithLink(call.ctx, &connLink{c: c, call: call})
 	c.mu.Lock()
 	_, dup := c.calls[call.key]
 	if !dup {
@@ -332,7 +327,7 @@ func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
 		// the ID of any other request the sender has issued and not yet
 		// received a response for"; the two could not be told apart
 		// (cancellation, responses), so the second is refused.
-		c.write(d.errorResponse(env.id, CodeInvalidRequest, "invalid request: the id is already used by a request in progress", nil))
+		c.write(d.ErrorResponse(env.ID, CodeInvalidRequest, "invalid request: the id is already used by a request in progress", nil))
 		return nil
 	}
 	return call
@@ -340,12 +335,12 @@ func (c *rpcConn) accept(hctx context.Context, msg []byte) *rpcCall {
 
 // run handles a request or batch and writes its response, unless the peer
 // cancelled it, then reports to done.
-func (c *rpcConn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
+func (c *Conn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
 	resp := c.d.Handle(call.ctx, call.msg)
 	// The id is free again before the response goes out: the peer may
 	// reuse it as soon as it reads the response.
 	c.forget(call)
-	if err := c.writeFor(call, resp, true); errors.Is(err, errRequestDone) {
+	if err := c.writeFor(call, resp, true); errors.Is(err, ErrRequestDone) {
 		c.d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
 	}
 	call.cancel(nil)
@@ -355,7 +350,7 @@ func (c *rpcConn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{})
 	}
 }
 
-func (c *rpcConn) forget(call *rpcCall) {
+func (c *Conn) forget(call *rpcCall) {
 	if call.key == "" {
 		return
 	}
@@ -368,7 +363,7 @@ func (c *rpcConn) forget(call *rpcCall) {
 
 // notificationLoop handles the notifications serve passes it, one at a
 // time, until stop is closed.
-func (c *rpcConn) notificationLoop(ctx context.Context, notes <-chan *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
+func (c *Conn) notificationLoop(ctx context.Context, notes <-chan *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
 	for {
 		select {
 		case call := <-notes:
@@ -386,9 +381,9 @@ func (c *rpcConn) notificationLoop(ctx context.Context, notes <-chan *rpcCall, d
 	}
 }
 
-// cancel cancels the request named by a notifications/cancelled params
-// object, whether it is running or still waiting.
-func (c *rpcConn) cancel(params []byte) {
+// cancel cancels the request named by the params of a Cancel
+// notification, whether it is running or still waiting.
+func (c *Conn) cancel(params []byte) {
 	if params == nil {
 		return
 	}
@@ -398,33 +393,33 @@ func (c *rpcConn) cancel(params []byte) {
 		return
 	}
 	for first := true; d.NextMember(&first); {
-		if d.Key != "requestId" {
+		if d.Key != c.d.CancelID {
 			d.Skip()
 			continue
 		}
 		d.Peek()
 		id := d.Raw()
-		if !rtIsRequestID(id) {
+		if !IsRequestID(id) {
 			return
 		}
 		c.mu.Lock()
-		call := c.calls[idKey(id)]
+		call := c.calls[IDKey(id)]
 		c.mu.Unlock()
 		if call != nil {
 			// Under wmu: once the cancellation is read, nothing more
 			// about the request is written.
 			c.wmu.Lock()
-			call.cancel(errCancelledByPeer)
+			call.cancel(ErrCancelledByPeer)
 			c.wmu.Unlock()
 		}
 		return
 	}
 }
 
-// idKey identifies a request id (a string or an integral number, as
-// rtIsRequestID accepts) by its value, not its spelling: "A" and "\u0041"
+// IDKey identifies a request id (a string or an integral number, as
+// IsRequestID accepts) by its value, not its spelling: "A" and "\u0041"
 // are the same id, and so are 100, 1e2 and 100.0.
-func idKey(raw []byte) string {
+func IDKey(raw []byte) string {
 	if raw[0] == '"' {
 		d := codec.Decoder{Data: raw}
 		s, _ := d.ReadStr()
@@ -441,19 +436,19 @@ func idKey(raw []byte) string {
 	return "n" + sign + n.Digits + "e" + strconv.Itoa(n.Exp)
 }
 
-func (c *rpcConn) write(msg []byte) error { return c.writeFor(nil, msg, false) }
+func (c *Conn) write(msg []byte) error { return c.writeFor(nil, msg, false) }
 
 // writeFor writes a message about call (nil: about no request). Nothing
 // about a request goes out once it has been answered or the peer has
 // cancelled it; final marks the response, or its absence (msg nil), after
 // which the request counts as answered.
-func (c *rpcConn) writeFor(call *rpcCall, msg []byte, final bool) error {
+func (c *Conn) writeFor(call *rpcCall, msg []byte, final bool) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if call != nil {
-		if call.answered || errors.Is(context.Cause(call.ctx), errCancelledByPeer) {
+		if call.answered || errors.Is(context.Cause(call.ctx), ErrCancelledByPeer) {
 			call.answered = true
-			return errRequestDone
+			return ErrRequestDone
 		}
 		if final {
 			call.answered = true
@@ -463,7 +458,7 @@ func (c *rpcConn) writeFor(call *rpcCall, msg []byte, final bool) error {
 		return nil
 	}
 	if c.closed {
-		return errConnClosed
+		return ErrConnClosed
 	}
 	if _, err := c.out.Write(append(msg, '\n')); err != nil {
 		c.d.log("mcp: write: %v", err)
@@ -473,7 +468,7 @@ func (c *rpcConn) writeFor(call *rpcCall, msg []byte, final bool) error {
 }
 
 // close makes later writes fail.
-func (c *rpcConn) close() {
+func (c *Conn) close() {
 	c.wmu.Lock()
 	c.closed = true
 	c.wmu.Unlock()

@@ -1,0 +1,595 @@
+// Package jsonrpc is the JSON-RPC 2.0 engine of mcpgen's runtime: it reads
+// one message (or batch), routes it to a method table, maps failures to
+// error responses, serves a stream of newline-delimited messages (the MCP
+// stdio transport) with cancellation and back-pressure, and sends requests
+// to the peer and waits for their responses. It knows nothing of MCP: a
+// protocol on top of it (runtime/protocol) takes part through the Protocol
+// hooks, and generated packages fill the method tables with their typed
+// handlers.
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/codec"
+)
+
+// JSON-RPC 2.0 error codes.
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+)
+
+// RPCError is a JSON-RPC error. A handler that returns one (or wraps one)
+// gets exactly this code, message and data in the error response.
+type RPCError struct {
+	Code    int64
+	Message string
+	// Data is the error's data member as JSON; nil leaves it out.
+	Data json.RawMessage
+}
+
+func (e *RPCError) Error() string {
+	return "jsonrpc error " + strconv.FormatInt(e.Code, 10) + ": " + e.Message
+}
+
+// ErrNotImplemented is what the Unimplemented handlers of generated
+// packages return; the dispatcher answers method not found.
+var ErrNotImplemented = errors.New("method not implemented")
+
+// RequestInfo describes the request a handler is serving.
+type RequestInfo struct {
+	// ID is the request id as JSON (a string or an integer).
+	ID json.RawMessage
+	// Method is the method name.
+	Method string
+	// Params is the params member as JSON; nil when absent.
+	Params json.RawMessage
+}
+
+type requestInfoKey struct{}
+
+// RequestFromContext returns the request a handler's context belongs to,
+// or nil.
+func RequestFromContext(ctx context.Context) *RequestInfo {
+	ri, _ := ctx.Value(requestInfoKey{}).(*RequestInfo)
+	return ri
+}
+
+// WithRequest returns ctx with ri as the request it belongs to.
+func WithRequest(ctx context.Context, ri *RequestInfo) context.Context {
+	return context.WithValue(ctx, requestInfoKey{}, ri)
+}
+
+// Result is a value the dispatcher can encode as a result: every type of a
+// generated package is one.
+type Result interface {
+	EncodeJSON(e *codec.Encoder)
+}
+
+// RawResult is a result that is JSON already.
+type RawResult []byte
+
+// EncodeJSON writes r as it is.
+func (r RawResult) EncodeJSON(e *codec.Encoder) { e.Buf = append(e.Buf, r...) }
+
+// An Answer is an error a method returns to answer its request with a
+// result after all (the tasks extension's CreateTaskResult).
+type Answer interface {
+	error
+	// AnswerFor returns the result for the request ri, and false when the
+	// error is not about ri.
+	AnswerFor(ri *RequestInfo) (Result, bool)
+}
+
+// Method is one entry of a method table.
+type Method struct {
+	Notification bool
+	// Call decodes and checks params, runs the handler and returns the
+	// result to encode. It returns *RPCError for protocol failures.
+	Call func(ctx context.Context, params []byte) (Result, error)
+}
+
+// ExtensionMethod serves a request method that the schema does not define,
+// such as one of an extension: it receives the params as JSON (nil when
+// absent) and returns the result, a JSON object. Its errors become error
+// responses as a handler's do (an *RPCError keeps its code).
+type ExtensionMethod func(ctx context.Context, params json.RawMessage) (json.RawMessage, error)
+
+// AddExtensions adds extension methods to the method table; check, if set,
+// runs first on the params (MCP checks their protocol version). A name the
+// table has already is a programming error, reported by a panic when the
+// dispatcher is made, as http.ServeMux reports conflicting patterns.
+func (d *Dispatcher) AddExtensions(ext map[string]ExtensionMethod, check func(params []byte) error) {
+	for name, fn := range ext {
+		if _, ok := d.Methods[name]; ok {
+			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " is a method of this revision; its handler serves it")
+		}
+		if fn == nil {
+			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " has a nil function")
+		}
+		d.Methods[name] = &Method{Call: func(ctx context.Context, params []byte) (Result, error) {
+			if check != nil {
+				if err := check(params); err != nil {
+					return nil, err
+				}
+			}
+			res, err := fn(ctx, params)
+			if err != nil {
+				return nil, err
+			}
+			if i := codec.FirstByte(res); i < 0 || res[i] != '{' || !codec.ValidJSON(res) {
+				return nil, &RPCError{Code: CodeInternalError, Message: "internal error: the extension method " + strconv.Quote(name) + " returned a result that is not a JSON object"}
+			}
+			return RawResult(res), nil
+		}}
+	}
+}
+
+// Envelope is what the dispatcher reads of a message before routing it.
+type Envelope struct {
+	ID       []byte // raw id, nil when absent
+	IDOK     bool   // ID is a string or an integer
+	Method   string
+	Params   []byte
+	Response bool // has result or error
+}
+
+// Protocol is how a protocol on top of JSON-RPC takes part in handling
+// messages: MCP keeps sessions, serves the clients of several revisions
+// and runs tasks. Every method is called on the dispatcher's goroutine for
+// the message; peer is the peer of the connection the message came on
+// (nil over stateless HTTP).
+type Protocol interface {
+	// Route returns the dispatcher that handles a message (or a batch,
+	// when env is nil) read on peer's connection: d itself, or another
+	// one (and the context for it).
+	Route(ctx context.Context, d *Dispatcher, peer *Peer, env *Envelope) (*Dispatcher, context.Context)
+	// AllowsBatch reports whether d answers batches on peer's connection
+	// beyond Dispatcher.Batches.
+	AllowsBatch(d *Dispatcher, peer *Peer) bool
+	// Before runs before a request's or notification's method; a non-nil
+	// error answers it instead. It may return a new context for it.
+	Before(ctx context.Context, d *Dispatcher, peer *Peer, env *Envelope) (context.Context, error)
+	// After is told of a method that succeeded: resp is the response (nil
+	// for a notification).
+	After(ctx context.Context, d *Dispatcher, peer *Peer, env *Envelope, resp []byte)
+	// Read is told of each notification as a connection reads it, in
+	// order, before it is queued (MCP's notifications/initialized).
+	Read(d *Dispatcher, peer *Peer, env *Envelope)
+	// Opened and Closed frame the life of a connection's peer.
+	Opened(d *Dispatcher, peer *Peer)
+	Closed(d *Dispatcher, peer *Peer)
+}
+
+// Dispatcher routes messages to a method table. Set its fields before it
+// handles a message; then it is safe for concurrent use.
+type Dispatcher struct {
+	Methods map[string]*Method
+	// Batches says whether a JSON array of messages is a batch; otherwise
+	// it is an invalid request.
+	Batches bool
+	// OnResponse receives responses (messages with result or error) that
+	// no request of the peer awaits, if set.
+	OnResponse func(msg []byte)
+	// OnBadMessage, if set, receives what Serve reads that is not a
+	// message it can route (msg nil for a line too long), with the error
+	// response it would send otherwise: a client does not answer them.
+	OnBadMessage func(msg, errResp []byte)
+	// Logf reports handler panics and dropped notifications, if set.
+	Logf func(format string, args ...any)
+	// OmitUnknownID leaves the id out of an error response to a message
+	// whose id could not be read, instead of writing null.
+	OmitUnknownID bool
+	// Limits bound the connections served by Serve.
+	Limits Limits
+	// Cancel is the notification that cancels a request, and CancelID the
+	// member of its params that names the request ("" for none): Serve
+	// acts on it as it reads it, and a request sent to the peer that stops
+	// waiting sends it.
+	Cancel, CancelID string
+	// Protocol, if set, takes part in handling each message.
+	Protocol Protocol
+}
+
+// Handle processes one message (or batch) and returns the response bytes,
+// nil when there is nothing to answer.
+func (d *Dispatcher) Handle(ctx context.Context, msg []byte) []byte {
+	var dec codec.Decoder
+	dec.InitShared(msg)
+	if dec.Peek() == '[' {
+		if d.Protocol != nil {
+			if o, octx := d.Protocol.Route(ctx, d, PeerFromContext(ctx), nil); o != d {
+				return o.handleBatch(octx, msg)
+			}
+		}
+		return d.handleBatch(ctx, msg)
+	}
+	return d.handleOne(ctx, msg)
+}
+
+func (d *Dispatcher) handleBatch(ctx context.Context, msg []byte) []byte {
+	// A duplicate member inside an item is that item's problem (an invalid
+	// request), not the batch's.
+	whole := codec.Decoder{Data: msg, AllowDup: true}
+	whole.Skip()
+	if err := whole.Finish(); err != nil {
+		return d.ErrorResponse(nil, CodeParseError, "parse error: "+SyntaxText(msg), nil)
+	}
+	if !d.Batches && (d.Protocol == nil || !d.Protocol.AllowsBatch(d, PeerFromContext(ctx))) {
+		return d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: this protocol revision does not allow JSON-RPC batches", nil)
+	}
+	dec := codec.Decoder{Data: msg, AllowDup: true}
+	dec.Array()
+	var items [][]byte
+	for first := true; dec.NextElem(&first); {
+		items = append(items, dec.Raw())
+	}
+	if len(items) == 0 {
+		return d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: empty batch", nil)
+	}
+	out := []byte{'['}
+	n := 0
+	for _, it := range items {
+		resp := d.handleOne(ctx, it)
+		if resp == nil {
+			continue
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, resp...)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	return append(out, ']')
+}
+
+// SyntaxText describes why msg is not JSON.
+func SyntaxText(msg []byte) string {
+	d := codec.Decoder{Data: msg}
+	d.Skip()
+	if err := d.Finish(); err != nil {
+		var se *codec.SyntaxError
+		if errors.As(err, &se) {
+			return se.Msg + " at offset " + strconv.FormatInt(se.Offset, 10)
+		}
+		return err.Error()
+	}
+	return "invalid JSON"
+}
+
+// ReadEnvelope reads the members the dispatcher needs; it returns an error
+// response when the message is not a valid request, notification or
+// response.
+func (d *Dispatcher) ReadEnvelope(msg []byte) (env Envelope, errResp []byte) {
+	if !codec.ValidJSON(msg) {
+		dec := codec.Decoder{Data: msg}
+		dec.Skip()
+		err := dec.Finish()
+		var se *codec.SyntaxError
+		if errors.As(err, &se) && se.Duplicate != "" {
+			return env, d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: duplicate member "+codec.Quote(se.Duplicate), nil)
+		}
+		return env, d.ErrorResponse(nil, CodeParseError, "parse error: "+SyntaxText(msg), nil)
+	}
+	var dec codec.Decoder
+	dec.InitShared(msg)
+	if dec.Peek() != '{' {
+		return env, d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: a message must be a JSON object", nil)
+	}
+	dec.Object()
+	var jsonrpc string
+	var hasJSONRPC, hasMethod, methodOK bool
+	for first := true; dec.NextMember(&first); {
+		switch dec.Key {
+		case "jsonrpc":
+			hasJSONRPC = true
+			if dec.Peek() == '"' {
+				jsonrpc = dec.Str()
+			} else {
+				dec.Skip()
+			}
+		case "id":
+			dec.Peek()
+			env.ID = dec.Raw()
+			env.IDOK = IsRequestID(env.ID)
+		case "method":
+			hasMethod = true
+			if dec.Peek() == '"' {
+				env.Method = dec.Str()
+				methodOK = true
+			} else {
+				dec.Skip()
+			}
+		case "params":
+			dec.Peek()
+			env.Params = dec.Raw()
+		case "result", "error":
+			env.Response = true
+			dec.Skip()
+		default:
+			dec.Skip()
+		}
+	}
+	id := env.ID
+	if !env.IDOK {
+		id = nil
+	}
+	switch {
+	case !hasJSONRPC:
+		return env, d.ErrorResponse(id, CodeInvalidRequest, `invalid request: missing "jsonrpc": "2.0"`, nil)
+	case jsonrpc != "2.0":
+		return env, d.ErrorResponse(id, CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
+	case env.Response && !hasMethod:
+		return env, nil
+	case !hasMethod:
+		return env, d.ErrorResponse(id, CodeInvalidRequest, `invalid request: missing "method"`, nil)
+	case !methodOK:
+		return env, d.ErrorResponse(id, CodeInvalidRequest, `invalid request: "method" must be a string`, nil)
+	case env.ID != nil && !env.IDOK:
+		return env, d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: the id must be a string or an integer, not "+codec.Quote(string(env.ID)), nil)
+	case env.Params != nil && env.Params[0] != '{' && env.Params[0] != '[':
+		return env, d.ErrorResponse(id, CodeInvalidRequest, `invalid request: "params" must be an object`, nil)
+	}
+	return env, nil
+}
+
+// IsRequestID reports whether raw is a string or an integer (MCP does not
+// allow null or fractional ids).
+func IsRequestID(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	if raw[0] == '"' {
+		return true
+	}
+	if !codec.IsNumberStart(raw[0]) {
+		return false
+	}
+	// Any integral number: the id is kept as raw JSON and echoed, so its
+	// size does not matter.
+	_, isInt, _ := codec.ParseInt(raw)
+	return isInt
+}
+
+func (d *Dispatcher) handleOne(ctx context.Context, msg []byte) []byte {
+	env, errResp := d.ReadEnvelope(msg)
+	if errResp != nil {
+		return errResp
+	}
+	return d.HandleEnvelope(ctx, env, msg)
+}
+
+// HandleEnvelope answers a message whose envelope ReadEnvelope has read
+// without finding fault.
+func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byte) []byte {
+	peer := PeerFromContext(ctx)
+	if env.Response && env.Method == "" {
+		if peer != nil && peer.Deliver(msg) {
+			return nil
+		}
+		if d.OnResponse != nil {
+			d.OnResponse(msg)
+		} else {
+			d.log("mcp: dropped a response to a request that is not waiting for one: %s", codec.Quote(string(env.ID)))
+		}
+		return nil
+	}
+	if d.Protocol != nil {
+		if o, octx := d.Protocol.Route(ctx, d, peer, &env); o != d {
+			return o.HandleEnvelope(octx, env, msg)
+		}
+	}
+	notification := env.ID == nil
+	m, ok := d.Methods[env.Method]
+	if !ok || m.Notification != notification {
+		if notification {
+			d.log("mcp: dropped notification %q: no handler", env.Method)
+			return nil
+		}
+		if ok {
+			return d.ErrorResponse(env.ID, CodeInvalidRequest, "invalid request: "+codec.Quote(env.Method)+" is a notification and must not have an id", nil)
+		}
+		return d.ErrorResponse(env.ID, CodeMethodNotFound, "method not found: "+codec.Quote(env.Method), nil)
+	}
+	ri := &RequestInfo{ID: env.ID, Method: env.Method, Params: env.Params}
+	ctx = WithRequest(ctx, ri)
+	if d.Protocol != nil {
+		var err error
+		if ctx, err = d.Protocol.Before(ctx, d, peer, &env); err != nil {
+			if notification {
+				d.log("mcp: notification %q: %v", env.Method, err)
+				return nil
+			}
+			return d.ErrorResponseFor(env.ID, err)
+		}
+	}
+	res, err := d.call(ctx, m, env)
+	if notification {
+		if err != nil {
+			d.log("mcp: notification %q: %v", env.Method, err)
+		} else if d.Protocol != nil {
+			d.Protocol.After(ctx, d, peer, &env, nil)
+		}
+		return nil
+	}
+	if err != nil {
+		var a Answer
+		if !errors.As(err, &a) {
+			return d.ErrorResponseFor(env.ID, err)
+		}
+		r, ok := a.AnswerFor(ri)
+		if !ok {
+			return d.ErrorResponseFor(env.ID, err)
+		}
+		res = r
+	}
+	e := codec.Encoder{Buf: make([]byte, 0, 256)}
+	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","id":`...)
+	e.Buf = append(e.Buf, env.ID...)
+	e.Buf = append(e.Buf, `,"result":`...)
+	res.EncodeJSON(&e)
+	e.Buf = append(e.Buf, '}')
+	if e.Err != nil {
+		return d.ErrorResponse(env.ID, CodeInternalError, "internal error: cannot encode the result: "+e.Err.Error(), nil)
+	}
+	if d.Protocol != nil {
+		d.Protocol.After(ctx, d, peer, &env, e.Buf)
+	}
+	return e.Buf
+}
+
+// CallMethod runs m for a message whose envelope is env, turning a panic
+// into an internal error, as HandleEnvelope does.
+func (d *Dispatcher) CallMethod(ctx context.Context, m *Method, env Envelope) (Result, error) {
+	return d.call(ctx, m, env)
+}
+
+// call runs a method, turning a panic into an internal error.
+func (d *Dispatcher) call(ctx context.Context, m *Method, env Envelope) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.log("mcp: panic in handler for %q: %v\n%s", env.Method, p, debug.Stack())
+			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler panicked"}
+		}
+	}()
+	return m.Call(ctx, env.Params)
+}
+
+func (d *Dispatcher) log(format string, args ...any) {
+	if d.Logf != nil {
+		d.Logf(format, args...)
+	}
+}
+
+// Log reports through Logf, if set.
+func (d *Dispatcher) Log(format string, args ...any) { d.log(format, args...) }
+
+// ErrorResponseFor maps a handler error to an error response.
+func (d *Dispatcher) ErrorResponseFor(id []byte, err error) []byte {
+	var re *RPCError
+	switch {
+	case errors.As(err, &re):
+		return d.ErrorResponse(id, re.Code, re.Message, re.Data)
+	case errors.Is(err, ErrNotImplemented):
+		return d.ErrorResponse(id, CodeMethodNotFound, "method not found", nil)
+	}
+	return d.ErrorResponse(id, CodeInternalError, err.Error(), nil)
+}
+
+// ErrorResponse encodes an error response. A nil id (one that could not be
+// read) is written as null, or left out with OmitUnknownID.
+func (d *Dispatcher) ErrorResponse(id []byte, code int64, message string, data []byte) []byte {
+	e := codec.Encoder{Buf: make([]byte, 0, 128)}
+	e.Buf = append(e.Buf, `{"jsonrpc":"2.0",`...)
+	switch {
+	case id != nil:
+		e.Buf = append(e.Buf, `"id":`...)
+		e.Buf = append(e.Buf, id...)
+		e.Buf = append(e.Buf, ',')
+	case !d.OmitUnknownID:
+		e.Buf = append(e.Buf, `"id":null,`...)
+	}
+	e.Buf = append(e.Buf, `"error":{"code":`...)
+	e.Int(code)
+	e.Buf = append(e.Buf, `,"message":`...)
+	e.Str(message)
+	if data != nil && codec.ValidJSON(data) {
+		e.Buf = append(e.Buf, `,"data":`...)
+		e.Buf = append(e.Buf, data...)
+	}
+	e.Buf = append(e.Buf, "}}"...)
+	return e.Buf
+}
+
+// ViolationsUnder moves violations under a member of the message (their
+// pointers become /params/..., /result/...) and encodes them as the data
+// of an error response.
+func ViolationsUnder(prefix string, ve *codec.ValidationError) ([]codec.Violation, []byte) {
+	vs := make([]codec.Violation, len(ve.Violations))
+	for i, v := range ve.Violations {
+		v.Pointer = prefix + v.Pointer
+		vs[i] = v
+	}
+	data, _ := json.Marshal(struct {
+		Violations []codec.Violation `json:"violations"`
+	}{vs})
+	return vs, data
+}
+
+// InvalidParams turns decoding and validation errors into -32602 with the
+// violations (pointers relative to the message, under /params) as data.
+func InvalidParams(err error) error {
+	var ve *codec.ValidationError
+	if errors.As(err, &ve) && len(ve.Violations) > 0 {
+		vs, data := ViolationsUnder("/params", ve)
+		msg := "invalid params: " + vs[0].String()
+		if len(vs) > 1 {
+			msg += fmt.Sprintf(" (and %d more)", len(vs)-1)
+		}
+		return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
+	}
+	return &RPCError{Code: CodeInvalidParams, Message: "invalid params: " + err.Error()}
+}
+
+// Params is a params type of a generated package.
+type Params interface {
+	DecodeJSON(d *codec.Decoder)
+	ValidateWith(s *codec.Validator)
+}
+
+// DecodeParams decodes and validates a request's params; failures are
+// invalid params (-32602) with the violations as data.
+func DecodeParams(raw []byte, p Params, required bool) error {
+	if raw == nil {
+		if !required {
+			return nil
+		}
+		data, _ := json.Marshal(struct {
+			Violations []codec.Violation `json:"violations"`
+		}{[]codec.Violation{{Pointer: "", Keyword: "required", Message: `missing required member "params"`}}})
+		return &RPCError{Code: CodeInvalidParams, Message: `invalid params: missing required member "params"`, Data: data}
+	}
+	if err := CheckValue(raw, p); err != nil {
+		return InvalidParams(err)
+	}
+	return nil
+}
+
+// CheckValue decodes raw into v and validates it: nil, a *SyntaxError, or
+// a *ValidationError with every violation.
+func CheckValue(raw []byte, v Params) error {
+	var d codec.Decoder
+	d.Init(raw) // handlers may keep strings; they must not alias the message
+	v.DecodeJSON(&d)
+	derr := d.Finish()
+	var dv *codec.ValidationError
+	if derr != nil && !errors.As(derr, &dv) {
+		return derr
+	}
+	s := codec.NewValidator()
+	v.ValidateWith(s)
+	return codec.MergeViolations(derr, s.Done())
+}
+
+// InvalidResult reports a handler result that breaks the schema as an
+// internal error (the result is not sent).
+func InvalidResult(err error) error {
+	var ve *codec.ValidationError
+	if errors.As(err, &ve) && len(ve.Violations) > 0 {
+		vs, data := ViolationsUnder("/result", ve)
+		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's result breaks the schema: " + vs[0].String(), Data: data}
+	}
+	return &RPCError{Code: CodeInternalError, Message: "internal error: " + err.Error()}
+}
