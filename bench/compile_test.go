@@ -55,8 +55,8 @@ func TestCompileCostLines(t *testing.T) {
 	if r.Lines != want || r.Files != 3 || r.Packages != 2 {
 		t.Errorf("CountLines: %d lines in %d files, %d packages; want %d lines in 3 files, 2 packages", r.Lines, r.Files, r.Packages, want)
 	}
-	if r.Modules["tiny"] != want || len(r.Modules) != 1 {
-		t.Errorf("lines by module: %v, want tiny %d", r.Modules, want)
+	if r.Modules["tiny"] != 5 || r.Modules["tiny/lib"] != 7 || len(r.Modules) != 2 {
+		t.Errorf("lines by package: %v, want tiny 5, tiny/lib 7", r.Modules)
 	}
 }
 

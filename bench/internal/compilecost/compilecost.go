@@ -73,7 +73,7 @@ type Result struct {
 	Lines    int            // lines (newline characters, as wc -l counts) of the non-std Go files compiled
 	Files    int            // those files
 	Packages int            // the non-std packages in `go list -deps`, the target's own included
-	Modules  map[string]int // Lines by module ("path version")
+	Modules  map[string]int // Lines by module ("path version"), by package for a module on disk (see listFormat)
 	Builds   []Build        // in the order run
 }
 
@@ -271,11 +271,13 @@ func checkSeeded(cfg Config, env []string, seed, tmp, pkg string, isStd map[stri
 	return nil
 }
 
-// listFormat prints, for each non-std package in -deps, its module, its
-// directory and the Go files the build compiles (GoFiles and CgoFiles:
-// those that match the build constraints, never _test.go files),
-// tab-separated.
-const listFormat = `{{if not .Standard}}{{with .Module}}{{.Path}} {{.Version}}{{end}}{{"\t"}}{{.Dir}}{{range .GoFiles}}{{"\t"}}{{.}}{{end}}{{range .CgoFiles}}{{"\t"}}{{.}}{{end}}{{"\n"}}{{end}}`
+// listFormat prints, for each non-std package in -deps, where its lines
+// are added up (a module from the module cache: "path version"; a package
+// of a module on disk, the main module or one replaced by a directory: its
+// import path), its directory and the Go files the build compiles (GoFiles
+// and CgoFiles: those that match the build constraints, never _test.go
+// files), tab-separated.
+const listFormat = `{{if not .Standard}}{{with .Module}}{{if or .Main .Replace}}{{$.ImportPath}}{{else}}{{.Path}} {{.Version}}{{end}}{{else}}{{.ImportPath}}{{end}}{{"\t"}}{{.Dir}}{{range .GoFiles}}{{"\t"}}{{.}}{{end}}{{range .CgoFiles}}{{"\t"}}{{.}}{{end}}{{"\n"}}{{end}}`
 
 // CountLines fills r.Lines, r.Files, r.Packages and r.Modules for pkg: the
 // Go files the build compiles of every non-standard package in
@@ -300,9 +302,6 @@ func CountLines(goCmdName, dir string, env []string, pkg string, r *Result) erro
 			continue
 		}
 		mod, pdir := f[0], f[1]
-		if mod == "" {
-			mod = "(no module)"
-		}
 		r.Packages++
 		for _, name := range f[2:] {
 			b, err := os.ReadFile(filepath.Join(pdir, name))
@@ -312,7 +311,7 @@ func CountLines(goCmdName, dir string, env []string, pkg string, r *Result) erro
 			n := bytes.Count(b, []byte{'\n'})
 			r.Lines += n
 			r.Files++
-			r.Modules[strings.TrimSpace(mod)] += n
+			r.Modules[mod] += n
 		}
 	}
 	if r.Packages == 0 {

@@ -19,7 +19,7 @@ func Write(w io.Writer, rep *Report) {
 	if rep.LoadStart != "" || rep.LoadEnd != "" {
 		fmt.Fprintf(w, "Load average (1, 5, 15 min): start %s; end %s.\n", rep.LoadStart, rep.LoadEnd)
 	}
-	fmt.Fprintf(w, "Every build is `go build` (GOFLAGS=`%s`, GOPROXY=off, the module cache warm) from a fresh copy of a build cache holding only `go build %s` (built once for the run, in %.0f s).\n",
+	fmt.Fprintf(w, "Every build is `go build` (GOFLAGS=`%s`, GOPROXY=off, the module cache warm) from a fresh copy of a build cache holding only `go build %s` (built once for the run, in %.0f s). Peak RSS: the largest process of the build (the go command, a compile or the link; wait4's rusage, as GNU time's %%M), MB of 2^20 bytes. Lines: newlines (wc -l) of the Go files compiled (build constraints applied, no _test.go) of every non-standard package in `go list -deps`.\n",
 		rep.GOFLAGS, strings.Join(rep.Seed, " "), rep.SeedTime.Seconds())
 	fmt.Fprintln(w)
 
@@ -50,7 +50,7 @@ func Write(w io.Writer, rep *Report) {
 	}
 	fmt.Fprintln(w)
 
-	fmt.Fprintln(w, "Every build (wall s / peak MB, in the order run), and the lines by module:")
+	fmt.Fprintln(w, "Every build (wall s / peak MB, in the order run), and the lines by module (by package for this repository's):")
 	fmt.Fprintln(w)
 	for _, p := range rep.Pairs {
 		for _, r := range []*Result{p.MCPGen, p.GoSDK} {
