@@ -93,6 +93,9 @@ func TestCompileCostRun(t *testing.T) {
 			if b.Wall <= 0 || b.Wall > 5*time.Minute {
 				t.Errorf("%s: wall time %v", r.Label, b.Wall)
 			}
+			if runtime.GOOS == "linux" && b.CPU <= 0 {
+				t.Errorf("%s: CPU time %v", r.Label, b.CPU)
+			}
 			// The link alone takes more than 10 MB; a whole build of the
 			// tiny module far less than 10 GB.
 			if runtime.GOOS == "linux" && (b.PeakRSS < 10<<20 || b.PeakRSS > 10<<30) {
@@ -123,8 +126,8 @@ func TestCompileCostRun(t *testing.T) {
 
 // TestCompileCostTable checks the ratios and verdicts on fixed figures.
 func TestCompileCostTable(t *testing.T) {
-	build := func(s float64, mb int64) compilecost.Build {
-		return compilecost.Build{Wall: time.Duration(s * float64(time.Second)), PeakRSS: mb << 20}
+	build := func(s, cpu float64, mb int64) compilecost.Build {
+		return compilecost.Build{Wall: time.Duration(s * float64(time.Second)), CPU: time.Duration(cpu * float64(time.Second)), PeakRSS: mb << 20}
 	}
 	rep := &compilecost.Report{
 		Runs: 3, Seed: []string{"std"}, GoVersion: "go1.x", GOFLAGS: "-mod=mod",
@@ -133,19 +136,19 @@ func TestCompileCostTable(t *testing.T) {
 			Pair: compilecost.Pair{Name: "adder", Limits: &compilecost.Limits{Wall: 2, RSS: 2, Lines: 100000}},
 			MCPGen: &compilecost.Result{Target: compilecost.Target{Label: "mcpgen"}, Lines: 123456, Files: 10, Packages: 4,
 				Modules: map[string]int{"m": 123456},
-				Builds:  []compilecost.Build{build(9, 300), build(7.5, 310), build(8, 290)}},
+				Builds:  []compilecost.Build{build(9, 12, 300), build(7.5, 11, 310), build(8, 10, 290)}},
 			GoSDK: &compilecost.Result{Target: compilecost.Target{Label: "go-sdk"}, Lines: 30864, Files: 5, Packages: 3,
 				Modules: map[string]int{"g": 30000, "h": 864},
-				Builds:  []compilecost.Build{build(3, 100), build(3.5, 116), build(3.1, 120)}},
+				Builds:  []compilecost.Build{build(3, 5, 100), build(3.5, 4, 116), build(3.1, 6, 120)}},
 		}},
 	}
 	var out strings.Builder
 	compilecost.Write(&out, rep)
 	for _, want := range []string{
 		"Date: 2026-12-01 10:00 UTC. Best of 3 builds",
-		"| adder | mcpgen | 7.50 | 290 | 123,456 | 10 | 4 | 2.50 | 2.90 | 4.00 | ≤ 2× go-sdk's wall and peak RSS; ≤ 100k lines | ≤ 2× wall: **FAIL** 2.50×; ≤ 2× RSS: **FAIL** 2.90×; ≤ 100k lines: **FAIL** 123,456 |",
-		"| adder | go-sdk | 3.00 | 100 | 30,864 | 5 | 3 |  |  |  |  |  |",
-		"- adder, go-sdk: 3.00 / 100, 3.50 / 116, 3.10 / 120; g 30,000, h 864.",
+		"| adder | mcpgen | 7.50 | 10.00 | 290 | 123,456 | 10 | 4 | 2.50 | 2.50 | 2.90 | 4.00 | ≤ 2× go-sdk's wall and peak RSS; ≤ 100k lines | ≤ 2× wall: **FAIL** 2.50×; ≤ 2× RSS: **FAIL** 2.90×; ≤ 100k lines: **FAIL** 123,456 |",
+		"| adder | go-sdk | 3.00 | 4.00 | 100 | 30,864 | 5 | 3 |  |  |  |  |  |  |",
+		"- adder, go-sdk: 3.00 / 5.00 / 100, 3.50 / 4.00 / 116, 3.10 / 6.00 / 120; g 30,000, h 864.",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the table lacks %q; it is\n%s", want, out.String())
@@ -153,10 +156,10 @@ func TestCompileCostTable(t *testing.T) {
 	}
 	pr := &rep.Pairs[0]
 	pr.MCPGen.Lines = 99999
-	pr.MCPGen.Builds = []compilecost.Build{build(6, 200)}
+	pr.MCPGen.Builds = []compilecost.Build{build(6, 9, 200)}
 	out.Reset()
 	compilecost.Write(&out, rep)
-	if want := "≤ 2× wall: PASS 2.00×; ≤ 2× RSS: PASS 2.00×; ≤ 100k lines: PASS 99,999 |"; !strings.Contains(out.String(), want) {
+	if want := "≤ 2× wall: PASS 2.00× (on CPU time: **FAIL** 2.25×); ≤ 2× RSS: PASS 2.00×; ≤ 100k lines: PASS 99,999 |"; !strings.Contains(out.String(), want) {
 		t.Errorf("the table lacks %q; it is\n%s", want, out.String())
 	}
 }

@@ -64,7 +64,8 @@ type Config struct {
 // Build is one measured `go build`.
 type Build struct {
 	Wall    time.Duration
-	PeakRSS int64 // bytes: the largest process of the build (the go command or a compile or link it ran); 0 where unknown
+	CPU     time.Duration // user and system time of the go command and the processes it waited for
+	PeakRSS int64         // bytes: the largest process of the build (the go command or a compile or link it ran); 0 where unknown
 }
 
 // Result is what was measured for one target.
@@ -83,6 +84,17 @@ func (r *Result) BestWall() time.Duration {
 	for i, b := range r.Builds {
 		if i == 0 || b.Wall < m {
 			m = b.Wall
+		}
+	}
+	return m
+}
+
+// BestCPU is the least CPU time of r's builds.
+func (r *Result) BestCPU() time.Duration {
+	var m time.Duration
+	for i, b := range r.Builds {
+		if i == 0 || b.CPU < m {
+			m = b.CPU
 		}
 	}
 	return m
@@ -209,7 +221,7 @@ func Run(cfg Config, pairs []Pair) (*Report, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", r.Label, err)
 			}
-			fmt.Fprintf(cfg.Log, "round %d: %s: %.2f s, %.0f MB\n", round+1, r.Label, b.Wall.Seconds(), mb(b.PeakRSS))
+			fmt.Fprintf(cfg.Log, "round %d: %s: %.2f s (%.2f s CPU), %.0f MB\n", round+1, r.Label, b.Wall.Seconds(), b.CPU.Seconds(), mb(b.PeakRSS))
 			r.Builds = append(r.Builds, b)
 			rep.Order = append(rep.Order, r.Label)
 		}
@@ -245,7 +257,8 @@ func measure(cfg Config, env []string, seed, tmp, pkg string) (Build, error) {
 	if err != nil {
 		return Build{}, fmt.Errorf("go build %s: %v\n%s", pkg, err, stderr.Bytes())
 	}
-	return Build{Wall: wall, PeakRSS: peakRSS(cmd.ProcessState)}, nil
+	ps := cmd.ProcessState
+	return Build{Wall: wall, CPU: ps.UserTime() + ps.SystemTime(), PeakRSS: peakRSS(ps)}, nil
 }
 
 // A package the go command compiles, assembles or runs cgo on, in the
