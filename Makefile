@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client bench-keywords interop interop-deps interop-hydra conformance
+.PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance
 
 all: check
 
@@ -74,6 +74,18 @@ bench:
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkScale' -benchtime 1x -count $(SCALE_COUNT) -timeout 60m . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && $(GO) run ./cmd/table bench.out
+
+# What building a server costs with no build cache (bench/cmd/compile):
+# the README's adder and examples/everything-server, each against the same
+# server on go-sdk v1.8.0, COMPILE_RUNS builds of each (alternating), every
+# build from a fresh copy of a cache holding only the prebuilt standard
+# library; wall time, peak RSS, lines of non-std Go compiled, the ratios,
+# the adder's targets. First the tool's own test on a tiny module; the
+# table is left in bench/bench-compile.out. Takes a few minutes.
+COMPILE_RUNS ?= 3
+bench-compile:
+	cd bench && $(GO) test -count=1 -run '^TestCompileCost' .
+	cd bench && { $(GO) run ./cmd/compile -runs $(COMPILE_RUNS) ; echo $$? > bench.rc; } | tee bench-compile.out && exit $$(cat bench.rc)
 
 # The HTTP benchmarks alone (BenchmarkHTTP), their table in bench/bench-http.out.
 bench-http:
