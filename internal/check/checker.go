@@ -270,7 +270,7 @@ func (r *run) connect() error {
 // process over stdio), for probes that change how a server reads what
 // follows (initialize).
 func (r *run) fresh() (*run, error) {
-	n := &run{ck: r.ck, rev: r.rev, tr: r.tr, out: r.out, ids: r.ids + 1000, modern: r.modern}
+	n := &run{ck: r.ck, rev: r.rev, tr: r.tr, out: r.out, ids: r.ids + 1000, modern: r.modern, vehicle: r.vehicle}
 	if err := n.connect(); err != nil {
 		return nil, err
 	}

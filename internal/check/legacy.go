@@ -126,7 +126,7 @@ func visibleASCII(s string) bool {
 // probesSession sends the HTTP probes of the initialize era.
 func (r *run) probesSession() {
 	r.originProbes(func(extra map[string]string, host string) req {
-		return req{method: "ping", header: extra, host: host, claimHTTP: true, claimCode: true}
+		return req{method: "ping", header: extra, host: host, claimHTTP: true}
 	})
 	if r.sid != "" {
 		step := "ping without Mcp-Session-Id"

@@ -28,6 +28,7 @@ type discoverResult struct {
 func (r *run) negotiateModern() (served bool, reason string) {
 	r.modern = true
 	r.out.Via = "server/discover"
+	r.vehicle = "server/discover"
 	step := "server/discover"
 	x := r.send(req{step: step, method: "server/discover", params: r.params("")})
 	p, ok := parseResponse(x.Response)
@@ -42,7 +43,8 @@ func (r *run) negotiateModern() (served bool, reason string) {
 		t := r.send(req{step: "tools/list (is the server modern?)", method: "tools/list", params: r.params("")})
 		if tp, ok := parseResponse(t.Response); ok && tp.Result != nil && strings.Contains(string(tp.Result), `"resultType"`) {
 			r.failf("discover-implemented", step, x, "server/discover was answered with error %s %q, but tools/list with a 2026-07-28 result", string(p.Error.Code), p.Error.Message)
-			r.note("the server's capabilities are unknown (no DiscoverResult): capabilities-agree is not judged")
+			r.note("the server's capabilities are unknown (no DiscoverResult): capabilities-agree is not judged, and the probes use tools/list")
+			r.vehicle = "tools/list"
 			return true, ""
 		}
 		return false, fmt.Sprintf("server/discover was answered with error %s %q", string(p.Error.Code), p.Error.Message)
@@ -177,18 +179,26 @@ func (r *run) initializeProbe() {
 		}
 	case ok && p.Error != nil:
 		text := p.Error.Message + " " + string(p.Error.Data)
-		named := len(r.out.SupportedVersions) > 0
-		for _, v := range r.out.SupportedVersions {
+		versions := r.out.SupportedVersions
+		if len(versions) == 0 {
+			versions = []string{r.rev.name}
+		}
+		named := true
+		for _, v := range versions {
 			named = named && strings.Contains(text, v)
 		}
 		if named {
 			r.pass("initialize-error-names-versions")
 		} else {
-			r.failf("initialize-error-names-versions", step, x, "initialize was refused with error %s %q, which does not name the supported versions %s", string(p.Error.Code), p.Error.Message, jsonList(r.out.SupportedVersions))
+			r.failf("initialize-error-names-versions", step, x, "initialize was refused with error %s %q, which does not name the supported versions %s", string(p.Error.Code), p.Error.Message, jsonList(versions))
 		}
 	case x.Response == nil && len(x.Raw) > 0:
-		named := len(r.out.SupportedVersions) > 0
-		for _, v := range r.out.SupportedVersions {
+		versions := r.out.SupportedVersions
+		if len(versions) == 0 {
+			versions = []string{r.rev.name}
+		}
+		named := true
+		for _, v := range versions {
 			named = named && strings.Contains(string(x.Raw), v)
 		}
 		if named {
@@ -204,14 +214,15 @@ func (r *run) initializeProbe() {
 // expect judges a probe that must be refused with code (by rule) and,
 // over HTTP, with status (by statusRule).
 func (r *run) expect(step string, x *wire.Exchange, code int64, id, statusRule string, status int) *rpcError {
-	if r.http != nil && statusRule != "" && x.Status != 0 {
+	p, ok := parseResponse(x.Response)
+	served := ok && x.Response != nil && p.Result != nil
+	if r.http != nil && statusRule != "" && x.Status != 0 && !served {
 		if x.Status == status {
 			r.pass(statusRule)
 		} else {
 			r.failf(statusRule, step, x, "HTTP %d, want %d", x.Status, status)
 		}
 	}
-	p, ok := parseResponse(x.Response)
 	switch {
 	case x.Response == nil && x.Status != 0:
 		r.failf(id, step, x, "HTTP %d %s%s, not a JSON-RPC error %d", x.Status, orNone(x.RespHeader.Get("Content-Type")), bodyHint(x.Raw), code)
@@ -243,8 +254,8 @@ func (r *run) probesModern() {
 
 	// Unsupported version.
 	bogus := "1900-01-01"
-	methods := []string{"server/discover"}
-	if r.declared("tools") {
+	methods := []string{r.vehicle}
+	if r.declared("tools") && r.vehicle != "tools/list" {
 		methods = append(methods, "tools/list")
 	}
 	for _, m := range methods {
@@ -297,13 +308,13 @@ func (r *run) probesModern() {
 		if m.meta != "" {
 			params = `{"_meta":` + m.meta + `}`
 		}
-		step := "server/discover " + m.what
-		x := r.send(req{step: step, method: "server/discover", params: params, claimCode: true, claimHTTP: true})
+		step := r.vehicle + " " + m.what
+		x := r.send(req{step: step, method: r.vehicle, params: params, claimCode: true, claimHTTP: true})
 		r.expect(step, x, -32602, m.id, "http-status-invalid-meta-400", 400)
 	}
 	{
-		step := "server/discover without io.modelcontextprotocol/clientInfo"
-		x := r.send(req{step: step, method: "server/discover", params: `{"_meta":` + r.meta(r.rev.name, false, true, "") + `}`})
+		step := r.vehicle + " without io.modelcontextprotocol/clientInfo"
+		x := r.send(req{step: step, method: r.vehicle, params: `{"_meta":` + r.meta(r.rev.name, false, true, "") + `}`})
 		if p, ok := parseResponse(x.Response); ok && x.Response != nil {
 			if p.Result != nil {
 				r.pass("client-info-optional")
@@ -315,8 +326,8 @@ func (r *run) probesModern() {
 		}
 	}
 	{
-		step := `server/discover with io.modelcontextprotocol/logLevel "mcpgen-check-bogus"`
-		x := r.send(req{step: step, method: "server/discover", logLevel: true, claimCode: true, claimHTTP: true,
+		step := r.vehicle + ` with io.modelcontextprotocol/logLevel "mcpgen-check-bogus"`
+		x := r.send(req{step: step, method: r.vehicle, logLevel: true, claimCode: true, claimHTTP: true,
 			params: `{"_meta":` + r.meta(r.rev.name, true, true, `"io.modelcontextprotocol/logLevel":"mcpgen-check-bogus"`) + `}`})
 		r.expect(step, x, -32602, "loglevel-invalid-32602", "", 0)
 	}
@@ -444,12 +455,12 @@ func (r *run) probesHTTP() {
 		r.expect(step, x, -32020, "header-mismatch-32020", "http-status-header-mismatch-400", 400)
 	}
 	disc := r.params("")
-	mismatch("server/discover with MCP-Protocol-Version 2026-07-28 and _meta version v999.0.0",
-		req{method: "server/discover", params: `{"_meta":` + r.meta("v999.0.0", true, true, "") + `}`})
+	mismatch(r.vehicle+" with MCP-Protocol-Version 2026-07-28 and _meta version v999.0.0",
+		req{method: r.vehicle, params: `{"_meta":` + r.meta("v999.0.0", true, true, "") + `}`})
 	if r.declared("tools") {
 		mismatch("tools/list with Mcp-Method: prompts/list", req{method: "tools/list", params: disc, header: map[string]string{"Mcp-Method": "prompts/list"}})
 	} else {
-		mismatch("server/discover with Mcp-Method: tools/list", req{method: "server/discover", params: disc, header: map[string]string{"Mcp-Method": "tools/list"}})
+		mismatch(r.vehicle+" with Mcp-Method: prompts/list", req{method: r.vehicle, params: disc, header: map[string]string{"Mcp-Method": "prompts/list"}})
 	}
 	named := ""
 	var namedMethod, namedParams string
@@ -479,15 +490,15 @@ func (r *run) probesHTTP() {
 	} else {
 		r.skip("header-base64-decoded", "no resource or argument-free prompt to name")
 	}
-	mismatch("server/discover without Mcp-Method", req{method: "server/discover", params: disc, header: map[string]string{"Mcp-Method": ""}})
+	mismatch(r.vehicle+" without Mcp-Method", req{method: r.vehicle, params: disc, header: map[string]string{"Mcp-Method": ""}})
 	if r.out.DualEra || slices.Contains(r.out.SupportedVersions, "2025-03-26") {
 		r.note("the request without MCP-Protocol-Version is not sent: the server serves 2025-03-26 clients, and may read it as one")
 	} else {
-		mismatch("server/discover without MCP-Protocol-Version", req{method: "server/discover", params: disc, version: "-"})
+		mismatch(r.vehicle+" without MCP-Protocol-Version", req{method: r.vehicle, params: disc, version: "-"})
 	}
 	{
-		step := "server/discover with the MCP header names in lower case"
-		x := r.send(req{step: step, method: "server/discover", params: disc, lower: true, claimCode: true})
+		step := r.vehicle + " with the MCP header names in lower case"
+		x := r.send(req{step: step, method: r.vehicle, params: disc, lower: true, claimCode: true})
 		if p, ok := parseResponse(x.Response); ok && x.Response != nil && p.Result != nil {
 			r.pass("header-names-case-insensitive")
 		} else if x.Err == nil {
@@ -495,7 +506,7 @@ func (r *run) probesHTTP() {
 		}
 	}
 	r.originProbes(func(extra map[string]string, host string) req {
-		return req{method: "server/discover", params: disc, header: extra, host: host, claimHTTP: true, claimCode: true}
+		return req{method: r.vehicle, params: disc, header: extra, host: host, claimHTTP: true}
 	})
 	if r.out.DualEra {
 		r.skip("http-get-delete-405", "the server also serves older clients, whose GET and DELETE it answers")
@@ -516,8 +527,8 @@ func (r *run) probesHTTP() {
 	if r.out.DualEra {
 		r.note("the request with an Mcp-Session-Id is not sent: the server also serves older clients, whose sessions it may look up")
 	} else {
-		step := "server/discover with Mcp-Session-Id: mcpgen-check-bogus"
-		x := r.send(req{step: step, method: "server/discover", params: disc, header: map[string]string{"Mcp-Session-Id": "mcpgen-check-bogus"}, claimCode: true})
+		step := r.vehicle + " with Mcp-Session-Id: mcpgen-check-bogus"
+		x := r.send(req{step: step, method: r.vehicle, params: disc, header: map[string]string{"Mcp-Session-Id": "mcpgen-check-bogus"}, claimCode: true})
 		if p, ok := parseResponse(x.Response); ok && x.Response != nil && p.Result == nil {
 			r.failf("http-no-session-id", step, x, "a request with an Mcp-Session-Id was refused: %s", answerText(x))
 		}

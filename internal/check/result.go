@@ -23,11 +23,11 @@ const (
 
 // Report is the outcome of mcpgen check: one Run per revision checked.
 type Report struct {
-	Format  string  `json:"format"`
-	Mcpgen  string  `json:"mcpgen"`
-	Target  Target  `json:"target"`
-	Summary Summary `json:"summary"`
-	Runs    []*RunReport  `json:"runs"`
+	Format  string       `json:"format"`
+	Mcpgen  string       `json:"mcpgen"`
+	Target  Target       `json:"target"`
+	Summary Summary      `json:"summary"`
+	Runs    []*RunReport `json:"runs"`
 	// Client is what mcpgen's own generated client made of the server.
 	Client string `json:"client,omitempty"`
 }

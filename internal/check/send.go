@@ -28,6 +28,9 @@ type run struct {
 	sid string
 	// modern is set for a 2026-07-28 run.
 	modern bool
+	// vehicle is the method the 2026-07-28 probes send: server/discover,
+	// or tools/list when the server has no server/discover.
+	vehicle string
 	// caps are the server's capabilities, nil when unknown.
 	caps map[string]json.RawMessage
 	// dead is why the connection is gone (nothing more is sent).

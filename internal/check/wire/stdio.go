@@ -55,18 +55,29 @@ type Stdio struct {
 }
 
 type waiter struct {
-	x    *Exchange
-	lim  Limits
-	done chan struct{}
-	once sync.Once
-	err  error
+	x        *Exchange
+	key      string
+	lim      Limits
+	done     chan struct{}
+	finished bool
+	err      error
 }
 
-func (w *waiter) finish(err error) {
-	w.once.Do(func() {
-		w.err = err
-		close(w.done)
-	})
+// finish ends w's exchange: nothing more reaches its Exchange. The
+// caller holds s.mu.
+func (s *Stdio) finish(w *waiter, err error) {
+	if w.finished {
+		return
+	}
+	w.finished = true
+	w.err = err
+	if w.key != "" && s.waiting[w.key] == w {
+		delete(s.waiting, w.key)
+	}
+	if s.current == w {
+		s.current = nil
+	}
+	close(w.done)
 }
 
 // StartStdio starts the command (argv) with the process's environment
@@ -107,15 +118,14 @@ func StartStdio(argv []string, lim Limits) (*Stdio, error) {
 		}
 		s.mu.Lock()
 		s.exitErr = &ExitError{Status: status, Stderr: s.stderr.String()}
-		ws := make([]*waiter, 0, len(s.waiting))
+		close(s.exited)
 		for _, w := range s.waiting {
-			ws = append(ws, w)
+			s.finish(w, s.exitErr)
+		}
+		if s.current != nil {
+			s.finish(s.current, s.exitErr)
 		}
 		s.mu.Unlock()
-		close(s.exited)
-		for _, w := range ws {
-			w.finish(s.exitErr)
-		}
 	}()
 	return s, nil
 }
@@ -167,7 +177,7 @@ func (s *Stdio) read(out io.Reader) {
 			s.mu.Lock()
 			s.event(TooLong, line)
 			if s.current != nil {
-				s.current.finish(&LimitError{What: "the server wrote a line longer than " + byteSize(max) + " (the limit of one message)"})
+				s.finish(s.current, &LimitError{What: "the server wrote a line longer than " + byteSize(max) + " (the limit of one message)"})
 			}
 			s.mu.Unlock()
 			line = line[:0]
@@ -213,11 +223,10 @@ func (s *Stdio) route(msg []byte) {
 		w := s.waiting[key]
 		switch {
 		case w != nil:
-			delete(s.waiting, key)
 			s.answered[key] = true
 			w.x.Messages = append(w.x.Messages, msg)
 			w.x.Response = msg
-			w.finish(nil)
+			s.finish(w, nil)
 		case s.answered[key]:
 			s.event(Duplicate, msg)
 		case s.sent[key]:
@@ -252,12 +261,12 @@ func (s *Stdio) record(w *waiter, msg []byte) {
 	if w.x.Until != nil && w.x.Until(msg) {
 		w.x.Messages = append(w.x.Messages, msg)
 		w.x.Stopped = msg
-		w.finish(nil)
+		s.finish(w, nil)
 		return
 	}
 	if len(w.x.Messages) >= w.lim.MaxMessages {
 		w.x.Dropped++
-		w.finish(&LimitError{What: "more than " + strconv.Itoa(w.lim.MaxMessages) + " messages before the answer"})
+		s.finish(w, &LimitError{What: "more than " + strconv.Itoa(w.lim.MaxMessages) + " messages before the answer"})
 		return
 	}
 	w.x.Messages = append(w.x.Messages, msg)
@@ -298,24 +307,22 @@ func (s *Stdio) Do(ctx context.Context, x *Exchange) error {
 		return x.Err
 	}
 	w := &waiter{x: x, lim: lim, done: make(chan struct{})}
-	key := ""
 	if x.ID != "" {
-		key = IDKey([]byte(x.ID))
-		s.waiting[key] = w
-		s.sent[key] = true
+		w.key = IDKey([]byte(x.ID))
+		s.waiting[w.key] = w
+		s.sent[w.key] = true
 	}
 	s.current = w
 	s.mu.Unlock()
-	defer func() {
+	// stop ends the wait from this side; after it nothing touches x.
+	stop := func(err error) {
 		s.mu.Lock()
-		if key != "" && s.waiting[key] == w {
-			delete(s.waiting, key)
+		if !w.finished {
+			s.finish(w, err)
 		}
-		if s.current == w {
-			s.current = nil
-		}
+		x.Err = w.err
 		s.mu.Unlock()
-	}()
+	}
 
 	ctx, cancel := context.WithTimeoutCause(ctx, lim.Timeout, &TimeoutError{After: lim.Timeout})
 	defer cancel()
@@ -323,7 +330,7 @@ func (s *Stdio) Do(ctx context.Context, x *Exchange) error {
 		if e := s.waitExit(); e != nil {
 			err = e
 		}
-		x.Err = err
+		stop(err)
 		return x.Err
 	}
 	if x.ID == "" {
@@ -331,22 +338,23 @@ func (s *Stdio) Do(ctx context.Context, x *Exchange) error {
 		defer t.Stop()
 		select {
 		case <-t.C:
+			stop(nil)
 		case <-w.done:
-			x.Err = w.err
+			stop(nil)
 		case <-ctx.Done():
+			stop(nil)
 		}
 		return x.Err
 	}
 	select {
 	case <-w.done:
-		s.mu.Lock()
-		x.Err = w.err
-		s.mu.Unlock()
+		stop(nil)
 	case <-ctx.Done():
-		x.Err = context.Cause(ctx)
+		err := context.Cause(ctx)
 		if e := s.Exited(); e != nil {
-			x.Err = e
+			err = e
 		}
+		stop(err)
 	}
 	return x.Err
 }
