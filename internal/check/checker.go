@@ -179,7 +179,7 @@ func (ck *checker) check() error {
 			return err
 		}
 		served, reason := r.negotiateModern()
-		if served || r.out.Aborted != "" {
+		if served || r.partial {
 			r.runModern()
 			ck.rep.Runs = append(ck.rep.Runs, r.out)
 		} else {

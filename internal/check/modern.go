@@ -24,7 +24,8 @@ type discoverResult struct {
 }
 
 // negotiateModern sends server/discover at 2026-07-28. served reports
-// whether the server serves 2026-07-28; reason says why not.
+// whether the server serves 2026-07-28; reason says why not. A run that
+// is not served but has findings to report is left aborted (partial).
 func (r *run) negotiateModern() (served bool, reason string) {
 	r.modern = true
 	r.out.Via = "server/discover"
@@ -70,6 +71,7 @@ func (r *run) negotiateModern() (served bool, reason string) {
 		return true, ""
 	}
 	r.abort("the server answers server/discover, but no 2026-07-28 request (its supportedVersions: " + jsonList(d.SupportedVersions) + ")")
+	r.partial = true
 	return false, "server/discover does not list 2026-07-28, and tools/list at 2026-07-28 is refused"
 }
 
@@ -214,6 +216,9 @@ func (r *run) initializeProbe() {
 // expect judges a probe that must be refused with code (by rule) and,
 // over HTTP, with status (by statusRule).
 func (r *run) expect(step string, x *wire.Exchange, code int64, id, statusRule string, status int) *rpcError {
+	if x.Err != nil {
+		return nil // request-answered says why there is no answer
+	}
 	p, ok := parseResponse(x.Response)
 	served := ok && x.Response != nil && p.Result != nil
 	if r.http != nil && statusRule != "" && x.Status != 0 && !served {

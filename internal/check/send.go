@@ -35,6 +35,9 @@ type run struct {
 	caps map[string]json.RawMessage
 	// dead is why the connection is gone (nothing more is sent).
 	dead error
+	// partial is set for a 2026-07-28 run reported although the server
+	// does not serve 2026-07-28 (its findings explain why).
+	partial bool
 
 	tools     []tool
 	prompts   []prompt
@@ -380,6 +383,12 @@ func (r *run) exchangeErr(q *req, x *wire.Exchange, unknownID bool) {
 		}
 	case errors.As(x.Err, &le):
 		r.errorf("request-answered", q.step, x, "%s", le.Error())
+		if r.proc != nil {
+			// The rest of the output cannot be trusted to be framed.
+			r.dead = x.Err
+			r.abort("the server broke a limit: " + le.Error())
+			r.proc.Kill()
+		}
 	case errors.As(x.Err, &te):
 		if r.dead != nil || context.Cause(r.ck.ctx) != nil {
 			r.dead = context.Cause(r.ck.ctx)

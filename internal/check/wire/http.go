@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -77,6 +78,10 @@ func (h *HTTP) do(ctx context.Context, x *Exchange) error {
 		if c := context.Cause(rctx); c != nil {
 			return c
 		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return &TimeoutError{After: h.lim.Timeout}
+		}
 		return err
 	}
 	defer resp.Body.Close()
@@ -88,7 +93,7 @@ func (h *HTTP) do(ctx context.Context, x *Exchange) error {
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if ct == "text/event-stream" {
 		x.SSE = true
-		return h.readSSE(rctx, ctx, resp.Body, x)
+		return h.readSSE(rctx, resp.Body, x)
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, h.lim.MaxBytes+1))
 	if err != nil {
@@ -114,7 +119,7 @@ func (h *HTTP) do(ctx context.Context, x *Exchange) error {
 
 // readSSE reads events until the response (then watches Linger for the
 // end of the stream), Until's message, the end of the stream, or ctx.
-func (h *HTTP) readSSE(rctx, ctx context.Context, body io.Reader, x *Exchange) error {
+func (h *HTTP) readSSE(rctx context.Context, body io.Reader, x *Exchange) error {
 	r := bufio.NewReaderSize(body, 64<<10)
 	var data []byte
 	hasData, hasID, first := false, false, true

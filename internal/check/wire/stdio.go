@@ -152,7 +152,13 @@ func (s *Stdio) Events() []Event {
 	return ev
 }
 
+// maxEvents bounds the events kept between two Events calls.
+const maxEvents = 100
+
 func (s *Stdio) event(k EventKind, line []byte) {
+	if len(s.events) >= maxEvents {
+		return
+	}
 	if len(line) > 512 {
 		line = line[:512]
 	}
