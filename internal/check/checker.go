@@ -187,6 +187,9 @@ func (ck *checker) check() error {
 		}
 		if !served {
 			why = append(why, "2026-07-28: "+reason)
+			if want == "all" && !r.partial {
+				ck.rep.Notes = append(ck.rep.Notes, "2026-07-28 is not served: "+reason)
+			}
 			if want == "2026-07-28" {
 				return &SetupError{"the server does not serve 2026-07-28: " + reason}
 			}
@@ -228,6 +231,9 @@ func (ck *checker) check() error {
 				reason = fmt.Sprintf("initialize at %s was answered with %s", rev, got)
 			}
 			why = append(why, reason)
+			if want == "all" {
+				ck.rep.Notes = append(ck.rep.Notes, rev+" is not served: "+reason)
+			}
 			continue
 		}
 		r.runLegacy()

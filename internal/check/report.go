@@ -67,8 +67,14 @@ func (rep *Report) WriteText(w io.Writer, verbose bool) {
 		}
 		fmt.Fprintf(w, "\n%s: %s\n", r.Revision, summaryLine(r.Summary))
 	}
+	if rep.Client != "" || len(rep.Notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "NOTE         %s\n", n)
+	}
 	if rep.Client != "" {
-		fmt.Fprintf(w, "\nNOTE         %s\n", rep.Client)
+		fmt.Fprintf(w, "NOTE         %s\n", rep.Client)
 	}
 	if len(rep.Runs) > 1 {
 		fmt.Fprintf(w, "\n%d revisions: %s\n", len(rep.Runs), summaryLine(rep.Summary))
@@ -83,13 +89,12 @@ func levelTag(l Level) string {
 }
 
 func summaryLine(s Summary) string {
-	parts := []string{fmt.Sprintf("%d rules", s.Rules)}
-	parts = append(parts, fmt.Sprintf("%d MUST failed", s.Failed), fmt.Sprintf("%d SHOULD warned", s.Warned))
+	parts := []string{fmt.Sprintf("%d MUST failed", s.Failed), fmt.Sprintf("%d SHOULD warned", s.Warned)}
 	if s.Errors > 0 {
 		parts = append(parts, fmt.Sprintf("%d not judged", s.Errors))
 	}
 	parts = append(parts, fmt.Sprintf("%d passed", s.Passed), fmt.Sprintf("%d skipped", s.Skipped))
-	return parts[0] + ": " + strings.Join(parts[1:], ", ")
+	return strings.Join(parts, ", ") + fmt.Sprintf(" (of %d rules that apply)", s.Rules)
 }
 
 func writeFinding(w io.Writer, f *Finding) {

@@ -30,6 +30,8 @@ type Report struct {
 	Runs    []*RunReport `json:"runs"`
 	// Client is what mcpgen's own generated client made of the server.
 	Client string `json:"client,omitempty"`
+	// Notes say which revisions were tried and not served.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Target is the server under check.
@@ -39,9 +41,11 @@ type Target struct {
 	Command []string `json:"command,omitempty"`
 }
 
-// Summary counts the rules of every run.
+// Summary counts the rules that apply (to the revision and transport of
+// each run); NotApplicable counts the others.
 type Summary struct {
-	Rules    int `json:"rules"`
+	Rules         int `json:"rules"`
+	NotApplicable int `json:"notApplicable"`
 	Passed   int `json:"passed"`
 	Failed   int `json:"failed"`
 	Warned   int `json:"warned"`
@@ -207,6 +211,10 @@ func (r *RunReport) finish(tr Transport, skipNotRun string) {
 			st.Status, st.Reason = Skip, res.skipped
 		}
 		r.Rules = append(r.Rules, st)
+		if !rl.applies(r.Revision, tr) {
+			r.Summary.NotApplicable++
+			continue
+		}
 		r.Summary.Rules++
 		switch st.Status {
 		case Pass:
@@ -253,6 +261,7 @@ func (rep *Report) finish(failOnShould bool) {
 	for _, r := range rep.Runs {
 		s := &rep.Summary
 		s.Rules += r.Summary.Rules
+		s.NotApplicable += r.Summary.NotApplicable
 		s.Passed += r.Summary.Passed
 		s.Failed += r.Summary.Failed
 		s.Warned += r.Summary.Warned

@@ -133,10 +133,10 @@ var Rules = []*Rule{
 	// Messages.
 	{ID: "schema-valid", Level: Must, Revs: all, Transport: Any,
 		Check:   "every message received validates against the revision's schema (results by their method's result type); each violation with its JSON pointer",
-		Sources: []Source{{all, index26, 27, "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."}}},
+		Sources: []Source{{r26, index26, 27, "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."}, {r25, p25 + "basic/index.mdx", 27, "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."}, {r18 | r0326 | r1105, p18 + "basic/index.mdx", 27, "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification."}}},
 	{ID: "response-id-matches", Level: Must, Revs: all, Transport: Any,
 		Check:   "every response carries the id of its request, as the same JSON value; no response to an id never sent, no second response",
-		Sources: []Source{{all, index26, 70, "Result responses MUST include the same ID as the request they correspond to."}}},
+		Sources: []Source{{r26, index26, 70, "Result responses MUST include the same ID as the request they correspond to."}, {r25, p25 + "basic/index.mdx", 69, "Result responses MUST include the same ID as the request they correspond to."}, {r18 | r0326 | r1105, p18 + "basic/index.mdx", 70, "Responses MUST include the same ID as the request they correspond to."}}},
 	{ID: "request-answered", Level: Must, Derived: true, Revs: all, Transport: Any,
 		Check:   "every request is answered within --timeout (a timeout, a stream that ends first, or the process exiting fails)",
 		Sources: []Source{{all, jsonrpc, 0, "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications."}}},
@@ -236,12 +236,12 @@ var Rules = []*Rule{
 		Sources: []Source{{all, p26 + "server/utilities/pagination.mdx", 94, "Servers SHOULD:"}}},
 	{ID: "pagination-invalid-cursor-32602", Level: Should, Revs: all, Transport: Any,
 		Check:   "a list that pages answers an unknown cursor with -32602",
-		Sources: []Source{{all, p26 + "server/utilities/pagination.mdx", 111, "Invalid cursors SHOULD result in an error with code -32602 (Invalid params)."}}},
+		Sources: []Source{{r26, p26 + "server/utilities/pagination.mdx", 111, "Invalid cursors SHOULD result in an error with code -32602 (Invalid params)."}, {legacy | r0326 | r1105, p25 + "server/utilities/pagination.mdx", 97, "Invalid cursors SHOULD result in an error with code -32602 (Invalid params)."}}},
 
 	// Capabilities.
 	{ID: "capabilities-agree", Level: Must, Revs: all, Transport: Any,
 		Check:   "declared tools, prompts and resources answer their lists; undeclared ones (and completion/complete) are refused",
-		Sources: []Source{{all, p26 + "server/tools.mdx", 62, "Servers that declare the tools capability MUST respond to tools/list requests"}}},
+		Sources: []Source{{r26, p26 + "server/tools.mdx", 62, "Servers that declare the tools capability MUST respond to tools/list requests"}, {legacy | r0326 | r1105, p25 + "server/tools.mdx", 38, "Servers that support tools MUST declare the tools capability"}}},
 	{ID: "listen-ack-first", Level: Must, Revs: r26, Transport: Any,
 		Check:   "subscriptions/listen (when list changes or subscriptions are declared) is first acknowledged by notifications/subscriptions/acknowledged carrying its id",
 		Sources: []Source{{r26, p26 + "basic/patterns/subscriptions.mdx", 54, "The server MUST send notifications/subscriptions/acknowledged as the first message carrying the subscription's ID in _meta under io.modelcontextprotocol/subscriptionId"}}},
@@ -290,7 +290,7 @@ var Rules = []*Rule{
 		Sources: []Source{{legacy, p25 + "server/resources.mdx", 386, "Servers SHOULD return standard JSON-RPC errors for common failure cases:"}}},
 	{ID: "prompt-unknown-32602", Level: Should, Revs: all, Transport: Any,
 		Check:   "prompts/get of an unknown prompt gets -32602",
-		Sources: []Source{{all, p26 + "server/prompts.mdx", 321, "Servers SHOULD return standard JSON-RPC errors for common failure cases:"}}},
+		Sources: []Source{{r26, p26 + "server/prompts.mdx", 321, "Servers SHOULD return standard JSON-RPC errors for common failure cases:"}, {legacy | r0326 | r1105, p25 + "server/prompts.mdx", 271, "Servers SHOULD return standard JSON-RPC errors for common failure cases:"}}},
 
 	// Lifecycle (the initialize era).
 	{ID: "initialize-version-negotiation", Level: Must, Revs: legacy, Transport: Any,
