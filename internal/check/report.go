@@ -116,11 +116,7 @@ func writeFinding(w io.Writer, f *Finding) {
 			fmt.Fprintf(w, "      %q\n", f.Spec.Text)
 		}
 		if x := p.Exchange; x != nil {
-			method := x.Request.Method
-			if method == "" && (x.Response.Status != 0 || len(x.Request.Headers) > 0) {
-				method = "POST"
-			}
-			req := strings.TrimSpace(method + " " + x.Request.Body)
+			req := strings.TrimSpace(x.Request.Method + " " + x.Request.Body)
 			if req != "" {
 				fmt.Fprintf(w, "      > %s\n", oneLine(req))
 			}

@@ -150,6 +150,9 @@ func view(x *wire.Exchange, n int) *Exchange {
 	}
 	v := &Exchange{ElapsedMs: x.Elapsed.Milliseconds()}
 	v.Request.Method = x.Method
+	if v.Request.Method == "" && x.Header != nil {
+		v.Request.Method = http.MethodPost
+	}
 	v.Request.Body = wire.Snip(x.Body, n)
 	v.Request.Headers = headerMap(x.Header)
 	v.Response.Status = x.Status

@@ -124,3 +124,26 @@ func TestCheckFixture(t *testing.T) {
 		t.Errorf("--progress: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCheckHelpDoc keeps the help of docs/check.md equal to the command's.
+func TestCheckHelpDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/check.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, help, _ := runStdin(t, "", "check", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	begin := "<!-- help: "
+	i := strings.Index(string(doc), begin)
+	j := strings.Index(string(doc), "<!-- end of help -->")
+	if i < 0 || j < i {
+		t.Fatal("docs/check.md has no help block")
+	}
+	block := string(doc[i:j])
+	block = block[strings.Index(block, "```\n")+4 : strings.LastIndex(block, "```")]
+	if block != help {
+		t.Errorf("docs/check.md shows another help than mcpgen check --help:\n%s\nwant:\n%s", block, help)
+	}
+}
