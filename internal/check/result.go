@@ -46,12 +46,12 @@ type Target struct {
 type Summary struct {
 	Rules         int `json:"rules"`
 	NotApplicable int `json:"notApplicable"`
-	Passed   int `json:"passed"`
-	Failed   int `json:"failed"`
-	Warned   int `json:"warned"`
-	Skipped  int `json:"skipped"`
-	Errors   int `json:"errors"`
-	ExitCode int `json:"exitCode"`
+	Passed        int `json:"passed"`
+	Failed        int `json:"failed"`
+	Warned        int `json:"warned"`
+	Skipped       int `json:"skipped"`
+	Errors        int `json:"errors"`
+	ExitCode      int `json:"exitCode"`
 }
 
 // RunReport is the check of one revision.
