@@ -20,7 +20,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -311,5 +310,3 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
-
-func contains(list []string, s string) bool { return slices.Contains(list, s) }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/check/wire"
 )
@@ -730,13 +729,4 @@ func (v violation) member() string {
 		t = t[:i]
 	}
 	return t
-}
-
-// timeLeft is how much of the deadline remains.
-func (r *run) timeLeft() time.Duration {
-	d, ok := r.ck.ctx.Deadline()
-	if !ok {
-		return time.Hour
-	}
-	return time.Until(d)
 }
