@@ -221,9 +221,6 @@ func (s *Stdio) route(msg []byte) {
 	switch kind {
 	case 0:
 		s.event(NotMessage, msg)
-		if s.current != nil {
-			s.record(s.current, msg)
-		}
 	case 'r':
 		key := IDKey(env.ID)
 		w := s.waiting[key]
