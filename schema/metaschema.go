@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -171,4 +172,35 @@ func ecmaRegexAt(doc any, e *jsonschema.ValidationError) bool {
 	}
 	// propertyNames of patternProperties: the member name is the pattern.
 	return len(toks) > 1 && IsECMARegex(UnescapePointer(toks[len(toks)-1]))
+}
+
+// CheckMetaschema checks data, a JSON Schema document, against the
+// metaschema of its dialect and nothing else (none of Load's checks for
+// generating code): the dialect its "$schema" names, else def (the
+// keywords are not looked at to guess one). It returns the dialect and
+// one diagnostic per failing leaf, nil when the document is valid; as in
+// Load, a pattern that is an ECMA-262 regular expression but not a Go one
+// is accepted. Malformed JSON and an unsupported "$schema" are
+// diagnostics too (the dialect is then 0). The document is checked in one
+// piece, so the cost grows with the square of its depth: callers bound it.
+func CheckMetaschema(file string, data []byte, def Draft) (Draft, Errors) {
+	root, err := Parse(data)
+	if err != nil {
+		var pe *PosError
+		if errors.As(err, &pe) {
+			return 0, Errors{{File: file, Pointer: pe.Pointer, Message: "malformed JSON: " + pe.Error()}}
+		}
+		return 0, Errors{{File: file, Message: "malformed JSON: " + err.Error()}}
+	}
+	d := def
+	if sv := root.Get("$schema"); sv != nil {
+		if sv.Kind != String {
+			return 0, Errors{{File: file, Pointer: "/$schema", Message: "\"$schema\" is a JSON " + sv.Kind.String() + ", not a string"}}
+		}
+		var ok bool
+		if d, ok = dialects[sv.Str]; !ok {
+			return 0, Errors{{File: file, Pointer: "/$schema", Message: "unsupported dialect " + strconv.Quote(sv.Str) + " (draft-04, draft-06, draft-07 and draft 2020-12 are known)"}}
+		}
+	}
+	return d, checkMetaschema(file, d, root, nil)
 }

@@ -94,3 +94,41 @@ func TestMetaschemaDeep(t *testing.T) {
 		t.Errorf("no diagnostic at the broken type; got %d: %.300s", len(errs), err)
 	}
 }
+
+// TestCheckMetaschema checks the metaschema pass on its own: the default
+// dialect applies without "$schema" (even next to "definitions"), a
+// declared one wins, broken keywords are located, ECMA-only patterns pass,
+// and what Load adds for generating code (here, a "$ref" with siblings in
+// draft-07 and an unknown format) is not reported.
+func TestCheckMetaschema(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		def       Draft
+		draft     Draft
+		pointers  []string
+	}{
+		{"valid", `{"type":"object","properties":{"a":{"type":"string"}}}`, Draft202012, Draft202012, nil},
+		{"definitions is no hint", `{"definitions":{"a":{"type":"string"}},"type":"object"}`, Draft202012, Draft202012, nil},
+		{"bad type", `{"type":"object","properties":{"a":{"type":"strin"}}}`, Draft202012, Draft202012, []string{"/properties/a/type"}},
+		{"bad required", `{"type":"object","required":"a"}`, Draft202012, Draft202012, []string{"/required"}},
+		{"declared draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","items":[{"type":"string"}]}`, Draft202012, Draft07, nil},
+		{"2020-12 array items", `{"type":"object","items":[{"type":"string"}]}`, Draft202012, Draft202012, []string{"/items"}},
+		{"ecma pattern", `{"type":"string","pattern":"(?<=a)b"}`, Draft202012, Draft202012, nil},
+		{"unknown format", `{"type":"string","format":"mcpgen-unknown"}`, Draft202012, Draft202012, nil},
+		{"unsupported dialect", `{"$schema":"https://example.com/s","type":"object"}`, Draft202012, 0, []string{"/$schema"}},
+		{"malformed", `{"type":`, Draft202012, 0, []string{"/type"}},
+	} {
+		d, errs := CheckMetaschema("s.json", []byte(c.doc), c.def)
+		if d != c.draft {
+			t.Errorf("%s: draft %v, want %v", c.name, d, c.draft)
+		}
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.Pointer)
+		}
+		got = slices.Compact(got)
+		if !slices.Equal(got, c.pointers) {
+			t.Errorf("%s: diagnostics at %q, want %q (%v)", c.name, got, c.pointers, errs)
+		}
+	}
+}
