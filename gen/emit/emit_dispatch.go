@@ -482,6 +482,10 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("Serve").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("w"))),
 	)
+	f.Comment(commentText("ServeStream is Serve over a stream of messages of one's own (an in-process\npipe, a WebSocket, a test double): it reads messages from s until s ends or\nctx is done, and writes the responses to s. It does not close s."))
+	f.Func().Params(recv.Clone()).Id("ServeStream").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Qual(jsonrpcPkg, "Stream")).Error().Block(
+		jen.Return(jen.Id("d").Dot("rpc").Dot("ServeStream").Call(jen.Id("ctx"), jen.Id("s"))),
+	)
 	if s.Dir == ir.ClientToServer && mcp {
 		e.emitHTTP(f, p, s)
 		e.emitTasks(f, p, s)

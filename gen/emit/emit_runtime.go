@@ -75,6 +75,7 @@ var runtimeNames = []runtimeName{
 	{name: "RequestFromContext", pkg: jsonrpcPkg, kind: "func", layer: "rpc",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(jsonrpcPkg, "RequestInfo")}, args: []string{"ctx"}},
 	{name: "ExtensionMethod", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
+	{name: "Stream", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
 	{name: "Session", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "SessionFromContext", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "Session")}, args: []string{"ctx"}},

@@ -489,6 +489,13 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 	return d.rpc.Serve(ctx, r, w)
 }
 
+// ServeStream is Serve over a stream of messages of one's own (an in-process pipe, a
+// WebSocket, a test double): it reads messages from s until s ends or ctx is done, and
+// writes the responses to s. It does not close s.
+func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) error {
+	return d.rpc.ServeStream(ctx, s)
+}
+
 // NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
 // endpoint's path) with sessions, as the revision's transport page describes: initialize
 // opens a session and its response carries the Mcp-Session-Id header; every later request
@@ -1049,6 +1056,13 @@ func (d *ClientDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 // waits, at the end, for handlers whose contexts it has cancelled.
 func (d *ClientDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.Serve(ctx, r, w)
+}
+
+// ServeStream is Serve over a stream of messages of one's own (an in-process pipe, a
+// WebSocket, a test double): it reads messages from s until s ends or ctx is done, and
+// writes the responses to s. It does not close s.
+func (d *ClientDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) error {
+	return d.rpc.ServeStream(ctx, s)
 }
 
 func (d *ClientDispatcher) callCancelledNotification(ctx context.Context, raw []byte) (jsonrpc.Result, error) {

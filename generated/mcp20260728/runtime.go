@@ -24,6 +24,7 @@ type (
 	RPCError         = jsonrpc.RPCError
 	RequestInfo      = jsonrpc.RequestInfo
 	ExtensionMethod  = jsonrpc.ExtensionMethod
+	Stream           = jsonrpc.Stream
 	Session          = protocol.Session
 	Cache            = protocol.Cache
 	Transport        = protocol.Transport

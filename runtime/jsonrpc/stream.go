@@ -14,11 +14,90 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/codec"
 )
 
-// This file serves a dispatcher over a stream of newline-delimited JSON-RPC
-// messages, as the MCP stdio transport defines it.
+// This file serves a dispatcher over a stream of messages: newline-delimited
+// JSON-RPC messages, as the MCP stdio transport defines them (Serve), or
+// any Stream (ServeStream).
 
-// MaxMessageSize bounds one message read by Serve (64 MiB).
+// MaxMessageSize bounds one message read from a connection (64 MiB).
 const MaxMessageSize = 64 << 20
+
+// Stream carries whole JSON-RPC messages both ways, each a message or a
+// batch without framing: a transport of one's own (an in-process pipe, a
+// WebSocket, a message queue, a test double). NewLineStream is MCP's stdio
+// framing as a Stream.
+type Stream interface {
+	// Read returns the next message. It returns io.EOF once the peer has
+	// ended the stream, an error wrapping ErrTooLong for a message it
+	// skipped for its size (the connection answers it and reads on), and
+	// ctx's error once ctx is done (the connection stops reading then).
+	Read(ctx context.Context) ([]byte, error)
+	// Write sends one message. The connection does not call it
+	// concurrently and does not keep msg; ctx ends when the connection
+	// does.
+	Write(ctx context.Context, msg []byte) error
+	// Close ends the stream; a Read or Write blocked on it returns.
+	Close() error
+}
+
+// ErrTooLong is what a Stream's Read returns (wrapped) for a message
+// longer than it accepts, which it skipped; a message longer than
+// MaxMessageSize is skipped by the connection too.
+var ErrTooLong = fmt.Errorf("message longer than %d bytes", MaxMessageSize)
+
+// NewLineStream returns MCP's stdio framing as a Stream: one message per
+// line, read from r and written to w; a line that holds several messages
+// one after the other is split into them. Close closes c (nil: nothing).
+// A Read blocked on r cannot be interrupted (an io.Reader has no way to):
+// it returns when r does.
+func NewLineStream(r io.Reader, w io.Writer, c io.Closer) Stream {
+	return &lineStream{r: bufio.NewReaderSize(r, 64<<10), w: w, c: c}
+}
+
+// lineStream is NewLineStream's Stream.
+type lineStream struct {
+	r       *bufio.Reader
+	w       io.Writer
+	c       io.Closer
+	pending [][]byte // messages of the last line not yet returned
+	err     error    // the error that ended the input, once pending is empty
+}
+
+func (s *lineStream) Read(context.Context) ([]byte, error) {
+	for {
+		if len(s.pending) > 0 {
+			msg := s.pending[0]
+			s.pending[0] = nil
+			s.pending = s.pending[1:]
+			return msg, nil
+		}
+		if s.err != nil {
+			return nil, s.err
+		}
+		line, err := readLine(s.r)
+		if errors.Is(err, ErrTooLong) {
+			return nil, err
+		}
+		if msg, ok := singleMessage(line); ok {
+			// The common case: one message on the line.
+			s.pending = append(s.pending[:0], msg)
+		} else {
+			s.pending = splitMessages(line)
+		}
+		s.err = err
+	}
+}
+
+func (s *lineStream) Write(_ context.Context, msg []byte) error {
+	_, err := s.w.Write(append(msg, '\n'))
+	return err
+}
+
+func (s *lineStream) Close() error {
+	if s.c == nil {
+		return nil
+	}
+	return s.c.Close()
+}
 
 // The defaults of the limits Serve puts on one connection; the generated
 // ServerOptions and ClientOptions document them.
@@ -32,22 +111,22 @@ const (
 	messageOverhead = 256
 )
 
-// serveLimits bound one connection served by serve; zero values mean the
-// defaults.
+// Limits bound one connection; zero values mean the defaults.
 type Limits struct {
-	// grace is how long serve waits for running handlers once it is
-	// shutting down; negative means not at all.
+	// Grace is how long a connection that is shutting down waits for its
+	// running handlers; negative means not at all.
 	Grace time.Duration
-	// maxInFlight is how many requests (and batches) are handled at once.
+	// MaxInFlight is how many requests (and batches) are handled at once.
 	MaxInFlight int
-	// maxBuffered is how many bytes of messages (read, not yet finished
-	// with) serve holds before it stops reading.
+	// MaxBuffered is how many bytes of messages (read, not yet finished
+	// with) a connection holds before it stops reading.
 	MaxBuffered int
-	// requestTimeout bounds a request sent to the peer (SendRequest);
-	// zero means defaultRequestTimeout, negative no limit.
+	// RequestTimeout bounds a request sent to the peer; zero means
+	// DefaultRequestTimeout, negative no limit.
 	RequestTimeout time.Duration
 }
 
+// WithDefaults returns l with the defaults in place of zero values.
 func (l Limits) WithDefaults() Limits {
 	switch {
 	case l.Grace == 0:
@@ -64,12 +143,14 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// Conn is one connection served by Serve (or a client's connection, whose
-// reading Serve does too): the dispatcher that handles what the peer
-// sends, and the peer.
+// Conn is one connection over a Stream, a server's or a client's: the
+// dispatcher that handles what the peer sends, and the peer.
 type Conn struct {
-	d   *Dispatcher
-	out io.Writer
+	d *Dispatcher
+	s Stream
+	// wctx is the context of writes; it ends when the connection does.
+	wctx    context.Context
+	wcancel context.CancelFunc
 	// peer is the other end: the requests sent to it, and the protocol's
 	// state about it.
 	peer *Peer
@@ -117,8 +198,8 @@ func (l *connLink) HTTPRequest() *http.Request { return nil }
 // ErrConnClosed is what a write returns after Serve has returned.
 var ErrConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
 
-// serveRead is one message read by readMessages, or the error that ends
-// (or, for errTooLong, interrupts) the input.
+// serveRead is one message read by readStream, or the error that ends
+// (or, for ErrTooLong, interrupts) the input.
 type serveRead struct {
 	msg []byte
 	err error
@@ -144,14 +225,21 @@ type serveRead struct {
 // grace period; what they write later is dropped. Requests sent to the
 // peer and still waiting fail then.
 func (d *Dispatcher) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return d.NewConn(out).Serve(ctx, in)
+	return d.NewConn(NewLineStream(in, out, nil)).Serve(ctx)
 }
 
-// NewConn returns a connection that writes to out, with its peer; Serve
-// reads its input. A client makes one, starts Serve in a goroutine and
-// sends its requests with Peer().Call.
-func (d *Dispatcher) NewConn(out io.Writer) *Conn {
-	c := &Conn{d: d, out: out, calls: map[string]*rpcCall{}}
+// ServeStream is Serve over a Stream: it reads messages from s until s
+// ends or ctx is done, and writes the responses to s. It does not close s.
+func (d *Dispatcher) ServeStream(ctx context.Context, s Stream) error {
+	return d.NewConn(s).Serve(ctx)
+}
+
+// NewConn returns a connection over s, with its peer; Serve reads its
+// input. A client makes one, starts Serve in a goroutine and sends its
+// requests with Peer().Call.
+func (d *Dispatcher) NewConn(s Stream) *Conn {
+	c := &Conn{d: d, s: s, calls: map[string]*rpcCall{}}
+	c.wctx, c.wcancel = context.WithCancel(context.Background())
 	c.peer = NewPeer(d, func(msg []byte) error { return c.write(msg) })
 	if d.Protocol != nil {
 		d.Protocol.Opened(d, c.peer)
@@ -162,9 +250,9 @@ func (d *Dispatcher) NewConn(out io.Writer) *Conn {
 // Peer returns the connection's peer.
 func (c *Conn) Peer() *Peer { return c.peer }
 
-// Serve serves the connection until in ends or ctx is done; see
-// Dispatcher.Serve.
-func (c *Conn) Serve(ctx context.Context, in io.Reader) error {
+// Serve serves the connection until its stream ends or ctx is done; see
+// Dispatcher.Serve. It does not close the stream.
+func (c *Conn) Serve(ctx context.Context) error {
 	d := c.d
 	lim := d.Limits.WithDefaults()
 	if d.Protocol != nil {
@@ -179,7 +267,9 @@ func (c *Conn) Serve(ctx context.Context, in io.Reader) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	reads := make(chan serveRead)
-	go readMessages(in, reads, stop)
+	rctx, stopReading := context.WithCancel(context.Background())
+	defer stopReading()
+	go readStream(rctx, c.s, reads, stop)
 
 	// Handlers report to done, or give up once serve has returned.
 	done := make(chan *rpcCall)
@@ -244,7 +334,7 @@ func (c *Conn) Serve(ctx context.Context, in io.Reader) error {
 						pending = append(pending, call)
 					}
 				}
-			case errors.Is(r.err, errTooLong):
+			case errors.Is(r.err, ErrTooLong):
 				// The rest of the line was skipped: answer and go on.
 				resp := d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
 				if d.OnBadMessage != nil {
@@ -460,23 +550,25 @@ func (c *Conn) writeFor(call *rpcCall, msg []byte, final bool) error {
 	if c.closed {
 		return ErrConnClosed
 	}
-	if _, err := c.out.Write(append(msg, '\n')); err != nil {
+	if err := c.s.Write(c.wctx, msg); err != nil {
 		c.d.log("mcp: write: %v", err)
 		return err
 	}
 	return nil
 }
 
-// close makes later writes fail.
+// close makes later writes fail, and ends a write blocked on the stream.
 func (c *Conn) close() {
+	c.wcancel()
 	c.wmu.Lock()
 	c.closed = true
 	c.wmu.Unlock()
 }
 
-// readMessages reads lines from in and sends the messages on them to
-// reads, then the error that ends the input; it stops when stop is closed.
-func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
+// readStream reads messages from st and sends them to reads, then the
+// error that ends the input; it stops when stop is closed (ctx ends then
+// too, for a Read blocked on st).
+func readStream(ctx context.Context, st Stream, reads chan<- serveRead, stop <-chan struct{}) {
 	send := func(r serveRead) bool {
 		select {
 		case reads <- r:
@@ -485,32 +577,40 @@ func readMessages(in io.Reader, reads chan<- serveRead, stop <-chan struct{}) {
 			return false
 		}
 	}
-	r := bufio.NewReaderSize(in, 64<<10)
 	for {
-		line, err := readLine(r)
-		if errors.Is(err, errTooLong) {
+		msg, err := st.Read(ctx)
+		switch {
+		case errors.Is(err, ErrTooLong):
 			if !send(serveRead{err: err}) {
 				return
 			}
 			continue
-		}
-		if msg, ok := singleMessage(line); ok {
-			// The common case: one message on the line.
-			if !send(serveRead{msg: msg}) {
+		case err != nil:
+			send(serveRead{err: err})
+			return
+		case len(msg) > MaxMessageSize:
+			if !send(serveRead{err: ErrTooLong}) {
 				return
 			}
-		} else {
-			for _, msg := range splitMessages(line) {
-				if !send(serveRead{msg: msg}) {
-					return
-				}
-			}
+			continue
 		}
-		if err != nil {
-			send(serveRead{err: err})
+		if msg, ok := trimMessage(msg); ok && !send(serveRead{msg: msg}) {
 			return
 		}
 	}
+}
+
+// trimMessage returns msg without the whitespace around it; ok is false
+// when nothing is left.
+func trimMessage(msg []byte) ([]byte, bool) {
+	start, end := 0, len(msg)
+	for start < end && isSpace(msg[start]) {
+		start++
+	}
+	for end > start && isSpace(msg[end-1]) {
+		end--
+	}
+	return msg[start:end], start < end
 }
 
 // singleMessage returns the one message a line holds, without the
@@ -592,9 +692,6 @@ func valueEnd(b []byte, start int) int {
 	return len(b)
 }
 
-// errTooLong is a line longer than MaxMessageSize; readLine has skipped it.
-var errTooLong = fmt.Errorf("message longer than %d bytes", MaxMessageSize)
-
 // readLine reads one line without its newline, up to MaxMessageSize.
 func readLine(r *bufio.Reader) ([]byte, error) {
 	var line []byte
@@ -608,7 +705,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				return nil, err
 			}
-			return nil, errTooLong
+			return nil, ErrTooLong
 		}
 		line = append(line, chunk...)
 		switch {

@@ -55,9 +55,9 @@ type Core struct {
 }
 
 // Init makes c ready to serve: it takes part in handling messages, and
-// MCP's notifications/cancelled cancels requests. Handle, Serve and
-// NewConn call it; call it yourself before using the embedded Dispatcher
-// directly.
+// MCP's notifications/cancelled cancels requests. Handle, Serve,
+// ServeStream, NewConn and the HTTP handlers call it; call it yourself
+// before using the embedded Dispatcher directly.
 func (c *Core) Init() {
 	c.once.Do(func() {
 		c.Dispatcher.Protocol = c
@@ -78,11 +78,17 @@ func (c *Core) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	return c.Dispatcher.Serve(ctx, in, out)
 }
 
-// NewConn returns a connection that writes to out; see
-// jsonrpc.Dispatcher.NewConn.
-func (c *Core) NewConn(out io.Writer) *jsonrpc.Conn {
+// ServeStream serves a stream of messages; see
+// jsonrpc.Dispatcher.ServeStream.
+func (c *Core) ServeStream(ctx context.Context, s jsonrpc.Stream) error {
 	c.Init()
-	return c.Dispatcher.NewConn(out)
+	return c.Dispatcher.ServeStream(ctx, s)
+}
+
+// NewConn returns a connection over s; see jsonrpc.Dispatcher.NewConn.
+func (c *Core) NewConn(s jsonrpc.Stream) *jsonrpc.Conn {
+	c.Init()
+	return c.Dispatcher.NewConn(s)
 }
 
 // coreOf returns the Core a jsonrpc.Dispatcher is part of, or nil.

@@ -150,7 +150,8 @@ const defaultMaxRounds = 10
 // a reasonable timeout: the server is legacy").
 const defaultProbeTimeout = 10 * time.Second
 
-// clientCore is one connection of a Client to a server.
+// ClientCore is one connection of a Client to a server: what every
+// generated Client is made of.
 type ClientCore struct {
 	cfg ClientConfig
 	// olders are cfg.Older with what the client declares converted.
@@ -170,7 +171,7 @@ type ClientCore struct {
 	hello   json.RawMessage // the DiscoverResult or InitializeResult
 	// headers are the x-mcp-header bindings of the tools the server
 	// listed, by tool name (Streamable HTTP in the modern era).
-	headers map[string][]paramHeader
+	headers headerBook
 	closed  atomic.Bool
 	// bad is the latest message from the server that no request could
 	// take (malformed, or a response to an id nobody awaits): a request
@@ -263,20 +264,16 @@ type clientRequest struct {
 // headerField is one header to send.
 type headerField struct{ key, value string }
 
-// Transport is how a Client reaches its server: a *CommandTransport (a
-// server process it starts, over stdio), a *StreamTransport (any
-// io.ReadWriteCloser carrying newline-delimited messages) or an
-// *HTTPTransport (Streamable HTTP).
-type Transport interface {
-	open(ctx context.Context, c *ClientCore) (t clientTransport, serverKey string, err error)
-}
+// keyedTransport is a built-in transport that names its server for a
+// shared cache.
+type keyedTransport interface{ serverKey() string }
 
 // errSessionGone is what a legacy HTTP transport returns when the
 // server no longer knows the session (404): the core starts a new one.
 var errSessionGone = errors.New("mcp: the server ended the session (HTTP 404)")
 
-// newClientCore connects to the server and negotiates the protocol
-// version.
+// NewClientCore connects to the server through tr and negotiates the
+// protocol version.
 func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*ClientCore, error) {
 	if tr == nil {
 		return nil, errors.New("mcp: Connect: the transport is nil")
@@ -293,13 +290,34 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 	}
 	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1}
 	c.in = c.incoming(cfg.Incoming)
-	t, key, err := tr.open(ctx, c)
-	if err != nil {
-		return nil, err
+	var t clientTransport
+	var key string
+	if h, ok := tr.(*HTTPTransport); ok {
+		// The client's own use of Streamable HTTP: the headers of each
+		// request, sessions, resumption.
+		if t, key, err = h.open(c); err != nil {
+			return nil, err
+		}
+		c.overHTTP = true
+	} else {
+		s, err := tr.Connect(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			return nil, fmt.Errorf("mcp: Connect: %T.Connect returned no stream", tr)
+		}
+		if k, ok := tr.(keyedTransport); ok {
+			key = k.serverKey()
+		}
+		if key == "" {
+			// A transport of one's own: its server is its own.
+			key = "transport#" + strconv.FormatUint(clientSerial.Add(1), 10)
+		}
+		t = newStreamClient(c, s)
 	}
 	c.t, c.serverKey = t, key
 	c.live.Store(&t)
-	_, c.overHTTP = tr.(*HTTPTransport)
 	if !cfg.NoCache {
 		c.cache = cfg.Cache
 		if c.cache == nil {
@@ -807,7 +825,18 @@ func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (
 // params.name (tools/call, prompts/get), params.uri (resources/read) or
 // params.taskId (the tasks extension's methods), and for tools/call the
 // Mcp-Param-* headers of the tool's x-mcp-header bindings.
-func (c *ClientCore) requestHeaders(r *clientRequest) {
+func (c *ClientCore) requestHeaders(r *clientRequest) { c.headers.fill(r) }
+
+// headerBook is what a modern client over Streamable HTTP knows of the
+// request metadata headers: the x-mcp-header bindings of the tools the
+// server listed, by tool name. Its methods are safe for concurrent use.
+type headerBook struct {
+	mu    sync.RWMutex
+	tools map[string][]paramHeader
+}
+
+// fill sets r's Mcp-Name and Mcp-Param-* headers from its params.
+func (b *headerBook) fill(r *clientRequest) {
 	var member string
 	switch r.method {
 	case "tools/call", "prompts/get":
@@ -828,15 +857,15 @@ func (c *ClientCore) requestHeaders(r *clientRequest) {
 	if r.method != "tools/call" {
 		return
 	}
-	c.mu.RLock()
-	bindings := c.headers[name]
-	c.mu.RUnlock()
+	b.mu.RLock()
+	bindings := b.tools[name]
+	b.mu.RUnlock()
 	if len(bindings) == 0 {
 		return
 	}
 	args := codec.Lookup(r.params, "arguments")
-	for _, b := range bindings {
-		raw := argumentAt(args, b.path)
+	for _, h := range bindings {
+		raw := argumentAt(args, h.path)
 		if raw == nil || string(raw) == "null" {
 			continue // absent or null: no header (streamable-http.mdx)
 		}
@@ -844,7 +873,7 @@ func (c *ClientCore) requestHeaders(r *clientRequest) {
 		if !ok {
 			continue
 		}
-		r.paramHeaders = append(r.paramHeaders, headerField{b.key, encodeHeaderValue(text)})
+		r.paramHeaders = append(r.paramHeaders, headerField{h.key, encodeHeaderValue(text)})
 	}
 }
 
@@ -881,6 +910,13 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 	if !modern || !c.overHTTP {
 		return raw
 	}
+	return c.headers.learn(raw, c.cfg.Logf)
+}
+
+// learn records the bindings of the tools in a tools/list result and
+// returns the result without the tools whose annotations break the rules,
+// logging why with logf (nil: not at all).
+func (b *headerBook) learn(raw []byte, logf func(format string, args ...any)) []byte {
 	tools := codec.Lookup(raw, "tools")
 	if tools == nil || tools[0] != '[' {
 		return raw
@@ -898,8 +934,8 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 		bindings, err := toolHeaderBindings(codec.Lookup(tool, "inputSchema"))
 		if err != nil {
 			dropped++
-			if c.cfg.Logf != nil {
-				c.cfg.Logf("mcp: tools/list: dropping tool %s: %v", codec.Quote(name), err)
+			if logf != nil {
+				logf("mcp: tools/list: dropping tool %s: %v", codec.Quote(name), err)
 			}
 			continue
 		}
@@ -911,19 +947,19 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 	if d.Finish() != nil {
 		return raw
 	}
-	c.mu.Lock()
-	if c.headers == nil {
-		c.headers = map[string][]paramHeader{}
+	b.mu.Lock()
+	if b.tools == nil {
+		b.tools = map[string][]paramHeader{}
 	}
 	for _, t := range kept {
 		name, _ := HeaderText(codec.Lookup(t, "name"))
-		if b, ok := learned[name]; ok {
-			c.headers[name] = b
+		if h, ok := learned[name]; ok {
+			b.tools[name] = h
 		} else {
-			delete(c.headers, name)
+			delete(b.tools, name)
 		}
 	}
-	c.mu.Unlock()
+	b.mu.Unlock()
 	if dropped == 0 {
 		return raw
 	}

@@ -87,57 +87,72 @@ const defaultReconnects = 5
 // server named none.
 const defaultRetry = time.Second
 
-func (t *HTTPTransport) open(ctx context.Context, c *ClientCore) (clientTransport, string, error) {
+// open makes the client's connection to the server.
+func (t *HTTPTransport) open(c *ClientCore) (clientTransport, string, error) {
 	if t.URL == "" {
 		return nil, "", errors.New("mcp: HTTPTransport: URL is empty")
 	}
-	ht := &httpTransport{cfg: t, url: t.URL, core: c, serverReqs: map[string]context.CancelCauseFunc{}}
+	ht := &httpTransport{httpBase: t.base(), core: c, serverReqs: map[string]context.CancelCauseFunc{}}
 	// Every request says how it is sent (a POST of its own, its
 	// cancellation another).
 	ht.out = jsonrpc.NewPeer(&c.in.Dispatcher, func([]byte) error { return errors.New("mcp: HTTP requests are sent one POST each") })
-	ht.hc = t.Client
-	if ht.hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		ht.own = tr
-		ht.hc = &http.Client{Transport: tr}
-	}
-	ht.reconnects = t.MaxReconnects
-	if ht.reconnects <= 0 {
-		ht.reconnects = defaultReconnects
-	}
-	ht.ctx, ht.stop = context.WithCancel(context.Background())
 	inFlight := c.in.Limits.WithDefaults().MaxInFlight
 	ht.sem = make(chan struct{}, inFlight)
 	return ht, "http:" + t.URL, nil
 }
 
-type httpTransport struct {
+// base makes what the transport's connections share.
+func (t *HTTPTransport) base() *httpBase {
+	b := &httpBase{cfg: t, url: t.URL, hc: t.Client, reconnects: t.MaxReconnects}
+	if b.hc == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		b.own = tr
+		b.hc = &http.Client{Transport: tr}
+	}
+	if b.reconnects <= 0 {
+		b.reconnects = defaultReconnects
+	}
+	b.ctx, b.stop = context.WithCancel(context.Background())
+	return b
+}
+
+// httpBase is one connection to a Streamable HTTP endpoint: what the
+// client's connection (httpTransport) and a stream of messages
+// (httpStream) share.
+type httpBase struct {
 	cfg        *HTTPTransport
 	url        string
 	hc         *http.Client
-	own        *http.Transport // the client's own transport, closed with it
-	core       *ClientCore
+	own        *http.Transport // the connection's own transport, closed with it
 	reconnects int
-	ids        atomic.Int64 // ids of modern requests
-	// ctx ends when the transport closes: it bounds streams, reconnections
-	// and the answers to the server's requests.
+	// ctx ends when the connection closes: it bounds streams,
+	// reconnections and the answers to the server's requests.
 	ctx  context.Context
 	stop context.CancelFunc
 	wg   sync.WaitGroup
+
+	mu        sync.Mutex
+	session   string // legacy: Mcp-Session-Id
+	version   string // legacy: the negotiated version, for the GET stream
+	listening bool   // the GET stream's goroutine runs
+	closed    bool
+}
+
+// httpTransport is the client's connection over Streamable HTTP.
+type httpTransport struct {
+	*httpBase
+	core *ClientCore
+	ids  atomic.Int64  // ids of modern requests
 	sem  chan struct{} // bounds the server's requests answered at once
 
-	mu      sync.Mutex
-	session string // legacy: Mcp-Session-Id
-	version string // legacy: the negotiated version, for the GET stream
-	legacy  bool
+	// Under mu:
+	legacy bool
 	// out is the legacy requests waiting for their responses, which may
 	// come on any stream of the session.
 	out *jsonrpc.Peer
 	// serverReqs are the server's requests being answered, by id, so that
 	// notifications/cancelled stops them.
 	serverReqs map[string]context.CancelCauseFunc
-	listening  bool // the GET stream's goroutine runs
-	closed     bool
 }
 
 func (t *httpTransport) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
@@ -148,7 +163,7 @@ func (t *httpTransport) request(ctx context.Context, r clientRequest) (json.RawM
 }
 
 // newRequest makes a POST with the headers every message carries.
-func (t *httpTransport) newRequest(ctx context.Context, body []byte, r *clientRequest) (*http.Request, error) {
+func (t *httpBase) newRequest(ctx context.Context, body []byte, r *clientRequest) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("mcp: HTTPTransport: %w", err)
@@ -441,7 +456,7 @@ func (t *httpTransport) notify(ctx context.Context, r *clientRequest) error {
 }
 
 // postMessage POSTs a notification or a response and expects 202.
-func (t *httpTransport) postMessage(ctx context.Context, msg []byte, r *clientRequest) error {
+func (t *httpBase) postMessage(ctx context.Context, msg []byte, r *clientRequest) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := t.newRequest(ctx, msg, r)
@@ -463,7 +478,7 @@ func (t *httpTransport) postMessage(ctx context.Context, msg []byte, r *clientRe
 	return nil
 }
 
-func (t *httpTransport) hasSession() bool {
+func (t *httpBase) hasSession() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.session != ""
@@ -501,7 +516,7 @@ func (t *httpTransport) legacyRequest(ctx context.Context, r *clientRequest) (js
 	return raw, err
 }
 
-func (t *httpTransport) isClosed() bool {
+func (t *httpBase) isClosed() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.closed
@@ -569,7 +584,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id []byte, r *clientRequest) {
 	key, _, _ := codec.ParseInt(id) // the outbound table's own integer id
 	sr := newSSEReader(body, jsonrpc.MaxMessageSize)
-	err := t.readLegacyStream(ctx, sr, r.method)
+	err := t.readLegacyStream(ctx, sr, t.route)
 	lastID, retry := sr.lastID, sr.retry
 	failures := 0
 	for t.out.IsWaiting(key) && ctx.Err() == nil {
@@ -597,7 +612,7 @@ func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id 
 		sr = newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
 		sr.retry = retry
 		before := sr.lastID
-		err = t.readLegacyStream(ctx, sr, r.method)
+		err = t.readLegacyStream(ctx, sr, t.route)
 		resp.Body.Close()
 		if sr.lastID != "" && sr.lastID != before {
 			lastID, failures = sr.lastID, 0
@@ -644,7 +659,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 
 // get opens a GET stream of the session (resuming after lastID when it is
 // not ""). It returns errSessionGone for 404 and errNoGetStream for 405.
-func (t *httpTransport) get(ctx context.Context, lastID string) (*http.Response, error) {
+func (t *httpBase) get(ctx context.Context, lastID string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, t.url, nil)
 	if err != nil {
 		return nil, err
@@ -687,7 +702,7 @@ var errNoGetStream = errors.New("mcp: the server offers no GET stream (405)")
 // readLegacyStream reads a stream of a session and routes its messages
 // until it ends; it returns what ended it (io.EOF when the server closed
 // it).
-func (t *httpTransport) readLegacyStream(ctx context.Context, sr *sseReader, method string) error {
+func (t *httpBase) readLegacyStream(ctx context.Context, sr *sseReader, route func(context.Context, []byte)) error {
 	for {
 		ev, err := sr.next()
 		if err != nil {
@@ -696,7 +711,7 @@ func (t *httpTransport) readLegacyStream(ctx context.Context, sr *sseReader, met
 		if codec.FirstByte(ev.data) < 0 {
 			continue // a priming event: it only carries an id
 		}
-		t.route(ctx, ev.data)
+		route(ctx, ev.data)
 	}
 }
 
@@ -793,7 +808,7 @@ func (t *httpTransport) started() {
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
-		t.listen(ready)
+		t.listen(ready, t.route)
 		t.mu.Lock()
 		t.listening = false
 		t.mu.Unlock()
@@ -809,7 +824,7 @@ func (t *httpTransport) started() {
 // listen keeps the session's GET stream open, reconnecting (with
 // Last-Event-ID) when the server ends it, until the transport closes, the
 // server says it has no such stream (405) or the session ends.
-func (t *httpTransport) listen(ready chan struct{}) {
+func (t *httpBase) listen(ready chan struct{}, route func(context.Context, []byte)) {
 	defer func() {
 		if ready != nil {
 			close(ready)
@@ -834,7 +849,7 @@ func (t *httpTransport) listen(ready chan struct{}) {
 		}
 		sr := newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
 		sr.lastID, sr.retry = lastID, retry
-		t.readLegacyStream(t.ctx, sr, "GET")
+		t.readLegacyStream(t.ctx, sr, route)
 		resp.Body.Close()
 		progress := sr.lastID != lastID
 		lastID, retry = sr.lastID, sr.retry
@@ -863,6 +878,13 @@ func (t *httpTransport) close() error {
 	t.mu.Unlock()
 	t.stop()
 	t.out.Close(errClientClosed)
+	t.end(session, version)
+	return nil
+}
+
+// end ends the session, if any, and waits for the connection's
+// goroutines; the connection is closed already.
+func (t *httpBase) end(session, version string) {
 	if session != "" {
 		// basic/transports (2025-11-25): a client that no longer needs
 		// the session SHOULD send DELETE.
@@ -886,5 +908,4 @@ func (t *httpTransport) close() error {
 	if t.own != nil {
 		t.own.CloseIdleConnections()
 	}
-	return nil
 }

@@ -20,8 +20,21 @@ import (
 
 // This file is the client's side of the stdio transport
 // (basic/transports/stdio.mdx): newline-delimited messages over a server
-// process's standard streams, or over any byte stream, served by the same
+// process's standard streams, or over any byte stream, and of any
+// jsonrpc.Stream a Transport of one's own connects, served by the same
 // connection core as a server's Serve.
+
+// Transport is how a Client reaches its server: a *CommandTransport (a
+// server process it starts, over stdio), a *StreamTransport (any
+// io.ReadWriteCloser carrying newline-delimited messages), an
+// *HTTPTransport (Streamable HTTP), or a transport of one's own (an
+// in-process pipe, a WebSocket, a test double): Connect returns a stream
+// of messages to one server, which the client serves (the server's
+// requests and notifications reach the client's handlers) and closes when
+// it is closed.
+type Transport interface {
+	Connect(ctx context.Context) (jsonrpc.Stream, error)
+}
 
 // CommandTransport starts a server process and talks to it over its
 // standard input and output. Close ends it as stdio.mdx says: it closes
@@ -44,25 +57,27 @@ type StreamTransport struct {
 	Conn io.ReadWriteCloser
 }
 
-func (t *CommandTransport) open(ctx context.Context, c *ClientCore) (clientTransport, string, error) {
+// Connect starts the command; the stream's Close ends it (see
+// CommandTransport).
+func (t *CommandTransport) Connect(ctx context.Context) (jsonrpc.Stream, error) {
 	cmd := t.Command
 	switch {
 	case cmd == nil:
-		return nil, "", errors.New("mcp: CommandTransport: Command is nil")
+		return nil, errors.New("mcp: CommandTransport: Command is nil")
 	case cmd.Process != nil:
-		return nil, "", errors.New("mcp: CommandTransport: the command has been started already")
+		return nil, errors.New("mcp: CommandTransport: the command has been started already")
 	case cmd.Stdin != nil || cmd.Stdout != nil:
-		return nil, "", errors.New("mcp: CommandTransport: the command's Stdin and Stdout must be nil; the transport connects them")
+		return nil, errors.New("mcp: CommandTransport: the command's Stdin and Stdout must be nil; the transport connects them")
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
-		return nil, "", err
+		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
 	var tail *tailBuffer
@@ -78,71 +93,152 @@ func (t *CommandTransport) open(ctx context.Context, c *ClientCore) (clientTrans
 		for _, f := range []*os.File{inR, inW, outR, outW} {
 			f.Close()
 		}
-		return nil, "", fmt.Errorf("mcp: CommandTransport: %w", err)
+		return nil, fmt.Errorf("mcp: CommandTransport: %w", err)
 	}
 	// The child has its ends; the parent keeps the others.
 	inR.Close()
 	outW.Close()
-	st := &stdioTransport{exited: make(chan struct{}), closeTimeout: t.CloseTimeout, cmd: cmd, tail: tail, in: inW, out: outR}
+	cs := &commandStream{Stream: jsonrpc.NewLineStream(outR, inW, nil), exited: make(chan struct{}), closeTimeout: t.CloseTimeout, cmd: cmd, tail: tail, in: inW, out: outR}
 	go func() {
-		st.waitErr = cmd.Wait()
-		close(st.exited)
+		cs.waitErr = cmd.Wait()
+		close(cs.exited)
 	}()
-	st.start(c, outR, inW)
-	return st, "command:" + strings.Join(cmd.Args, "\x00"), nil
+	return cs, nil
 }
 
-func (t *StreamTransport) open(ctx context.Context, c *ClientCore) (clientTransport, string, error) {
-	if t.Conn == nil {
-		return nil, "", errors.New("mcp: StreamTransport: Conn is nil")
+func (t *CommandTransport) serverKey() string {
+	if t.Command == nil {
+		return ""
 	}
-	st := &stdioTransport{conn: t.Conn}
-	st.start(c, t.Conn, t.Conn)
-	return st, fmt.Sprintf("stream:%p", t.Conn), nil
+	return "command:" + strings.Join(t.Command.Args, "\x00")
 }
 
-// stdioTransport is a connection served by the connection core: requests
-// go through the outbound table of its session, and what the server sends
-// reaches the client's dispatcher.
-type stdioTransport struct {
-	rc   *jsonrpc.Conn
-	stop context.CancelFunc
-	done chan struct{} // closed when serve has returned
-	// A command's process, and the ends of its pipes the client holds.
+// Connect returns Conn with the stdio framing; the stream's Close closes
+// Conn.
+func (t *StreamTransport) Connect(context.Context) (jsonrpc.Stream, error) {
+	if t.Conn == nil {
+		return nil, errors.New("mcp: StreamTransport: Conn is nil")
+	}
+	return jsonrpc.NewLineStream(t.Conn, t.Conn, t.Conn), nil
+}
+
+func (t *StreamTransport) serverKey() string { return fmt.Sprintf("stream:%p", t.Conn) }
+
+// commandStream is the stream of a server process: lines over its standard
+// streams; Close ends the process.
+type commandStream struct {
+	jsonrpc.Stream
 	cmd          *exec.Cmd
-	in, out      *os.File
+	in, out      *os.File      // the ends of the pipes the client holds
 	exited       chan struct{} // closed when Wait has returned
 	waitErr      error
 	tail         *tailBuffer
 	closeTimeout time.Duration
-	// A stream's connection.
-	conn io.ReadWriteCloser
+}
+
+// Close closes the server's input and waits for it to exit, with SIGTERM
+// and then SIGKILL after CloseTimeout each; then it stops reading its
+// output, which a process the server started may hold open.
+func (s *commandStream) Close() error {
+	s.in.Close()
+	defer s.out.Close()
+	wait := s.closeTimeout
+	if wait <= 0 {
+		wait = 5 * time.Second
+	}
+	select {
+	case <-s.exited:
+		return nil
+	case <-time.After(wait):
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.exited:
+		return fmt.Errorf("mcp: the server did not exit within %v of its input closing; it was sent SIGTERM", wait)
+	case <-time.After(wait):
+	}
+	_ = s.cmd.Process.Kill()
+	<-s.exited
+	return fmt.Errorf("mcp: the server did not exit within %v of its input closing, nor of SIGTERM; it was killed", wait)
+}
+
+// endError says why the server's output ended: its exit status and the
+// end of what it wrote to standard error.
+func (s *commandStream) endError() error {
+	select {
+	case <-s.exited:
+	case <-time.After(time.Second):
+		return errors.New("mcp: the server closed its standard output")
+	}
+	msg := "mcp: the server process exited"
+	if s.waitErr != nil {
+		msg += " (" + s.waitErr.Error() + ")"
+	}
+	if s.tail != nil {
+		if t := strings.TrimSpace(s.tail.String()); t != "" {
+			msg += "; its standard error ends with: " + t
+		}
+	}
+	return errors.New(msg)
+}
+
+// streamClient is a client connection over a jsonrpc.Stream, served by the
+// connection core: requests go through the outbound table of its peer,
+// and what the server sends reaches the client's dispatcher.
+type streamClient struct {
+	s    jsonrpc.Stream
+	rc   *jsonrpc.Conn
+	stop context.CancelFunc
+	done chan struct{} // closed when Serve has returned
 
 	closing    sync.Once
 	closeErr   error
 	closedByUs atomic.Bool
 }
 
-func (t *stdioTransport) start(c *ClientCore, r io.Reader, w io.Writer) {
-	t.rc = c.in.NewConn(w)
-	t.done = make(chan struct{})
+// newStreamClient serves s as c's connection.
+func newStreamClient(c *ClientCore, s jsonrpc.Stream) *streamClient {
+	t := &streamClient{s: s, rc: c.in.NewConn(s), done: make(chan struct{})}
 	ctx, stop := context.WithCancel(context.Background())
 	t.stop = stop
 	go func() {
 		defer close(t.done)
-		t.rc.Serve(ctx, r)
+		t.rc.Serve(ctx)
 	}()
+	return t
 }
 
-func (t *stdioTransport) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
-	raw, err := t.rc.Peer().CallWithin(ctx, nil, nil, r.method, r.params, r.timeout)
-	if err != nil && (errors.Is(err, jsonrpc.ErrConnClosed) || errors.Is(err, jsonrpc.ErrPeerClosed)) {
+func (t *streamClient) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
+	peer := t.rc.Peer()
+	raw, err := peer.CallWithin(ctx, func(msg []byte) error {
+		if err := peer.Send(msg); err != nil {
+			return &writeError{err}
+		}
+		return nil
+	}, nil, r.method, r.params, r.timeout)
+	var we *writeError
+	switch {
+	case errors.Is(err, jsonrpc.ErrConnClosed) || errors.Is(err, jsonrpc.ErrPeerClosed):
 		return nil, t.endError()
+	case errors.As(err, &we):
+		// The stream failed: once the connection has ended too, say why.
+		select {
+		case <-t.done:
+			return nil, t.endError()
+		case <-time.After(time.Second):
+			return nil, fmt.Errorf("mcp: %s: %w", codec.Quote(r.method), we.err)
+		}
 	}
 	return raw, err
 }
 
-func (t *stdioTransport) notify(ctx context.Context, r *clientRequest) error {
+// writeError is a request the stream failed to write.
+type writeError struct{ err error }
+
+func (e *writeError) Error() string { return e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
+func (t *streamClient) notify(ctx context.Context, r *clientRequest) error {
 	e := codec.Encoder{Buf: make([]byte, 0, 64+len(r.method)+len(r.params))}
 	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","method":`...)
 	e.Str(r.method)
@@ -160,16 +256,16 @@ func (t *stdioTransport) notify(ctx context.Context, r *clientRequest) error {
 	return nil
 }
 
-func (t *stdioTransport) started() {}
+func (t *streamClient) started() {}
 
-func (t *stdioTransport) peerCancelled(id []byte) {
+func (t *streamClient) peerCancelled(id []byte) {
 	if key, isInt, inRange := codec.ParseInt(id); isInt && inRange && id[0] != '"' {
 		t.rc.Peer().Fail(key, errPeerCancelled)
 	}
 }
 
 // endError says why the connection ended, once it has.
-func (t *stdioTransport) endError() error {
+func (t *streamClient) endError() error {
 	select {
 	case <-t.done:
 	case <-time.After(time.Second):
@@ -177,76 +273,28 @@ func (t *stdioTransport) endError() error {
 	if t.closedByUs.Load() {
 		return errClientClosed
 	}
-	if t.cmd == nil {
-		return errors.New("mcp: the server closed the connection")
+	if cs, ok := t.s.(*commandStream); ok {
+		return cs.endError()
 	}
-	select {
-	case <-t.exited:
-	case <-time.After(time.Second):
-		return errors.New("mcp: the server closed its standard output")
-	}
-	msg := "mcp: the server process exited"
-	if t.waitErr != nil {
-		msg += " (" + t.waitErr.Error() + ")"
-	}
-	if t.tail != nil {
-		if s := strings.TrimSpace(t.tail.String()); s != "" {
-			msg += "; its standard error ends with: " + s
-		}
-	}
-	return errors.New(msg)
+	return errors.New("mcp: the server closed the connection")
 }
 
-// close ends the connection: a command's input is closed, the process
-// waited for and, if it does not exit, terminated; a stream is closed.
-func (t *stdioTransport) close() error {
+// close closes the stream (a command's: its input is closed, the process
+// waited for and, if it does not exit, terminated) and stops serving it.
+func (t *streamClient) close() error {
 	t.closing.Do(func() {
 		t.closedByUs.Store(true)
-		if t.cmd != nil {
-			t.closeErr = t.endProcess()
-		} else {
-			t.closeErr = t.conn.Close()
-		}
+		t.closeErr = t.s.Close()
 		select {
 		case <-t.done:
 		case <-time.After(time.Second):
-			// Something holds the read side open (a process the server
-			// started kept its output): stop reading.
-			if t.out != nil {
-				t.out.Close()
-			}
+			// A Read that cannot be interrupted holds the connection
+			// open: stop serving it.
 		}
 		t.stop()
 		<-t.done
-		if t.out != nil {
-			t.out.Close()
-		}
 	})
 	return t.closeErr
-}
-
-// endProcess closes the server's input and waits for it to exit, with
-// SIGTERM and then SIGKILL after CloseTimeout each.
-func (t *stdioTransport) endProcess() error {
-	t.in.Close()
-	wait := t.closeTimeout
-	if wait <= 0 {
-		wait = 5 * time.Second
-	}
-	select {
-	case <-t.exited:
-		return nil
-	case <-time.After(wait):
-	}
-	_ = t.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-t.exited:
-		return fmt.Errorf("mcp: the server did not exit within %v of its input closing; it was sent SIGTERM", wait)
-	case <-time.After(wait):
-	}
-	_ = t.cmd.Process.Kill()
-	<-t.exited
-	return fmt.Errorf("mcp: the server did not exit within %v of its input closing, nor of SIGTERM; it was killed", wait)
 }
 
 // tailBuffer keeps the last max bytes written to it.

@@ -49,8 +49,8 @@ func TestConnBothWays(t *testing.T) {
 	defer cancel()
 	served := make(chan error, 2)
 	go func() { served <- server.Serve(ctx, c2sR, s2cW) }()
-	cc := client.NewConn(c2sW)
-	go func() { served <- cc.Serve(ctx, s2cR) }()
+	cc := client.NewConn(jsonrpc.NewLineStream(s2cR, c2sW, nil))
+	go func() { served <- cc.Serve(ctx) }()
 	sess := sessionOf(cc.Peer())
 
 	var out rawOut

@@ -309,6 +309,13 @@ func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) 
 	return d.rpc.Serve(ctx, r, w)
 }
 
+// ServeStream is Serve over a stream of messages of one's own (an in-process pipe, a
+// WebSocket, a test double): it reads messages from s until s ends or ctx is done, and
+// writes the responses to s. It does not close s.
+func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) error {
+	return d.rpc.ServeStream(ctx, s)
+}
+
 func (d *ServerDispatcher) callGetAuthenticatedExtendedCard(ctx context.Context, raw []byte) (jsonrpc.Result, error) {
 	_ = raw
 	r, err := d.h.GetAuthenticatedExtendedCard(ctx)

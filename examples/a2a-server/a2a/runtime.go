@@ -20,6 +20,7 @@ type (
 	RPCError        = jsonrpc.RPCError
 	RequestInfo     = jsonrpc.RequestInfo
 	ExtensionMethod = jsonrpc.ExtensionMethod
+	Stream          = jsonrpc.Stream
 )
 
 const (
