@@ -12,6 +12,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/codec"
 )
 
 // Header is the first line of every generated Go file.
@@ -140,6 +141,12 @@ func newFile(pkg string) *jen.File {
 	f := jen.NewFile(pkg)
 	f.HeaderComment(Header)
 	f.NoFormat = true // render formats once
+	// The version guard comes first in every file, as protoc-gen-go's does,
+	// so that with a runtime of another API version it is the first error
+	// the compiler reports, before what the file calls that the runtime
+	// lacks.
+	f.Comment(commentText("This file compiles only with the runtime API version it was generated for; see codec.EnforceVersion for the fix when it does not."))
+	f.Var().Id("_").Qual(codecPkg, "EnforceVersion").Types(jen.Struct(jen.Id(codec.VersionGuardField(codec.APIVersion)).Struct()))
 	return f
 }
 

@@ -8,6 +8,12 @@ import (
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // Tools is a set of tools whose arguments are Go types, and the ServerHandler that serves
 // them. AddTool adds a tool, deriving its inputSchema from the type of its arguments; the
 // set answers tools/list with its tools, and tools/call by decoding the arguments into that

@@ -7,6 +7,12 @@ import (
 	"strconv"
 )
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // Validate reports every way v breaks the schema, as a *ValidationError, or returns nil.
 func (v *Annotated) Validate() error {
 	s := codec.NewValidator()

@@ -9,6 +9,12 @@ import (
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // Client is a connection to an MCP server, made by Connect: one method per request and
 // notification a client sends, with typed params and results. A request's params are checked
 // against the schema before they are sent and its result when it arrives

@@ -20,21 +20,31 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for Streamable HTTP. A handler reaches the client of its request
-// with SendNotification, Log, SendProgress and, where the revision has requests from server
-// to client, SendRequest; SessionFromContext returns what the runtime keeps about that
-// client.
+// ServeStream for a stream of your own, or serve NewHTTPHandler for Streamable HTTP. A
+// handler reaches the client of its request with SendNotification, Log, SendProgress and,
+// where the revision has requests from server to client, SendRequest; SessionFromContext
+// returns what the runtime keeps about that client.
 //
 // Connect returns a Client: one method per request and notification a client sends
 // (CallTool, ListTools, ...), over a CommandTransport (a server process it starts), a
-// StreamTransport or an HTTPTransport. It negotiates the protocol version, fills the request
-// metadata, answers what the server asks with a ClientHandler, and keeps cacheable results
-// in a Cache.
+// StreamTransport, an HTTPTransport or a Transport of your own. It negotiates the protocol
+// version, fills the request metadata, answers what the server asks with a ClientHandler,
+// and keeps cacheable results in a Cache.
 //
-// The package imports only the standard library. Regenerate it with:
+// The package imports the standard library and mcpgen's runtime packages
+// (github.com/mcpgen/mcpgen/runtime/...); it compiles with the runtime of the mcpgen version
+// that generated it (see codec.EnforceVersion). Regenerate it with:
 //
 //	mcpgen generate --all --out generated
 package mcp20251125
+
+import codec "github.com/mcpgen/mcpgen/runtime/codec"
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
 
 // ProtocolVersion is the MCP revision this package implements.
 const ProtocolVersion = "2025-11-25"

@@ -12,6 +12,12 @@ import (
 	"time"
 )
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // The names of mcpgen's runtime that this package's API uses, under this package's name.
 type (
 	Member           = codec.Member

@@ -20,32 +20,42 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for Streamable HTTP. A handler reaches the client of its request
-// with SendNotification, Log, SendProgress and, where the revision has requests from server
-// to client, SendRequest; SessionFromContext returns what the runtime keeps about that
-// client. A server that sets ServerOptions.Tasks (a NewTaskStore) serves the tasks extension
-// (io.modelcontextprotocol/tasks): a tools/call handler answers with a task by returning
-// RunAsTask's error.
+// ServeStream for a stream of your own, or serve NewHTTPHandler for Streamable HTTP. A
+// handler reaches the client of its request with SendNotification, Log, SendProgress and,
+// where the revision has requests from server to client, SendRequest; SessionFromContext
+// returns what the runtime keeps about that client. A server that sets ServerOptions.Tasks
+// (a NewTaskStore) serves the tasks extension (io.modelcontextprotocol/tasks): a tools/call
+// handler answers with a task by returning RunAsTask's error.
 //
 // Connect returns a Client: one method per request and notification a client sends
 // (CallTool, ListTools, ...), over a CommandTransport (a server process it starts), a
-// StreamTransport or an HTTPTransport. It negotiates the protocol version, fills the request
-// metadata, answers what the server asks with a ClientHandler, and keeps cacheable results
-// in a Cache.
+// StreamTransport, an HTTPTransport or a Transport of your own. It negotiates the protocol
+// version, fills the request metadata, answers what the server asks with a ClientHandler,
+// and keeps cacheable results in a Cache.
 //
 // OlderRevisions converts the messages of the older revisions this package serves
-// (2025-11-25, 2025-06-18, 2025-03-26) to its types and back; each revision's own package is
-// generated beside it. Older20251125.ParamsFromOlder decodes what a peer of that revision
-// sends into the params a handler here takes, ResultToOlder encodes a handler's result for
-// it, ParamsToOlder and ResultFromOlder do the same the other way, and ToOlder and FromOlder
-// convert the values of the definitions both revisions declare. A member the other revision
-// does not declare travels in the unknown members (Extra) of a type that keeps them; a value
-// it cannot carry is a *ConversionError.
+// (2025-11-25, 2025-06-18, 2025-03-26) to its types and back, by their JSON: no package of
+// those revisions is needed. Older20251125.ParamsFromOlder decodes what a peer of that
+// revision sends into the params a handler here takes, ResultToOlder encodes a handler's
+// result for it, ParamsToOlder and ResultFromOlder do the same the other way, and ToOlder
+// and FromOlder convert the values of the definitions both revisions declare. Each side is
+// checked against its own revision's schema; a value the other revision cannot carry is a
+// *ConversionError that says where.
 //
-// The package imports only the standard library. Regenerate it with:
+// The package imports the standard library and mcpgen's runtime packages
+// (github.com/mcpgen/mcpgen/runtime/...); it compiles with the runtime of the mcpgen version
+// that generated it (see codec.EnforceVersion). Regenerate it with:
 //
 //	mcpgen generate --all --out generated
 package mcp20260728
+
+import codec "github.com/mcpgen/mcpgen/runtime/codec"
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
 
 // ProtocolVersion is the MCP revision this package implements.
 const ProtocolVersion = "2026-07-28"

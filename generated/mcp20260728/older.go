@@ -2,7 +2,16 @@
 
 package mcp20260728
 
-import protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+import (
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+)
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
 
 // OlderRevisions are the conversions between this package's messages and those of the older
 // revisions it serves (2025-11-25, 2025-06-18, 2025-03-26), newest first: a server picks the

@@ -4,8 +4,15 @@ package mcp20260728
 
 import (
 	_ "embed"
+	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
 
 // older20251125Schema is MCP revision 2025-11-25's schema, reduced to what validation reads:
 // the conversions check the messages of that revision against it.

@@ -9,6 +9,12 @@ import (
 	"time"
 )
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // Tools is a set of tools whose arguments are Go types, and the ServerHandler that serves
 // them. AddTool (or AddStructuredTool, for a tool with structured results) adds a tool,
 // deriving its inputSchema from the type of its arguments; the set answers tools/list with

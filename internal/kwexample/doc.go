@@ -21,10 +21,20 @@
 // definition named ...Request or ...Notification whose branches are all method definitions;
 // see "Pairing requests with results" in mcpgen's README).
 //
-// The package imports only the standard library. Regenerate it with:
+// The package imports the standard library and mcpgen's runtime packages
+// (github.com/mcpgen/mcpgen/runtime/...); it compiles with the runtime of the mcpgen version
+// that generated it (see codec.EnforceVersion). Regenerate it with:
 //
 //	mcpgen generate --revision kwexample --schema internal/kwexample/schema.json --out DIR --package kwexample
 package kwexample
+
+import codec "github.com/mcpgen/mcpgen/runtime/codec"
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
 
 // ProtocolVersion is the revision of the schema this package implements.
 const ProtocolVersion = "kwexample"

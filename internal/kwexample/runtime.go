@@ -4,6 +4,12 @@ package kwexample
 
 import codec "github.com/mcpgen/mcpgen/runtime/codec"
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // The names of mcpgen's runtime that this package's API uses, under this package's name.
 type (
 	Member          = codec.Member

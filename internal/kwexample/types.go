@@ -2,6 +2,14 @@
 
 package kwexample
 
+import codec "github.com/mcpgen/mcpgen/runtime/codec"
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // Batch is a batch of events with a cursor: dependentRequired and dependentSchemas,
 // contains, minProperties.
 type Batch struct {

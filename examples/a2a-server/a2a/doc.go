@@ -20,14 +20,25 @@
 // NewServerDispatcher (and NewClientDispatcher, where the revision has methods a server
 // sends) route messages to typed handlers: embed UnimplementedServerHandler and implement
 // the methods you serve, then call Handle for each message, Serve for the stdio transport,
-// or serve NewHTTPHandler for MCP's Streamable HTTP. A handler reaches the client of its
-// request with SendNotification and, where the revision has requests from server to client,
-// SendRequest; SessionFromContext returns what the runtime keeps about that client.
+// ServeStream for a stream of your own, or serve NewHTTPHandler for MCP's Streamable HTTP. A
+// handler reaches the client of its request with SendNotification and, where the revision
+// has requests from server to client, SendRequest; SessionFromContext returns what the
+// runtime keeps about that client.
 //
-// The package imports only the standard library. Regenerate it with:
+// The package imports the standard library and mcpgen's runtime packages
+// (github.com/mcpgen/mcpgen/runtime/...); it compiles with the runtime of the mcpgen version
+// that generated it (see codec.EnforceVersion). Regenerate it with:
 //
 //	mcpgen generate --revision 0.3.0 --schema https://raw.githubusercontent.com/a2aproject/A2A/8d57eba286de756176892518a8fc39b0ac2ccefb/specification/json/a2a.json --out examples/a2a-server/a2a --package a2a
 package a2a
+
+import codec "github.com/mcpgen/mcpgen/runtime/codec"
+
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
 
 // ProtocolVersion is the revision of the schema this package implements.
 const ProtocolVersion = "0.3.0"

@@ -7,6 +7,12 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 )
 
+// This file compiles only with the runtime API version it was generated for; see
+// codec.EnforceVersion for the fix when it does not.
+var _ codec.EnforceVersion[struct {
+	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
+}]
+
 // A2AError is a discriminated union of all standard JSON-RPC and A2A-specific error types.
 //
 // A JSON value is a A2AError when it matches at least one of its branches (anyOf). A2AError
