@@ -217,7 +217,9 @@ func TestHTTPReplicasMRTR(t *testing.T) {
 	if status != 400 || r.err == nil || r.err.Code != -32602 || !strings.Contains(r.err.Message, "requestState") {
 		t.Errorf("a replica with another key: %d %s", status, r.raw)
 	}
-	tampered := state[:len(state)-2] + map[bool]string{true: "AA", false: "AB"}[!strings.HasSuffix(state, "AA")]
+	// Alter the signature's first character (every bit of it counts).
+	dot := strings.IndexByte(state, '.')
+	tampered := state[:dot+1] + map[bool]string{true: "A", false: "B"}[state[dot+1] != 'A'] + state[dot+2:]
 	status, r = httpCall(t, proxy.URL, 3, bookParams(responses, tampered), city)
 	if status != 400 || r.err == nil || r.err.Code != -32602 {
 		t.Errorf("a tampered state: %d %s", status, r.raw)

@@ -157,7 +157,9 @@ func (s *stateSealer) open(ctx context.Context, token, method string, params []b
 	if !ok {
 		return nil, foreign
 	}
-	enc := base64.RawURLEncoding
+	// Strict: a token has one spelling; without it the unused low bits of
+	// the last character could be changed and the token would still open.
+	enc := base64.RawURLEncoding.Strict()
 	payload, err1 := enc.DecodeString(p64)
 	tag, err2 := enc.DecodeString(m64)
 	if err1 != nil || err2 != nil {

@@ -134,6 +134,8 @@ func TestRequestStateRoundTrip(t *testing.T) {
 	}
 }
 
+const base64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
 func TestRequestStateRefused(t *testing.T) {
 	d := stateDispatcher(key1)
 	ctx := context.WithValue(context.Background(), principalKey{}, "alice")
@@ -144,6 +146,11 @@ func TestRequestStateRefused(t *testing.T) {
 	altered := base64.RawURLEncoding.EncodeToString([]byte(strings.Replace(string(raw), "app-state", "adm-state", 1))) + "." + tag
 	flipped := []byte(tok)
 	flipped[len(flipped)-3] ^= 1
+	// The tag's last character carries two unused bits: setting one
+	// spells the same bytes another way, which must not open either.
+	respelled := []byte(tok)
+	last := strings.IndexByte(base64url, respelled[len(respelled)-1])
+	respelled[len(respelled)-1] = base64url[last|1]
 	cases := []struct {
 		name   string
 		d      *Core
@@ -154,6 +161,7 @@ func TestRequestStateRefused(t *testing.T) {
 	}{
 		{"altered payload", d, ctx, "tools/call", retry(params, "", altered), "not issued by this server"},
 		{"altered tag", d, ctx, "tools/call", retry(params, "", string(flipped)), "not issued by this server"},
+		{"respelled tag", d, ctx, "tools/call", retry(params, "", string(respelled)), "not issued by this server"},
 		{"made up", d, ctx, "tools/call", retry(params, "", "eyJ2IjoxfQ.AAAA"), "not issued by this server"},
 		{"not a token", d, ctx, "tools/call", retry(params, "", "app-state"), "not issued by this server"},
 		{"foreign key", stateDispatcher(key2), ctx, "tools/call", retry(params, "", tok), "not issued by this server"},
