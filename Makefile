@@ -1,6 +1,6 @@
 # The pinned MCP schemas are embedded in mcpgen (schema/revisions); set
-# MCPGEN_SCHEMA_DIR only to read them from somewhere else (see README: "Where
-# the schemas come from").
+# MCPGEN_SCHEMA_DIR only to read them from somewhere else (see
+# docs/generating.md: "Where the schemas come from").
 GO ?= go
 
 .PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance
@@ -25,8 +25,11 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 AUTH_MODULES = auth examples/everything-client auth/interop
 
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
-# on every generated package and on the modules above), the tests, and the
-# interoperability tests.
+# on every generated package and on the modules above), the tests (with
+# internal/doccheck: every Go block of README.md and docs/ compiles), the
+# interoperability tests, and go vet of the programs of bench/sidebyside,
+# which docs/serving.md and docs/client.md show (doccheck checks that the
+# text is theirs; their module, bench/, builds them).
 test: interop-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
@@ -41,6 +44,7 @@ test: interop-deps
 	cd examples/everything-client && $(GO) test ./...
 	cd auth/interop && $(GO) test -skip '^TestHydra' ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
+	cd bench && $(GO) vet ./sidebyside/...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
 check:
@@ -144,7 +148,7 @@ interop-deps:
 	fi
 
 # The official MCP conformance suite against examples/everything-server
-# (README: "Conformance"). npm ci installs the suite and a Node binary
+# (docs/conformance.md). npm ci installs the suite and a Node binary
 # pinned by conformance/suite/package-lock.json (again only when the lock
 # file changed since the last install); conformance/suite (a Go program)
 # builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
