@@ -27,6 +27,13 @@
 // Every block must also be gofmt'ed. A failure names the Markdown file, the
 // line and the compiler's message.
 //
-// docs/authorization.md is built by auth/interop's TestDocsBuild (its
-// blocks import the auth module, which this module does not require).
+// A document whose blocks need what this module does not require (another
+// module of the repository, its dependencies) is listed in the test's
+// elsewhere table with the test file that builds its blocks, which must
+// name it: docs/authorization.md is built by auth/interop's TestDocsBuild.
+//
+// TestDocsLinks checks the relative links of the same documents: each
+// names a file that exists, and a #fragment names a heading of the
+// Markdown file it points into. TestHarness checks that the compile test
+// reports what it should.
 package doccheck
