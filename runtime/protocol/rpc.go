@@ -213,5 +213,5 @@ func (c *Core) Closed(d *jsonrpc.Dispatcher, peer *jsonrpc.Peer) {
 // (spec.Revision.Batches). A dispatcher that serves several revisions
 // (Core.Older) answers batches in those sessions only.
 func batches(sess *Session) bool {
-	return sess != nil && sess.ProtocolVersion() != "" && spec.Of(sess.ProtocolVersion(), true).Batches
+	return sess != nil && spec.Of(sess.ProtocolVersion(), true).Batches
 }

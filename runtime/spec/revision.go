@@ -35,8 +35,12 @@ var Revisions = []Revision{
 // Of returns the revision of version. A version the table does not list
 // (a revision newer than this runtime, served by a package generated from
 // its schema) behaves as the newest revision with the handshake when
-// handshake is set, and as the newest one otherwise.
+// handshake is set, and as the newest one otherwise. The empty version (a
+// session that has not negotiated one yet) has none of the behaviours.
 func Of(version string, handshake bool) Revision {
+	if version == "" {
+		return Revision{Handshake: handshake}
+	}
 	for _, r := range Revisions {
 		if r.Version == version {
 			return r

@@ -21,6 +21,7 @@ func TestOf(t *testing.T) {
 	}{
 		{"2025-03-26", true, spec.Revision{Version: "2025-03-26", Handshake: true, Batches: true, ProgressMessage: true}},
 		{"2024-11-05", true, spec.Revision{Version: "2024-11-05", Handshake: true, HTTPWithSSE: true}},
+		{"", true, spec.Revision{Handshake: true}},
 		// Unknown versions behave as the newest of their kind.
 		{"2026-01-01", true, spec.Revision{Version: "2026-01-01", Handshake: true, ProgressMessage: true, PrimingEvents: true}},
 		{"2027-01-01", false, spec.Revision{Version: "2027-01-01", ProgressMessage: true, PrimingEvents: true}},
