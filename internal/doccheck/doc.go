@@ -2,7 +2,7 @@
 // and docs/*.md (doccheck_test.go), so that the documentation cannot drift
 // from the code. It has no API.
 //
-// Every ```go block is type-checked against this repository's packages:
+// Every ```go block (of ARCHITECTURE.md too) is type-checked against this repository's packages:
 //
 //   - A block that starts with a package clause is a Go file of its own,
 //     with the imports it writes.

@@ -119,13 +119,14 @@ func goBlocks(doc, md string) ([]block, []error) {
 	return out, errs
 }
 
-// documents returns README.md and docs/*.md, relative to the repository.
+// documents returns README.md, ARCHITECTURE.md and docs/*.md, relative to
+// the repository.
 func documents(t *testing.T) []string {
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := []string{"README.md"}
+	out := []string{"README.md", "ARCHITECTURE.md"}
 	for _, d := range docs {
 		out = append(out, filepath.ToSlash(strings.TrimPrefix(d, root+"/")))
 	}

@@ -12,9 +12,10 @@ import (
 
 var linkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
-// TestDocsLinks checks the relative links of README.md and docs/*.md: the
-// file (or directory) each names exists, and a #fragment is a heading of
-// the Markdown file it points into (as GitHub spells headings' anchors).
+// TestDocsLinks checks the relative links of README.md, ARCHITECTURE.md
+// and docs/*.md: the file (or directory) each names exists, and a
+// #fragment is a heading of the Markdown file it points into (as GitHub
+// spells headings' anchors).
 func TestDocsLinks(t *testing.T) {
 	anchors := map[string]map[string]bool{}
 	for _, doc := range documents(t) {
