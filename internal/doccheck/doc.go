@@ -1,16 +1,16 @@
-// Package doccheck holds the test that compiles the Go blocks of README.md
-// and docs/*.md (doccheck_test.go), so that the documentation cannot drift
-// from the code. It has no API.
+// Package doccheck holds the test that compiles the Go blocks of README.md,
+// ARCHITECTURE.md and docs/*.md (doccheck_test.go), so that the
+// documentation cannot drift from the code. It has no API.
 //
-// Every ```go block (of ARCHITECTURE.md too) is type-checked against this repository's packages:
+// Every ```go block is type-checked against this repository's packages:
 //
 //   - A block that starts with a package clause is a Go file of its own,
 //     with the imports it writes.
 //   - Any other block is a fragment, in package doc: top-level declarations
 //     if it parses as such, else statements, which the test wraps in a
 //     function that returns an error (so they may return err; the wrapper
-//     ends with return nil). Leading import lines are kept; every other import comes
-//     from a fixed table (mcp is github.com/mcpgen/mcpgen/generated/mcp20260728,
+//     ends with return nil). Leading import lines are kept; every other
+//     import comes from a fixed table (mcp is github.com/mcpgen/mcpgen/generated/mcp20260728,
 //     the standard library by its last path element), added for the names
 //     the fragment leaves undefined. In statements, a variable declared and
 //     not used is no error (the reader's code goes on from there).
