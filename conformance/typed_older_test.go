@@ -11,6 +11,7 @@ import (
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	modern "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
 // The typed calls of a revision with the initialize handshake
@@ -173,5 +174,62 @@ func TestTypedCallsOlder(t *testing.T) {
 	// Outside a request there is no client to ask.
 	if _, err := mcp.ListRoots(context.Background(), nil); err == nil {
 		t.Error("ListRoots outside a request: no error")
+	}
+}
+
+// modernClient answers what the 2025-11-25 server asks, as a 2026-07-28
+// client's handler (through the package's conversions).
+type modernClient struct {
+	modern.UnimplementedClientHandler
+}
+
+func (modernClient) Elicit(context.Context, modern.ElicitRequestParams) (*modern.ElicitResult, error) {
+	return &modern.ElicitResult{Action: modern.ElicitResultActionAccept,
+		Content: map[string]modern.ElicitResultContentValue{"name": modern.ElicitResultContentValueFromString("Bob")}}, nil
+}
+
+func (modernClient) ListRoots(context.Context, *modern.ListRootsRequestParams) (*modern.ListRootsResult, error) {
+	return &modern.ListRootsResult{Roots: []modern.Root{{URI: "file:///b"}}}, nil
+}
+
+func (modernClient) CreateMessage(context.Context, *modern.CreateMessageRequestParams) (*modern.CreateMessageResult, error) {
+	return &modern.CreateMessageResult{Role: modern.RoleAssistant, Model: "m", Content: &modern.TextContent{Text: "ok"}}, nil
+}
+
+// TestTypedCallsAcrossRevisions: a 2026-07-28 Client's typed calls
+// against the 2025-11-25 server: the iterators, CallAs (the outputSchema
+// learned from the older revision's tools/list) and the server's typed
+// requests answered by the modern handler.
+func TestTypedCallsAcrossRevisions(t *testing.T) {
+	d := newOlderTypedServer()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := modern.Connect(ctx, &modern.StreamTransport{Conn: serveOverPipes(t, d.Serve)}, modernClient{}, modern.ClientOptions{
+		ProbeTimeout: 2 * time.Second,
+		Capabilities: modern.ClientCapabilities{Elicitation: &modern.ClientCapabilitiesElicitation{}, Roots: &modern.ClientCapabilitiesRoots{}, Sampling: &modern.ClientCapabilitiesSampling{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.ProtocolVersion() != mcp.ProtocolVersion {
+		t.Fatalf("talks %s", c.ProtocolVersion())
+	}
+	n := 0
+	for _, err := range c.Resources(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Errorf("%d resources", n)
+	}
+	got, _, err := modern.CallAs[sum](ctx, c, "add", addArgs{A: 1, B: 2})
+	if err != nil || got.Sum != 3 {
+		t.Errorf("CallAs: %+v, %v", got, err)
+	}
+	res, err := c.Call(ctx, "survey", nil)
+	if err != nil || res.Text() != "Bob, file:///b, ok" {
+		t.Errorf("survey: %v, %v", res.Text(), err)
 	}
 }

@@ -69,6 +69,14 @@ func (s *pager) ListResourceTemplates(_ context.Context, p *mcp.PaginatedRequest
 		NextCursor: new("page" + strconv.Itoa(int(n)))}, nil
 }
 
+func (s *pager) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+	return &mcp.ReadResourceResult{CacheScope: mcp.CacheScopePublic, Contents: []mcp.ReadResourceResultContentsItem{
+		&mcp.TextResourceContents{URI: p.URI, Text: "first"},
+		&mcp.BlobResourceContents{URI: p.URI, Blob: "AA=="},
+		&mcp.TextResourceContents{URI: p.URI, Text: "second"},
+	}}, nil
+}
+
 // newTypedServer serves add (structured), fail (a tool error), liar (a
 // structuredContent its outputSchema refuses), plain (no outputSchema)
 // and greet (asks for input with an Asker).
@@ -279,8 +287,16 @@ func TestTypedCalls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc, _ := res.Content[0].(*mcp.TextContent); tc == nil || tc.Text != "Ada has 2 roots" || h.asked.Load() != 2 {
-				t.Errorf("greet: %+v after %d questions", res.Content, h.asked.Load())
+			if res.Text() != "Ada has 2 roots" || h.asked.Load() != 2 {
+				t.Errorf("greet: %q after %d questions", res.Text(), h.asked.Load())
+			}
+
+			rr, err := c.Read(ctx, "file:///notes.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rr.Text() != "first\nsecond" || len(rr.Contents) != 3 {
+				t.Errorf("Read: %q of %d contents", rr.Text(), len(rr.Contents))
 			}
 		})
 	}

@@ -16,6 +16,7 @@ var typedClientMethods = map[string]string{
 	"resources/templates/list": "ResourceTemplates",
 	"prompts/list":             "Prompts",
 	"tools/call":               "Call",
+	"resources/read":           "Read",
 }
 
 // typedNames are the package-level names of the typed calls that do not
@@ -70,9 +71,21 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 			}
 		}
 		t.MaxPages = len(t.Lists) > 0
+		if call := calls["resources/read"]; call != nil && !taken[typedClientMethods["resources/read"]] {
+			if ps := structOfType(call.Method.Params); ps != nil && call.Method.Params.IsStruct() {
+				uri := toolField(ps, "uri")
+				others := false
+				for _, f := range ps.Fields {
+					others = others || (f != uri && f.Required && f != call.Meta)
+				}
+				if isKind(uri, ir.TString, true) && !others {
+					t.Read, t.ReadCall, t.ReadParams, t.ReadURI = typedClientMethods["resources/read"], call, ps, uri.Name
+				}
+			}
+		}
 		if tools := p.Tools; tools != nil && calls["tools/call"] != nil && !taken[typedClientMethods["tools/call"]] {
 			t.Call = typedClientMethods["tools/call"]
-			if tools.Structured != "" && tools.OutputSchema != "" && free(typedNames.CallAs) {
+			if tools.Structured != "" && tools.OutputSchema != "" && hasText(resultTexts(p), tools.Result) && free(typedNames.CallAs) {
 				t.CallAs = typedNames.CallAs
 			}
 		}
@@ -95,7 +108,8 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 			t.Notifies = append(t.Notifies, &ir.ServerNotify{Method: m, Func: name})
 		}
 	}
-	if len(t.Lists) == 0 && t.Call == "" && len(t.Asks) == 0 && t.Asker == "" && len(t.Notifies) == 0 {
+	t.Texts = resultTexts(p)
+	if len(t.Lists) == 0 && t.Call == "" && len(t.Texts) == 0 && len(t.Asks) == 0 && t.Asker == "" && len(t.Notifies) == 0 {
 		return nil
 	}
 	return t
@@ -172,4 +186,62 @@ func asker(p *ir.Protocol) (requests, responses *ir.Type) {
 		}
 	}
 	return reqs.Type, f.Type
+}
+
+// resultTexts finds the results that get a Text method: the results of
+// tools/call (its content, text blocks: TextContent) and of resources/read
+// (its contents, TextResourceContents), each when it has that shape and no
+// field or member named Text.
+func resultTexts(p *ir.Protocol) []*ir.ResultText {
+	var out []*ir.ResultText
+	for _, want := range []struct{ method, member, branch string }{
+		{"tools/call", "content", "TextContent"},
+		{"resources/read", "contents", "TextResourceContents"},
+	} {
+		for _, m := range p.Methods {
+			if m.Name != want.method || m.Direction != ir.ClientToServer {
+				continue
+			}
+			rs := structOfType(m.Result)
+			if rs == nil {
+				continue
+			}
+			content := toolField(rs, want.member)
+			if !isKind(content, ir.TSlice, true) {
+				continue
+			}
+			u := content.Type.Resolve().Elem.Union()
+			if u == nil || hasField(rs, "Text") {
+				continue
+			}
+			for _, br := range u.Branches {
+				if st := structOfType(br.Type); st != nil && st.Definition == want.branch {
+					if f := toolField(st, "text"); isKind(f, ir.TString, true) {
+						out = append(out, &ir.ResultText{Result: rs, Content: content.Name, Branch: st.Name, TextField: f.Name})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hasField reports whether a struct has a field of that Go name.
+func hasField(st *ir.Struct, name string) bool {
+	for _, f := range st.Fields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// hasText reports whether the result struct of that name gets a Text method.
+func hasText(texts []*ir.ResultText, result string) bool {
+	for _, rt := range texts {
+		if rt.Result.Name == result {
+			return true
+		}
+	}
+	return false
 }

@@ -31,6 +31,12 @@ func (e *emitter) emitCalls() *jen.File {
 	if t.Call != "" {
 		e.emitToolCall(f, p, t)
 	}
+	if t.Read != "" {
+		emitClientRead(f, p.Client, t)
+	}
+	for _, rt := range t.Texts {
+		emitResultText(f, rt)
+	}
 	for _, a := range t.Asks {
 		emitServerAsk(f, a)
 	}
@@ -137,14 +143,8 @@ func (e *emitter) emitToolCall(f *jen.File, p *ir.Protocol, t *ir.TypedCalls) {
 		jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("c").Dot(t.Call).Call(jen.Id("ctx"), jen.Id("name"), jen.Id("args")),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("out"), jen.Nil(), jen.Id("err"))),
 		jen.If(jen.Id("r").Dot(ts.IsError).Op("!=").Nil().Op("&&").Op("*").Id("r").Dot(ts.IsError)).Block(
-			jen.Var().Id("text").Index().String(),
-			jen.For(jen.List(jen.Id("_"), jen.Id("b")).Op(":=").Range().Id("r").Dot(ts.Content)).Block(
-				jen.If(jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Id("b").Assert(jen.Op("*").Id(ts.Text)), jen.Id("ok")).Block(
-					jen.Id("text").Op("=").Append(jen.Id("text"), jen.Id("t").Dot(ts.TextField)),
-				),
-			),
 			jen.Return(jen.Id("out"), jen.Id("r"), jen.Op("&").Qual(protocolPkg, "ToolError").Values(
-				jen.Id("Tool").Op(":").Id("name"), jen.Id("Text").Op(":").Qual("strings", "Join").Call(jen.Id("text"), jen.Lit("\n")),
+				jen.Id("Tool").Op(":").Id("name"), jen.Id("Text").Op(":").Id("r").Dot("Text").Call(),
 			)),
 		),
 		jen.Var().Id("schema").Op("*").Qual(codecPkg, "Schema"),
@@ -292,5 +292,29 @@ func (e *emitter) emitAsker(f *jen.File, p *ir.Protocol, t *ir.TypedCalls) {
 			jen.Id(requestsField).Op(":").Id("a").Dot("asked"),
 			jen.Id(stateField).Op(":").Id("a").Dot("State"),
 		))),
+	)
+}
+
+// emitClientRead writes Client.Read.
+func emitClientRead(f *jen.File, c *ir.ClientSupport, t *ir.TypedCalls) {
+	m := t.ReadCall.Method
+	f.Comment(commentText(fmt.Sprintf("%s reads the resource uri (%s, %s with only the uri).", t.Read, m.Name, t.ReadCall.Name)))
+	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id(t.Read).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("uri").String()).Params(resultGoType(m), jen.Error()).Block(
+		jen.Return(jen.Id("c").Dot(t.ReadCall.Name).Call(jen.Id("ctx"), jen.Op("&").Id(t.ReadParams.Name).Values(jen.Id(t.ReadURI).Op(":").Id("uri")))),
+	)
+}
+
+// emitResultText writes the Text method of a result.
+func emitResultText(f *jen.File, rt *ir.ResultText) {
+	f.Comment(commentText(fmt.Sprintf("Text returns the text of r's %s, joined with newlines: the %s of each %s (other kinds of content are left out); \"\" when there is none.", rt.Content, rt.TextField, rt.Branch)))
+	f.Func().Params(jen.Id("r").Op("*").Id(rt.Result.Name)).Id("Text").Params().String().Block(
+		jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Lit(""))),
+		jen.Var().Id("text").Index().String(),
+		jen.For(jen.List(jen.Id("_"), jen.Id("b")).Op(":=").Range().Id("r").Dot(rt.Content)).Block(
+			jen.If(jen.List(jen.Id("t"), jen.Id("ok")).Op(":=").Id("b").Assert(jen.Op("*").Id(rt.Branch)), jen.Id("ok").Op("&&").Id("t").Op("!=").Nil()).Block(
+				jen.Id("text").Op("=").Append(jen.Id("text"), jen.Id("t").Dot(rt.TextField)),
+			),
+		),
+		jen.Return(jen.Qual("strings", "Join").Call(jen.Id("text"), jen.Lit("\n"))),
 	)
 }

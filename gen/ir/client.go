@@ -153,6 +153,26 @@ type TypedCalls struct {
 	AskRequests, AskResponses *Type
 	// Notifies are the server's typed notifications.
 	Notifies []*ServerNotify
+	// Read is the Client's method that reads a resource by its URI
+	// (resources/read with the uri alone): ReadResource's call, and the
+	// params struct and its uri field; "" when the revision lacks them.
+	Read            string
+	ReadCall        *ClientCall
+	ReadParams      *Struct
+	ReadURI         string
+	// Texts are the results that get a Text method, which joins the text
+	// of their text content (CallToolResult, ReadResourceResult).
+	Texts []*ResultText
+}
+
+// ResultText is a result whose Text method joins the text of its content:
+// the members of the slice Content that are a Branch (a struct) with a
+// string field TextField.
+type ResultText struct {
+	Result    *Struct
+	Content   string
+	Branch    string
+	TextField string
 }
 
 // Names are the package-level names the typed calls declare.

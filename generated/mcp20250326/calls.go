@@ -7,6 +7,7 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"iter"
+	"strings"
 )
 
 // This file compiles only with the runtime API version it was generated for; see
@@ -117,6 +118,41 @@ func (c *Client) Call(ctx context.Context, name string, args any) (*CallToolResu
 		return nil, protocol.ParamsError(MethodCallTool, err)
 	}
 	return c.CallTool(ctx, &CallToolRequestParams{Name: name, Arguments: a})
+}
+
+// Read reads the resource uri (resources/read, ReadResource with only the uri).
+func (c *Client) Read(ctx context.Context, uri string) (*ReadResourceResult, error) {
+	return c.ReadResource(ctx, &ReadResourceRequestParams{URI: uri})
+}
+
+// Text returns the text of r's Content, joined with newlines: the Text of each TextContent
+// (other kinds of content are left out); "" when there is none.
+func (r *CallToolResult) Text() string {
+	if r == nil {
+		return ""
+	}
+	var text []string
+	for _, b := range r.Content {
+		if t, ok := b.(*TextContent); ok && t != nil {
+			text = append(text, t.Text)
+		}
+	}
+	return strings.Join(text, "\n")
+}
+
+// Text returns the text of r's Contents, joined with newlines: the Text of each
+// TextResourceContents (other kinds of content are left out); "" when there is none.
+func (r *ReadResourceResult) Text() string {
+	if r == nil {
+		return ""
+	}
+	var text []string
+	for _, b := range r.Contents {
+		if t, ok := b.(*TextResourceContents); ok && t != nil {
+			text = append(text, t.Text)
+		}
+	}
+	return strings.Join(text, "\n")
 }
 
 // ListRoots sends the request "roots/list" ([ListRootsRequest]) to the client of the request

@@ -138,13 +138,7 @@ func CallAs[Out any](ctx context.Context, c *Client, name string, args any) (Out
 		return out, nil, err
 	}
 	if r.IsError != nil && *r.IsError {
-		var text []string
-		for _, b := range r.Content {
-			if t, ok := b.(*TextContent); ok {
-				text = append(text, t.Text)
-			}
-		}
-		return out, r, &protocol.ToolError{Tool: name, Text: strings.Join(text, "\n")}
+		return out, r, &protocol.ToolError{Tool: name, Text: r.Text()}
 	}
 	var schema *codec.Schema
 	if !c.opts.SkipResponseValidation {
@@ -165,6 +159,41 @@ func CallAs[Out any](ctx context.Context, c *Client, name string, args any) (Out
 	}
 	out, err = protocol.DecodeStructured[Out](name, r.StructuredContent, schema)
 	return out, r, err
+}
+
+// Read reads the resource uri (resources/read, ReadResource with only the uri).
+func (c *Client) Read(ctx context.Context, uri string) (*ReadResourceResult, error) {
+	return c.ReadResource(ctx, &ReadResourceRequestParams{URI: uri})
+}
+
+// Text returns the text of r's Content, joined with newlines: the Text of each TextContent
+// (other kinds of content are left out); "" when there is none.
+func (r *CallToolResult) Text() string {
+	if r == nil {
+		return ""
+	}
+	var text []string
+	for _, b := range r.Content {
+		if t, ok := b.(*TextContent); ok && t != nil {
+			text = append(text, t.Text)
+		}
+	}
+	return strings.Join(text, "\n")
+}
+
+// Text returns the text of r's Contents, joined with newlines: the Text of each
+// TextResourceContents (other kinds of content are left out); "" when there is none.
+func (r *ReadResourceResult) Text() string {
+	if r == nil {
+		return ""
+	}
+	var text []string
+	for _, b := range r.Contents {
+		if t, ok := b.(*TextResourceContents); ok && t != nil {
+			text = append(text, t.Text)
+		}
+	}
+	return strings.Join(text, "\n")
 }
 
 // Elicit sends the request "elicitation/create" ([ElicitRequest]) to the client of the
