@@ -156,10 +156,10 @@ type TypedCalls struct {
 	// Read is the Client's method that reads a resource by its URI
 	// (resources/read with the uri alone): ReadResource's call, and the
 	// params struct and its uri field; "" when the revision lacks them.
-	Read            string
-	ReadCall        *ClientCall
-	ReadParams      *Struct
-	ReadURI         string
+	Read       string
+	ReadCall   *ClientCall
+	ReadParams *Struct
+	ReadURI    string
 	// Texts are the results that get a Text method, which joins the text
 	// of their text content (CallToolResult, ReadResourceResult).
 	Texts []*ResultText
