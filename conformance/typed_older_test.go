@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"strconv"
@@ -232,4 +233,69 @@ func TestTypedCallsAcrossRevisions(t *testing.T) {
 	if err != nil || res.Text() != "Bob, file:///b, ok" {
 		t.Errorf("survey: %v, %v", res.Text(), err)
 	}
+}
+
+// flipper lists one tool, v, whose outputSchema says n is an integer or,
+// after flip, a string; v's structuredContent always has a string.
+type flipper struct {
+	mcp.UnimplementedServerHandler
+	flipped atomic.Bool
+}
+
+func (f *flipper) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	kind := `{"type":"integer"}`
+	if f.flipped.Load() {
+		kind = `{"type":"string"}`
+	}
+	return &mcp.ListToolsResult{Tools: []mcp.Tool{{Name: "v", InputSchema: mcp.ToolInputSchema{},
+		OutputSchema: &mcp.ToolOutputSchema{Properties: map[string]json.RawMessage{"n": json.RawMessage(kind)}, Required: []string{"n"}}}}}, nil
+}
+
+func (f *flipper) CallTool(context.Context, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: json.RawMessage(`{"n":"x"}`)}, nil
+}
+
+// TestTypedCallsSchemaChanges: after notifications/tools/list_changed the
+// Client forgets the outputSchemas it learned and CallAs learns them again.
+func TestTypedCallsSchemaChanges(t *testing.T) {
+	f := &flipper{}
+	d := mcp.NewServerDispatcher(f, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "flip", Version: "1"},
+		Capabilities: mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{ListChanged: new(true)}}})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	changed := make(chan struct{}, 1)
+	c, err := mcp.Connect(ctx, &mcp.StreamTransport{Conn: serveOverPipes(t, d.Serve)}, &listChanged{changed: changed}, mcp.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	type out struct {
+		N string `json:"n"`
+	}
+	if _, _, err := mcp.CallAs[out](ctx, c, "v", nil); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Fatalf("before the change: %v", err)
+	}
+	f.flipped.Store(true)
+	if n, err := d.Broadcast(mcp.MethodToolListChangedNotification, nil); n != 1 || err != nil {
+		t.Fatalf("broadcast: %d, %v", n, err)
+	}
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("no list_changed")
+	}
+	if got, _, err := mcp.CallAs[out](ctx, c, "v", nil); err != nil || got.N != "x" {
+		t.Errorf("after the change: %+v, %v", got, err)
+	}
+}
+
+// listChanged reports tools list_changed notifications.
+type listChanged struct {
+	mcp.UnimplementedClientHandler
+	changed chan struct{}
+}
+
+func (h *listChanged) OnToolListChanged(context.Context, *mcp.NotificationParams) error {
+	h.changed <- struct{}{}
+	return nil
 }

@@ -303,8 +303,8 @@ func TestTypedCalls(t *testing.T) {
 }
 
 // TestTypedCallsLearnSchema: CallAs on a Client that has not listed the
-// tools lists them to learn the outputSchema, and a tools list_changed
-// notification makes it learn again.
+// tools lists them to learn the outputSchema (typed_older_test.go: a
+// tools list_changed notification makes it learn again).
 func TestTypedCallsLearnSchema(t *testing.T) {
 	_, d := newTypedServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
