@@ -33,7 +33,21 @@ type sum struct {
 // resources/templates/list a new cursor on every page, without end.
 type pager struct {
 	*mcp.Tools
-	pages atomic.Int32
+	pages, lists atomic.Int32
+}
+
+// ListTools counts the tools/list requests.
+func (s *pager) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	s.lists.Add(1)
+	return s.Tools.ListTools(ctx, p)
+}
+
+// CallTool also serves hidden, a tool it does not list.
+func (s *pager) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	if p.Name == "hidden" {
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: []byte(`{"sum":1}`)}, nil
+	}
+	return s.Tools.CallTool(ctx, p)
 }
 
 func (s *pager) ListResources(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
@@ -306,7 +320,7 @@ func TestTypedCalls(t *testing.T) {
 // tools lists them to learn the outputSchema (typed_older_test.go: a
 // tools list_changed notification makes it learn again).
 func TestTypedCallsLearnSchema(t *testing.T) {
-	_, d := newTypedServer(t)
+	s, d := newTypedServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	c, err := mcp.Connect(ctx, &mcp.StreamTransport{Conn: serveOverPipes(t, d.Serve)}, nil, mcp.ClientOptions{})
@@ -316,6 +330,19 @@ func TestTypedCallsLearnSchema(t *testing.T) {
 	defer c.Close()
 	if _, _, err := mcp.CallAs[sum](ctx, c, "liar", nil); err == nil || !strings.Contains(err.Error(), "does not match the tool's outputSchema") {
 		t.Errorf("liar, first call: %v", err)
+	}
+	// One listing taught every tool's schema; a tool the list does not
+	// name has none, and is not listed for again.
+	for range 3 {
+		if got, _, err := mcp.CallAs[sum](ctx, c, "hidden", nil); err != nil || got.Sum != 1 {
+			t.Errorf("hidden: %+v, %v", got, err)
+		}
+	}
+	if _, _, err := mcp.CallAs[sum](ctx, c, "add", addArgs{A: 1, B: 1}); err != nil {
+		t.Error(err)
+	}
+	if n := s.lists.Load(); n != 2 {
+		t.Errorf("%d tools/list requests, want 2 (liar's, hidden's)", n)
 	}
 	// SkipResponseValidation: no check, the value as it decodes.
 	c2, err := mcp.Connect(ctx, &mcp.StreamTransport{Conn: serveOverPipes(t, d.Serve)}, nil, mcp.ClientOptions{SkipResponseValidation: true})

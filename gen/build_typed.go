@@ -85,7 +85,11 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 		}
 		if tools := p.Tools; tools != nil && calls["tools/call"] != nil && !taken[typedClientMethods["tools/call"]] {
 			t.Call = typedClientMethods["tools/call"]
-			if tools.Structured != "" && tools.OutputSchema != "" && hasText(resultTexts(p), tools.Result) && free(typedNames.CallAs) {
+			listed := false
+			for _, l := range t.Lists {
+				listed = listed || l.Call.Method.Name == "tools/list"
+			}
+			if listed && tools.Structured != "" && tools.OutputSchema != "" && hasText(resultTexts(p), tools.Result) && free(typedNames.CallAs) {
 				t.CallAs = typedNames.CallAs
 			}
 		}

@@ -115,28 +115,16 @@ func (e *emitter) emitToolCall(f *jen.File, p *ir.Protocol, t *ir.TypedCalls) {
 			jen.Id(ts.CallName).Op(":").Id("name"), jen.Id(ts.Arguments).Op(":").Id("a"),
 		))),
 	)
-	if t.CallAs == "" {
-		return
-	}
 	lists := ""
 	for _, l := range t.Lists {
 		if l.Call.Method.Name == "tools/list" {
 			lists = l.Iter
 		}
 	}
-	learn := []jen.Code{}
-	if lists != "" {
-		learn = []jen.Code{
-			jen.If(jen.Op("!").Id("known").Op("&&").Id("err").Op("==").Nil()).Block(
-				jen.Comment("Learn the tool's outputSchema from the server's list."),
-				jen.For(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Range().Id("c").Dot(lists).Call(jen.Id("ctx"))).Block(
-					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("out"), jen.Id("r"), jen.Id("err"))),
-				),
-				jen.List(jen.Id("schema"), jen.Id("_"), jen.Id("err")).Op("=").Id("c").Dot("core").Dot("ToolOutputSchema").Call(jen.Id("name")),
-			),
-		}
+	if t.CallAs == "" || lists == "" {
+		return
 	}
-	doc = fmt.Sprintf("%s calls the tool name with args, as %s does, and decodes the result's structuredContent into an Out with encoding/json. Unless ClientOptions.SkipResponseValidation is set, the structuredContent is first checked against the tool's outputSchema, as tools.mdx says clients should: the schema is the one the tools/list results the Client received give (it lists the tools with %s to learn it when it has none), and a mismatch is an error that wraps the *ValidationError with every violation. A result with %s set is a *ToolError; a result without structuredContent is an error. The result comes back whenever there is one, with the error.\n\n\tsum, _, err := mcp.%s[Sum](ctx, c, \"add\", AddArgs{A: 40, B: 2})", t.CallAs, t.Call, lists, ts.IsError, t.CallAs)
+	doc = fmt.Sprintf("%s calls the tool name with args, as %s does, and decodes the result's structuredContent into an Out with encoding/json. Unless ClientOptions.SkipResponseValidation is set, the structuredContent is first checked against the tool's outputSchema, as tools.mdx says clients should: the schema is the one the tools/list results the Client received give (it lists the tools with %s to learn it when none named the tool, and takes a tool the whole list does not name to have none), and a mismatch is an error that wraps the *ValidationError with every violation. A result with %s set is a *ToolError; a result without structuredContent is an error. The result comes back whenever there is one, with the error.\n\n\tsum, _, err := mcp.%s[Sum](ctx, c, \"add\", AddArgs{A: 40, B: 2})", t.CallAs, t.Call, lists, ts.IsError, t.CallAs)
 	f.Comment(commentText(doc))
 	body := []jen.Code{
 		jen.Var().Id("out").Id("Out"),
@@ -148,12 +136,14 @@ func (e *emitter) emitToolCall(f *jen.File, p *ir.Protocol, t *ir.TypedCalls) {
 			)),
 		),
 		jen.Var().Id("schema").Op("*").Qual(codecPkg, "Schema"),
-		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipResponseValidation")).Block(append(append([]jen.Code{
-			jen.Var().Id("known").Bool(),
-			jen.List(jen.Id("schema"), jen.Id("known"), jen.Id("err")).Op("=").Id("c").Dot("core").Dot("ToolOutputSchema").Call(jen.Id("name")),
-		}, learn...),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("out"), jen.Id("r"), jen.Id("err"))),
-		)...),
+		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipResponseValidation")).Block(
+			jen.If(jen.List(jen.Id("schema"), jen.Id("err")).Op("=").Id("c").Dot("core").Dot("ToolOutputSchema").Call(jen.Id("ctx"), jen.Id("name"), jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+				jen.For(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Range().Id("c").Dot(lists).Call(jen.Id("ctx"))).Block(
+					jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+				),
+				jen.Return(jen.Nil()),
+			)), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("out"), jen.Id("r"), jen.Id("err"))),
+		),
 		jen.List(jen.Id("out"), jen.Id("err")).Op("=").Qual(protocolPkg, "DecodeStructured").Types(jen.Id("Out")).Call(jen.Id("name"), jen.Id("r").Dot(ts.Structured), jen.Id("schema")),
 		jen.Return(jen.Id("out"), jen.Id("r"), jen.Id("err")),
 	}

@@ -126,9 +126,10 @@ func (c *Client) Call(ctx context.Context, name string, args any) (*CallToolResu
 // ClientOptions.SkipResponseValidation is set, the structuredContent is first checked
 // against the tool's outputSchema, as tools.mdx says clients should: the schema is the one
 // the tools/list results the Client received give (it lists the tools with Tools to learn it
-// when it has none), and a mismatch is an error that wraps the *ValidationError with every
-// violation. A result with IsError set is a *ToolError; a result without structuredContent
-// is an error. The result comes back whenever there is one, with the error.
+// when none named the tool, and takes a tool the whole list does not name to have none), and
+// a mismatch is an error that wraps the *ValidationError with every violation. A result with
+// IsError set is a *ToolError; a result without structuredContent is an error. The result
+// comes back whenever there is one, with the error.
 //
 //	sum, _, err := mcp.CallAs[Sum](ctx, c, "add", AddArgs{A: 40, B: 2})
 func CallAs[Out any](ctx context.Context, c *Client, name string, args any) (Out, *CallToolResult, error) {
@@ -142,18 +143,14 @@ func CallAs[Out any](ctx context.Context, c *Client, name string, args any) (Out
 	}
 	var schema *codec.Schema
 	if !c.opts.SkipResponseValidation {
-		var known bool
-		schema, known, err = c.core.ToolOutputSchema(name)
-		if !known && err == nil {
-			// Learn the tool's outputSchema from the server's list.
+		if schema, err = c.core.ToolOutputSchema(ctx, name, func(ctx context.Context) error {
 			for _, err := range c.Tools(ctx) {
 				if err != nil {
-					return out, r, err
+					return err
 				}
 			}
-			schema, _, err = c.core.ToolOutputSchema(name)
-		}
-		if err != nil {
+			return nil
+		}); err != nil {
 			return out, r, err
 		}
 	}

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -38,7 +39,9 @@ func Pages[T any](ctx context.Context, method string, maxPages int, page func(ct
 	}
 	return func(yield func(*T, error) bool) {
 		var cursor *string
-		seen := map[string]bool{}
+		// The cursors given so far, by digest: a server's cursors may be
+		// long, and there may be maxPages of them.
+		seen := map[[sha256.Size]byte]bool{}
 		for n := 0; ; n++ {
 			if n == maxPages {
 				yield(nil, fmt.Errorf("mcp: %s: the list has more than %d pages (ClientOptions.MaxPages)", method, maxPages))
@@ -61,15 +64,24 @@ func Pages[T any](ctx context.Context, method string, maxPages int, page func(ct
 			if next == nil {
 				return
 			}
-			if seen[*next] {
-				yield(nil, fmt.Errorf("mcp: %s: the server gave the nextCursor %s twice: the list would not end", method, codec.Quote(*next)))
+			sum := sha256.Sum256([]byte(*next))
+			if seen[sum] {
+				yield(nil, fmt.Errorf("mcp: %s: the server gave the nextCursor %s twice: the list would not end", method, quoteShort(*next)))
 				return
 			}
-			seen[*next] = true
+			seen[sum] = true
 			c := *next
 			cursor = &c
 		}
 	}
+}
+
+// quoteShort quotes s for a message, cut to its first 64 bytes.
+func quoteShort(s string) string {
+	if len(s) > 64 {
+		return codec.Quote(s[:64]) + "..."
+	}
+	return codec.Quote(s)
 }
 
 // ToolArguments encodes args, a Go value, as the arguments of a
@@ -144,6 +156,11 @@ func DecodeStructured[Out any](tool string, structured json.RawMessage, schema *
 	return out, nil
 }
 
+// maxBookTools bounds the tools a schemaBook keeps: past it, it starts
+// again from the latest list (a server that lists new tools without end
+// cannot make it grow without end).
+const maxBookTools = 4096
+
 // schemaBook is what a client knows of the outputSchema of the server's
 // tools, from the tools/list results it received: by tool name, the
 // schema as JSON (nil for a tool without one), compiled on first use. A
@@ -190,7 +207,7 @@ func (b *schemaBook) learn(raw []byte) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.tools == nil {
+	if b.tools == nil || len(b.tools)+len(learned) > maxBookTools {
 		b.tools = map[string]*toolSchema{}
 	}
 	for name, s := range learned {
@@ -230,12 +247,40 @@ func (b *schemaBook) lookup(name string) (*codec.Schema, bool, error) {
 	return s.compiled, true, nil
 }
 
-// ToolOutputSchema returns the outputSchema of the tool name as the
-// tools/list results the client received gave it, compiled (nil when the
-// tool has none), and whether those results named the tool at all. It
-// fails when the schema uses what codec.Schema does not read.
-func (c *ClientCore) ToolOutputSchema(name string) (schema *codec.Schema, known bool, err error) {
-	return c.schemas.lookup(name)
+// unlisted records that the server's whole list does not name the tool:
+// it has no outputSchema the client can know, until the book is emptied.
+func (b *schemaBook) unlisted(name string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.tools == nil || len(b.tools) >= maxBookTools {
+		b.tools = map[string]*toolSchema{}
+	}
+	if _, ok := b.tools[name]; !ok {
+		b.tools[name] = &toolSchema{}
+	}
+}
+
+// ToolOutputSchema returns the outputSchema of the tool name, compiled, or
+// nil when it has none: as the tools/list results the client received
+// give it and, when none named the tool, as the server's whole list does,
+// which listAll reads (through the client's iterator, which teaches the
+// core every page). A tool the list does not name has none, and the list
+// is not read again for it until a tools list_changed notification. It
+// fails when listAll does, and when the schema uses what codec.Schema
+// does not read.
+func (c *ClientCore) ToolOutputSchema(ctx context.Context, name string, listAll func(context.Context) error) (*codec.Schema, error) {
+	s, known, err := c.schemas.lookup(name)
+	if known || err != nil {
+		return s, err
+	}
+	if err := listAll(ctx); err != nil {
+		return nil, err
+	}
+	if s, known, err = c.schemas.lookup(name); known || err != nil {
+		return s, err
+	}
+	c.schemas.unlisted(name)
+	return nil, nil
 }
 
 // Ask sends a request to the client of the request ctx belongs to, as

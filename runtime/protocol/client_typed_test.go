@@ -156,4 +156,39 @@ func TestSchemaBook(t *testing.T) {
 	if _, known, _ := b.lookup("a"); known {
 		t.Error("a is still known")
 	}
+	// A tool the whole list does not name has no schema.
+	b.unlisted("e")
+	if s, known, err := b.lookup("e"); s != nil || !known || err != nil {
+		t.Errorf("e: %v %v %v", s, known, err)
+	}
+	// The book is bounded: past maxBookTools it starts again.
+	var list strings.Builder
+	list.WriteString(`{"tools":[`)
+	for i := range maxBookTools {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		list.WriteString(`{"name":"t` + strconv.Itoa(i) + `"}`)
+	}
+	list.WriteString(`]}`)
+	b.learn([]byte(list.String()))
+	if len(b.tools) != maxBookTools {
+		t.Errorf("%d tools", len(b.tools))
+	}
+	b.learn([]byte(`{"tools":[{"name":"new"}]}`))
+	if _, known, _ := b.lookup("new"); !known || len(b.tools) != 1 {
+		t.Errorf("past the bound: %d tools", len(b.tools))
+	}
+}
+
+func TestPagesLongCursors(t *testing.T) {
+	// Long cursors are kept as digests, and quoted short.
+	long := strings.Repeat("c", 1<<20)
+	var last error
+	for _, err := range Pages(context.Background(), "x/list", 0, func(context.Context, *string) ([]int, *string, error) { return nil, &long, nil }) {
+		last = err
+	}
+	if last == nil || len(last.Error()) > 200 || !strings.Contains(last.Error(), "twice") {
+		t.Errorf("%.200v", last)
+	}
 }
