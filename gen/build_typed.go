@@ -11,12 +11,12 @@ import (
 // typedClientMethods are the Client's methods of the typed calls, by the
 // list method they range over (and tools/call for Call).
 var typedClientMethods = map[string]string{
-	"tools/list":               "Tools",
-	"resources/list":           "Resources",
-	"resources/templates/list": "ResourceTemplates",
-	"prompts/list":             "Prompts",
-	"tools/call":               "Call",
-	"resources/read":           "Read",
+	spec.MethodListTools:             "Tools",
+	spec.MethodListResources:         "Resources",
+	spec.MethodListResourceTemplates: "ResourceTemplates",
+	spec.MethodListPrompts:           "Prompts",
+	spec.MethodCallTool:              "Call",
+	spec.MethodReadResource:          "Read",
 }
 
 // typedNames are the package-level names of the typed calls that do not
@@ -30,10 +30,10 @@ var typedNames = struct{ CallAs, Asker, AskFunc string }{"CallAs", "Asker", "Ask
 // notifications/message by the level the client asked for; SendProgress
 // needs the request's progressToken).
 var runtimeNotifications = map[string]bool{
-	"notifications/cancelled":                  true,
-	"notifications/subscriptions/acknowledged": true,
-	"notifications/message":                    true,
-	"notifications/progress":                   true,
+	spec.MethodCancelled:    true,
+	spec.MethodAcknowledged: true,
+	spec.MethodLogMessage:   true,
+	spec.MethodProgress:     true,
 }
 
 // buildTyped decides the typed calls of a package (ir.TypedCalls,
@@ -71,7 +71,7 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 			}
 		}
 		t.MaxPages = len(t.Lists) > 0
-		if call := calls["resources/read"]; call != nil && !taken[typedClientMethods["resources/read"]] {
+		if call := calls[spec.MethodReadResource]; call != nil && !taken[typedClientMethods[spec.MethodReadResource]] {
 			if ps := structOfType(call.Method.Params); ps != nil && call.Method.Params.IsStruct() {
 				uri := toolField(ps, "uri")
 				others := false
@@ -79,15 +79,15 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 					others = others || (f != uri && f.Required && f != call.Meta)
 				}
 				if isKind(uri, ir.TString, true) && !others {
-					t.Read, t.ReadCall, t.ReadParams, t.ReadURI = typedClientMethods["resources/read"], call, ps, uri.Name
+					t.Read, t.ReadCall, t.ReadParams, t.ReadURI = typedClientMethods[spec.MethodReadResource], call, ps, uri.Name
 				}
 			}
 		}
-		if tools := p.Tools; tools != nil && calls["tools/call"] != nil && !taken[typedClientMethods["tools/call"]] {
-			t.Call = typedClientMethods["tools/call"]
+		if tools := p.Tools; tools != nil && calls[spec.MethodCallTool] != nil && !taken[typedClientMethods[spec.MethodCallTool]] {
+			t.Call = typedClientMethods[spec.MethodCallTool]
 			listed := false
 			for _, l := range t.Lists {
-				listed = listed || l.Call.Method.Name == "tools/list"
+				listed = listed || l.Call.Method.Name == spec.MethodListTools
 			}
 			if listed && tools.Structured != "" && tools.OutputSchema != "" && hasText(resultTexts(p), tools.Result) && free(typedNames.CallAs) {
 				t.CallAs = typedNames.CallAs
@@ -156,7 +156,7 @@ func asker(p *ir.Protocol) (requests, responses *ir.Type) {
 	}
 	var call *ir.Method
 	for _, m := range p.Methods {
-		if m.Name == "tools/call" && m.Direction == ir.ClientToServer {
+		if m.Name == spec.MethodCallTool && m.Direction == ir.ClientToServer {
 			call = m
 		}
 	}
@@ -199,8 +199,8 @@ func asker(p *ir.Protocol) (requests, responses *ir.Type) {
 func resultTexts(p *ir.Protocol) []*ir.ResultText {
 	var out []*ir.ResultText
 	for _, want := range []struct{ method, member, branch string }{
-		{"tools/call", "content", "TextContent"},
-		{"resources/read", "contents", "TextResourceContents"},
+		{spec.MethodCallTool, "content", "TextContent"},
+		{spec.MethodReadResource, "contents", "TextResourceContents"},
 	} {
 		for _, m := range p.Methods {
 			if m.Name != want.method || m.Direction != ir.ClientToServer {

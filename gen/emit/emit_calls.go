@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file emits calls.go: the typed calls beyond one method per request
@@ -96,7 +97,7 @@ func (e *emitter) emitToolCall(f *jen.File, p *ir.Protocol, t *ir.TypedCalls) {
 	c, ts := p.Client, p.Tools
 	var call *ir.ClientCall
 	for _, r := range c.Requests {
-		if r.Method.Name == "tools/call" {
+		if r.Method.Name == spec.MethodCallTool {
 			call = r
 		}
 	}
@@ -117,7 +118,7 @@ func (e *emitter) emitToolCall(f *jen.File, p *ir.Protocol, t *ir.TypedCalls) {
 	)
 	lists := ""
 	for _, l := range t.Lists {
-		if l.Call.Method.Name == "tools/list" {
+		if l.Call.Method.Name == spec.MethodListTools {
 			lists = l.Iter
 		}
 	}
