@@ -38,7 +38,7 @@ func TestEventIDs(t *testing.T) {
 func testSession(history int) *httpSession {
 	d := &Core{Versions: []string{"2025-11-25"}}
 	h := NewSessionHTTPHandler(d, HTTPOptions{SessionHistoryBytes: history}, "2025-11-25")
-	hs := h.sessions.create()
+	hs, _ := h.sessions.create(sessionOwner{})
 	h.sessions.release(hs)
 	return hs
 }
@@ -156,7 +156,7 @@ func TestCloseStreams(t *testing.T) {
 	// Wait until the stream is attached, then close it.
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		hs := h.sessions.lookup(sid)
+		hs := h.sessions.lookup(sid, nil)
 		hs.mu.Lock()
 		attached := hs.standalone != nil && hs.standalone.conn != nil
 		hs.mu.Unlock()
@@ -175,7 +175,7 @@ func TestCloseStreams(t *testing.T) {
 		t.Fatal("CloseStreams left the GET stream open")
 	}
 	// The session stays.
-	if h.sessions.lookup(sid) == nil || h.sessions.sessions() != 1 {
+	if h.sessions.lookup(sid, nil) == nil || h.sessions.sessions() != 1 {
 		t.Error("CloseStreams ended the session")
 	}
 }
@@ -211,7 +211,7 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 	}
 	sid := open()
 	f.Fuzz(func(t *testing.T, method, body string, which int, version, lastID string) {
-		if h.sessions.lookup(sid) == nil {
+		if h.sessions.lookup(sid, nil) == nil {
 			sid = open() // the fuzzer deleted it, or it made room
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
