@@ -115,6 +115,16 @@ type HTTPOptions struct {
 	// the last entry of X-Forwarded-For, which nginx appends; see
 	// docs/replicas.md).
 	ClientAddress func(r *http.Request) string
+	// SessionIDPrefix begins the id of every session the handler opens
+	// (the rest is 128 random bits, URL-safe base64): at most 64 bytes of
+	// visible ASCII; the handler panics on another. A session lives in the
+	// memory of the process that opened it, so the replicas of a server
+	// give themselves different prefixes and the proxy in front of them
+	// routes a request that names a session by the prefix of its
+	// Mcp-Session-Id (docs/replicas.md has an nginx configuration). When a
+	// replica is gone, its clients get 404 from another and start a new
+	// session, as the transport page says.
+	SessionIDPrefix string
 	// SessionIdleTimeout ends a session that has had no request and no open
 	// stream for that long. Zero means 30 minutes; negative, never (only
 	// MaxSessions and DELETE end sessions then).

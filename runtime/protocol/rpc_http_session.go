@@ -73,6 +73,7 @@ type sessionStore struct {
 	oldSSE    bool
 	max       int
 	perClient int // 0: no bound per client
+	prefix    string
 	idle      time.Duration
 	history   int
 	// principal names the principal of a request (ServerOptions.Principal)
@@ -126,7 +127,8 @@ func NewSessionHTTPHandler(d *Core, opts HTTPOptions, revision string) *HTTPHand
 	if opts.Stateless {
 		return h
 	}
-	st := &sessionStore{h: h, oldSSE: revision < "2025-03-26", max: opts.MaxSessions, perClient: opts.MaxSessionsPerClient, idle: opts.SessionIdleTimeout, history: opts.SessionHistoryBytes,
+	checkSessionIDPrefix(opts.SessionIDPrefix)
+	st := &sessionStore{h: h, oldSSE: revision < "2025-03-26", max: opts.MaxSessions, perClient: opts.MaxSessionsPerClient, prefix: opts.SessionIDPrefix, idle: opts.SessionIdleTimeout, history: opts.SessionHistoryBytes,
 		principal: d.State.principal, addr: opts.ClientAddress, byID: map[string]*httpSession{}, clients: map[string]*list.List{}}
 	if st.max <= 0 {
 		st.max = defaultMaxSessions
@@ -231,12 +233,28 @@ func (c *streamConn) signal() {
 	}
 }
 
-// newSessionID returns a session id: 128 random bits, in the visible ASCII
-// the transport page requires.
-func newSessionID() string {
+// newSessionID returns a session id: the prefix (HTTPOptions.SessionIDPrefix)
+// and 128 random bits, in the visible ASCII the transport page requires.
+func newSessionID(prefix string) string {
 	var b [16]byte
 	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
+	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// maxSessionIDPrefix bounds HTTPOptions.SessionIDPrefix.
+const maxSessionIDPrefix = 64
+
+// checkSessionIDPrefix panics unless p can begin a session id: at most 64
+// bytes of visible ASCII.
+func checkSessionIDPrefix(p string) {
+	if len(p) > maxSessionIDPrefix {
+		panic("mcp: HTTPOptions.SessionIDPrefix has " + strconv.Itoa(len(p)) + " bytes; at most " + strconv.Itoa(maxSessionIDPrefix))
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] < 0x21 || p[i] > 0x7E {
+			panic("mcp: HTTPOptions.SessionIDPrefix " + codec.Quote(p) + " has a byte outside visible ASCII (0x21-0x7E) at " + strconv.Itoa(i))
+		}
+	}
 }
 
 // serveHTTP serves the session endpoint (the Host and Origin checks are
@@ -471,7 +489,7 @@ func (st *sessionStore) create(owner sessionOwner) (hs *httpSession, perClient b
 	}
 	hs = &httpSession{st: st, owner: owner, streams: map[int64]*sseStream{}, calls: map[string]*sessionCall{}, lastUsed: now, busy: 1}
 	hs.ctx, hs.stop = context.WithCancelCause(context.Background())
-	hs.sess = newSession(st.h.d, newSessionID(), jsonrpc.NewPeer(&st.h.d.Dispatcher, hs.sendUnrelated))
+	hs.sess = newSession(st.h.d, newSessionID(st.prefix), jsonrpc.NewPeer(&st.h.d.Dispatcher, hs.sendUnrelated))
 	hs.sess.end = func() { st.remove(hs, errSessionEnded) }
 	hs.elem = st.fresh.PushFront(hs)
 	if mine = st.clients[owner.client]; mine == nil {

@@ -251,3 +251,25 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 		}
 	})
 }
+
+func TestSessionIDPrefix(t *testing.T) {
+	d := &Core{Versions: []string{"2025-11-25"}}
+	h := NewSessionHTTPHandler(d, HTTPOptions{SessionIDPrefix: "r2."}, "2025-11-25")
+	hs, _ := h.sessions.create(sessionOwner{})
+	if id := hs.sess.id; !strings.HasPrefix(id, "r2.") || len(id) != len("r2.")+22 {
+		t.Errorf("session id %q: want r2. and 22 characters", id)
+	}
+	if h.sessions.lookup(hs.sess.id, nil) != hs {
+		t.Error("the session is not found by its id")
+	}
+	for _, bad := range []string{"r 1", "r\n", "é", strings.Repeat("r", 65)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SessionIDPrefix %q accepted", bad)
+				}
+			}()
+			NewSessionHTTPHandler(d, HTTPOptions{SessionIDPrefix: bad}, "2025-11-25")
+		}()
+	}
+}
