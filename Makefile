@@ -24,6 +24,12 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # a tool of that module).
 AUTH_MODULES = auth examples/everything-client auth/interop
 
+# The replicas module (replicas/: go-redis): the Redis task store and bus
+# that replicas share (docs/replicas.md). Its tests start redis-server and
+# nginx (Debian packages; .ci/run installs them) on 127.0.0.1 and fail
+# when they are missing.
+REPLICA_MODULES = replicas
+
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
 # on every generated package and on the modules above), the tests, and the
 # interoperability tests.
@@ -33,13 +39,14 @@ test: interop-deps
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
-	@for m in $(AUTH_MODULES); do \
+	@for m in $(AUTH_MODULES) $(REPLICA_MODULES); do \
 		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./..."; \
 		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; \
 	done
 	cd auth && $(GO) test -race ./...
 	cd examples/everything-client && $(GO) test ./...
 	cd auth/interop && $(GO) test -skip '^TestHydra' ./...
+	cd replicas && $(GO) test ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
