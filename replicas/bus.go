@@ -72,8 +72,8 @@ func (b *Bus) Subscribe(ctx context.Context) (<-chan protocol.BusMessage, error)
 	return b.local.Subscribe(ctx)
 }
 
-// Close stops the reader; the subscriptions stay open until their
-// contexts end, and get nothing more.
+// Close stops the reader (within a second, when its blocking read ends); the
+// subscriptions stay open until their contexts end, and get nothing more.
 func (b *Bus) Close() error {
 	b.mu.Lock()
 	stop, done := b.stop, b.done

@@ -18,7 +18,7 @@ import (
 // 127.0.0.1 and stopped by the test; the test fails when redis-server is
 // not installed).
 
-func startRedis(t *testing.T, aof bool) (*testinfra.Redis, *redis.Client) {
+func startRedis(t testing.TB, aof bool) (*testinfra.Redis, *redis.Client) {
 	t.Helper()
 	r := testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: aof})
 	c := redis.NewClient(ClientOptions(r.Addr))

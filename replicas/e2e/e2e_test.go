@@ -35,7 +35,10 @@ type cluster struct {
 
 var names = []string{"r1", "r2", "r3"}
 
-func startCluster(t *testing.T) *cluster {
+func startCluster(t testing.TB) *cluster { return startClusterN(t, len(names)) }
+
+// startClusterN starts Redis, the first n replicas and nginx in front of them.
+func startClusterN(t testing.TB, n int) *cluster {
 	t.Helper()
 	c := &cluster{redis: testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true})}
 	exe, err := os.Executable()
@@ -43,7 +46,7 @@ func startCluster(t *testing.T) *cluster {
 		t.Fatal(err)
 	}
 	var reps []testinfra.Replica
-	for _, name := range names {
+	for _, name := range names[:n] {
 		addr := testinfra.Addr(testinfra.FreePort(t))
 		p := testinfra.StartProc(t, "replica-"+name, t.TempDir(),
 			[]string{"REPLICA_NAME=" + name, "REPLICA_ADDR=" + addr, "REPLICA_REDIS=" + c.redis.Addr}, exe)
@@ -95,7 +98,7 @@ type reply struct {
 var nextID int
 
 // call sends a 2026-07-28 request to url and reads its JSON response.
-func call(t *testing.T, url, method, name, params string) reply {
+func call(t testing.TB, url, method, name, params string) reply {
 	t.Helper()
 	resp := post(t, context.Background(), url, method, name, params, nil)
 	defer resp.Body.Close()
@@ -115,7 +118,7 @@ func call(t *testing.T, url, method, name, params string) reply {
 	return r
 }
 
-func post(t *testing.T, ctx context.Context, url, method, name, params string, hdr map[string]string) *http.Response {
+func post(t testing.TB, ctx context.Context, url, method, name, params string, hdr map[string]string) *http.Response {
 	t.Helper()
 	nextID++
 	body := `{"jsonrpc":"2.0","id":` + strconv.Itoa(nextID) + `,"method":"` + method + `","params":` + params + `}`
@@ -146,7 +149,7 @@ func post(t *testing.T, ctx context.Context, url, method, name, params string, h
 	return resp
 }
 
-func toolCall(t *testing.T, url, tool, args string) reply {
+func toolCall(t testing.TB, url, tool, args string) reply {
 	t.Helper()
 	return call(t, url, "tools/call", tool, `{`+meta()+`,"name":"`+tool+`","arguments":`+args+`}`)
 }
