@@ -3,7 +3,7 @@
 # the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance
+.PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance conformance-replicas conformance-deps
 
 all: check
 
@@ -160,10 +160,21 @@ interop-deps:
 # client scenarios of 2026-07-28 and 2025-11-25 with it (the suite starts it
 # once per scenario), the authorization ones (auth/...) included.
 SUITE = conformance/suite
-conformance:
+conformance: conformance-deps
+	$(GO) run ./$(SUITE)
+
+# The same server scenarios through nginx against three replicas of
+# examples/everything-server sharing Redis (replicas/cmd/everything-replicas,
+# which starts redis-server, the replicas and nginx on 127.0.0.1;
+# docs/replicas.md): tasks and subscriptions round robin, legacy sessions
+# routed by their id's prefix. The client scenarios do not involve the
+# server and are left to make conformance.
+conformance-replicas: conformance-deps
+	$(GO) run ./$(SUITE) -server ./replicas/cmd/everything-replicas -client-requirements ''
+
+conformance-deps:
 	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \
 		echo "cd $(SUITE) && npm ci"; \
 		(cd $(SUITE) && npm ci --no-audit --no-fund --loglevel=error) && \
 		cp $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; \
 	fi
-	$(GO) run ./$(SUITE)

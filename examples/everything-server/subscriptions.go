@@ -28,6 +28,11 @@ type hub struct {
 	mu   sync.Mutex
 	subs map[*subscription]struct{}
 	d    *mcp.ServerDispatcher // set once, before serving
+	// forward, if set (before serving), takes the events published here
+	// instead of deliver: the replicas of one server (replicas/cmd/
+	// everything-replicas) send them on a bus that calls deliver on every
+	// replica.
+	forward func(event)
 }
 
 type subscription struct {
@@ -51,11 +56,20 @@ func (h *hub) unsubscribe(s *subscription) {
 	h.mu.Unlock()
 }
 
-// publish hands e to every subscription whose filter asks for it. A
-// subscription whose buffer is full misses it: list_changed notifications
-// coalesce, and a client that does not read its stream loses updates, not
-// the server's memory.
+// publish hands e to every subscription whose filter asks for it (through
+// forward, when set). A subscription whose buffer is full misses it:
+// list_changed notifications coalesce, and a client that does not read its
+// stream loses updates, not the server's memory.
 func (h *hub) publish(e event) {
+	if h.forward != nil {
+		h.forward(e)
+		return
+	}
+	h.deliver(e)
+}
+
+// deliver hands e to this process's subscriptions and clients.
+func (h *hub) deliver(e event) {
 	if h.d != nil {
 		if e.method == mcp.MethodResourceUpdatedNotification {
 			h.d.NotifyResourceUpdated(e.uri)

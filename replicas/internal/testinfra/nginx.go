@@ -124,6 +124,34 @@ func NginxUpstreams(replicas []Replica, fail string) string {
 	return b.String()
 }
 
+// NginxConfig is a whole nginx.conf: one process in the foreground
+// (master_process off, so that killing it leaves nothing), its pid file,
+// logs and temporary files in dir, and NginxHTTPConfig.
+func NginxConfig(listen, dir string, opts NginxOptions) string {
+	return fmt.Sprintf(`daemon off;
+master_process off;
+worker_processes 1;
+pid %s;
+error_log %s info;
+events {
+    worker_connections 1024;
+}
+%s`, filepath.Join(dir, "nginx.pid"), filepath.Join(dir, "error.log"), NginxHTTPConfig(listen, dir, opts))
+}
+
+// PrepareNginxDir makes the temporary directories nginx.conf names in dir,
+// reachable by nginx's worker (another user when run as root).
+func PrepareNginxDir(dir string) {
+	os.Chmod(dir, 0o755)
+	os.Chmod(filepath.Dir(dir), 0o755)
+	for _, d := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
+		os.MkdirAll(filepath.Join(dir, d), 0o777)
+	}
+}
+
+// Program finds a program in PATH or in the sbin directories.
+func Program(name string) string { return program(name) }
+
 // StartNginx starts nginx on a free port in front of opts.Upstreams and
 // waits until it serves /nginx-health. It runs as one process in the
 // foreground (master_process off), so that killing it leaves nothing.
@@ -132,23 +160,9 @@ func StartNginx(t testing.TB, opts NginxOptions) *Nginx {
 	bin := program("nginx")
 	Need(t, bin)
 	dir := t.TempDir()
-	// Let nginx's workers (another user, when run as root) reach the temp
-	// directory.
-	os.Chmod(dir, 0o755)
-	os.Chmod(filepath.Dir(dir), 0o755)
-	for _, d := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
-		os.MkdirAll(filepath.Join(dir, d), 0o777)
-	}
+	PrepareNginxDir(dir)
 	port := FreePort(t)
-	conf := fmt.Sprintf(`daemon off;
-master_process off;
-worker_processes 1;
-pid %s;
-error_log %s info;
-events {
-    worker_connections 1024;
-}
-%s`, filepath.Join(dir, "nginx.pid"), filepath.Join(dir, "error.log"), NginxHTTPConfig(Addr(port), dir, opts))
+	conf := NginxConfig(Addr(port), dir, opts)
 	path := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
