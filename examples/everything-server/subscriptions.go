@@ -18,6 +18,8 @@ import (
 type event struct {
 	method string
 	uri    string
+	// item names the tool or prompt a list change adds or removes.
+	item string
 }
 
 // hub fans events out to the open subscriptions (subscriptions/listen,
@@ -33,6 +35,9 @@ type hub struct {
 	// everything-replicas) send them on a bus that calls deliver on every
 	// replica.
 	forward func(event)
+	// changes apply a list change (an event with an item) by its
+	// notification method; set by the registries when they are made.
+	changes map[string]func(item string)
 }
 
 type subscription struct {
@@ -40,7 +45,9 @@ type subscription struct {
 	events chan event
 }
 
-func newHub() *hub { return &hub{subs: map[*subscription]struct{}{}} }
+func newHub() *hub {
+	return &hub{subs: map[*subscription]struct{}{}, changes: map[string]func(string){}}
+}
 
 func (h *hub) subscribe(f mcp.SubscriptionFilter) *subscription {
 	s := &subscription{filter: f, events: make(chan event, 16)}
@@ -68,8 +75,12 @@ func (h *hub) publish(e event) {
 	h.deliver(e)
 }
 
-// deliver hands e to this process's subscriptions and clients.
+// deliver applies e's change, if it carries one, and hands e to this
+// process's subscriptions and clients.
 func (h *hub) deliver(e event) {
+	if f := h.changes[e.method]; f != nil && e.item != "" {
+		f(e.item)
+	}
 	if h.d != nil {
 		if e.method == mcp.MethodResourceUpdatedNotification {
 			h.d.NotifyResourceUpdated(e.uri)

@@ -91,10 +91,12 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 	if err != nil {
 		return err
 	}
+	// The params carry the event: the resource's uri, or the tool or
+	// prompt a list change adds or removes (which every replica applies).
 	s.hub.forward = func(e event) {
 		var params []byte
-		if e.uri != "" {
-			params, _ = json.Marshal(map[string]string{"uri": e.uri})
+		if e.uri != "" || e.item != "" {
+			params, _ = json.Marshal(busEvent{URI: e.uri, Item: e.item})
 		}
 		if err := bus.Publish(context.Background(), protocol.BusMessage{Method: e.method, Params: params}); err != nil {
 			logger.Printf("publish %s: %v", e.method, err)
@@ -105,11 +107,11 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 			if m.Gap {
 				continue // list changes and updates are hints; the next one will do
 			}
-			var p struct{ URI string }
+			var p busEvent
 			if m.Params != nil {
 				json.Unmarshal(m.Params, &p)
 			}
-			s.hub.deliver(event{method: m.Method, uri: p.URI})
+			s.hub.deliver(event{method: m.Method, uri: p.URI, item: p.Item})
 		}
 	}()
 	if watch {
@@ -139,6 +141,12 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 		return err
 	}
 	return srv.Shutdown(shutdown)
+}
+
+// busEvent is the params of a bus message: an event of the hub.
+type busEvent struct {
+	URI  string `json:"uri,omitempty"`
+	Item string `json:"item,omitempty"`
 }
 
 // proc is a process the launcher started.
