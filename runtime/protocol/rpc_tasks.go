@@ -441,22 +441,36 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 	now := s.now()
 	sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 	defer cancel()
-	_, uerr := s.shared.Update(sctx, t.id, func(r *TaskRecord) bool {
-		if r.Terminal() {
-			// Cancelled (by the client, or at shutdown) while it ran.
-			return false
+	record := func() error {
+		_, uerr := s.shared.Update(sctx, t.id, func(r *TaskRecord) bool {
+			if r.Terminal() {
+				// Cancelled (by the client, or at shutdown) while it ran.
+				return false
+			}
+			r.Updated = now
+			r.Pending, r.Answers, r.InputReady = nil, nil, false
+			if err != nil {
+				r.Status, r.Message, r.Result, r.Error = taskFailed, message, nil, failure
+			} else {
+				r.Status, r.Message, r.Result, r.Error = taskCompleted, "", result, nil
+			}
+			return true
+		})
+		return uerr
+	}
+	// A shared store may be down for a moment (Redis restarting): try
+	// again until storeTimeout, so that the outcome is not lost to it.
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		uerr := record()
+		if uerr == nil {
+			return
 		}
-		r.Updated = now
-		r.Pending, r.Answers, r.InputReady = nil, nil, false
-		if err != nil {
-			r.Status, r.Message, r.Result, r.Error = taskFailed, message, nil, failure
-		} else {
-			r.Status, r.Message, r.Result, r.Error = taskCompleted, "", result, nil
+		select {
+		case <-sctx.Done():
+			s.d.Log("mcp: tasks: cannot record the outcome of task %s: %v", t.id, uerr)
+			return
+		case <-time.After(wait):
 		}
-		return true
-	})
-	if uerr != nil {
-		s.d.Log("mcp: tasks: cannot record the outcome of task %s: %v", t.id, uerr)
 	}
 }
 
@@ -657,15 +671,26 @@ func (s *taskStore) lookup(ctx context.Context, principal []byte, id string) (*T
 		}
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: task " + codec.Quote(id) + " has expired"}
 	}
-	if s.private || t.Terminal() || t.Owner == s.replica {
+	if s.private || t.Terminal() {
 		return t, nil
 	}
-	alive, err := s.shared.Alive(ctx, t.Owner)
-	if err != nil {
-		return nil, s.storeError(err)
-	}
-	if alive {
-		return t, nil
+	if t.Owner == s.replica {
+		// Ours: stopped only if its function no longer runs here (its
+		// outcome could not be recorded).
+		s.mu.Lock()
+		_, running := s.local[id]
+		s.mu.Unlock()
+		if running {
+			return t, nil
+		}
+	} else {
+		alive, err := s.shared.Alive(ctx, t.Owner)
+		if err != nil {
+			return nil, s.storeError(err)
+		}
+		if alive {
+			return t, nil
+		}
 	}
 	now := s.now()
 	t, err = s.shared.Update(ctx, id, func(r *TaskRecord) bool {
