@@ -118,7 +118,7 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 		go s.watch(ctx)
 	}
 
-	h := mcp.NewHTTPHandler(d, mcp.HTTPOptions{SessionIDPrefix: name + "."})
+	h := mcp.NewHTTPHandler(d, mcp.HTTPOptions{SessionIDPrefix: name + ".", ClientAddress: forwardedFor})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := h.NewServer(addr)
@@ -141,6 +141,18 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 		return err
 	}
 	return srv.Shutdown(shutdown)
+}
+
+// forwardedFor is the client's address behind nginx, which appends it to
+// X-Forwarded-For (docs/replicas.md), for MaxSessionsPerClient.
+func forwardedFor(r *http.Request) string {
+	xff := r.Header.Values("X-Forwarded-For")
+	if len(xff) == 0 {
+		host, _, _ := net.SplitHostPort(r.RemoteAddr)
+		return host
+	}
+	last := xff[len(xff)-1]
+	return strings.TrimSpace(last[strings.LastIndexByte(last, ',')+1:])
 }
 
 // busEvent is the params of a bus message: an event of the hub.
