@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,5 +49,26 @@ func TestLinks(t *testing.T) {
 	slices.Sort(links)
 	if !slices.Equal(files, links) {
 		t.Errorf("links %v, want one for each of %v", links, files)
+	}
+}
+
+func TestForwardedFor(t *testing.T) {
+	for _, tc := range []struct {
+		xff  []string
+		want string
+	}{
+		{nil, "192.0.2.1"},
+		{[]string{"203.0.113.5"}, "203.0.113.5"},
+		{[]string{"10.0.0.1, 203.0.113.5"}, "203.0.113.5"},
+		{[]string{"10.0.0.1", "198.51.100.2 , 203.0.113.6"}, "203.0.113.6"},
+	} {
+		r := httptest.NewRequest("POST", "/mcp", nil)
+		r.RemoteAddr = "192.0.2.1:4000"
+		for _, v := range tc.xff {
+			r.Header.Add("X-Forwarded-For", v)
+		}
+		if got := forwardedFor(r); got != tc.want {
+			t.Errorf("X-Forwarded-For %q: %q, want %q", tc.xff, got, tc.want)
+		}
 	}
 }
