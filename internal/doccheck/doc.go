@@ -22,7 +22,8 @@
 //     <!-- go: excerpt PATH --> says the block is a verbatim part of the
 //     repository file PATH, which is built where it lives (another module's
 //     program, such as go-sdk's half of a side-by-side); the test checks
-//     that the file holds the block as it is, and does not compile it.
+//     that the file holds the block as it is (or indented by a few tabs
+//     more), and does not compile it.
 //
 // Every block must also be gofmt'ed. A failure names the Markdown file, the
 // line and the compiler's message.

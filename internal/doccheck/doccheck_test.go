@@ -191,7 +191,7 @@ func checkBlocks(blocks []block) (int, []error) {
 			src, err := os.ReadFile(filepath.Join(root, b.arg))
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: excerpt of %s: %v", b, b.arg, err))
-			} else if !bytes.Contains(src, []byte(b.text)) {
+			} else if !isExcerpt(string(src), b.text) {
 				errs = append(errs, fmt.Errorf("%s: the block is not a verbatim part of %s", b, b.arg))
 			}
 			continue
@@ -269,7 +269,7 @@ type unit struct {
 func parseBlock(fset *token.FileSet, b block) (*unit, error) {
 	u := &unit{block: b}
 	if strings.HasPrefix(b.text, "package ") {
-		f, err := parser.ParseFile(fset, b.doc, lineDirective(b.doc, b.line)+b.text, parser.ParseComments)
+		f, err := parser.ParseFile(fset, "block.go", lineDirective(b.doc, b.line)+b.text, parser.ParseComments)
 		if err != nil {
 			return nil, err
 		}
@@ -330,7 +330,7 @@ func (u *unit) source() string {
 }
 
 func (u *unit) parse(fset *token.FileSet) (*ast.File, error) {
-	return parser.ParseFile(fset, u.block.doc, u.source(), parser.ParseComments|parser.SkipObjectResolution)
+	return parser.ParseFile(fset, "fragment.go", u.source(), parser.ParseComments|parser.SkipObjectResolution)
 }
 
 func lineDirective(file string, line int) string {
@@ -360,6 +360,24 @@ func splitImports(text string) (header, body string) {
 		n = i + 1
 	}
 	return strings.Join(lines[:n], ""), strings.Join(lines[n:], "")
+}
+
+// isExcerpt reports whether text is a verbatim part of src, possibly
+// indented there by up to three tabs more (a block may show a function's
+// body at the left margin).
+func isExcerpt(src, text string) bool {
+	for indent := ""; len(indent) <= 3; indent += "\t" {
+		lines := strings.SplitAfter(text, "\n")
+		for i, l := range lines {
+			if strings.TrimSpace(l) != "" {
+				lines[i] = indent + l
+			}
+		}
+		if strings.Contains(src, strings.Join(lines, "")) {
+			return true
+		}
+	}
+	return false
 }
 
 // gofmt formats a block: a file, or a fragment's leading imports and its
