@@ -29,7 +29,7 @@ func TestHarness(t *testing.T) {
 		{"an explicit import wins", fence + "go\nimport mcp \"github.com/mcpgen/mcpgen/generated/mcp20251125\"\n\nvar _ = mcp.MethodPing\n" + fence + "\n", ""},
 		{"the table's mcp has no ping", fence + "go\nvar _ = mcp.MethodPing\n" + fence + "\n", "t.md:2:13: undefined: mcp.MethodPing"},
 		{"an excerpt", "<!-- go: excerpt internal/doccheck/harness_test.go -->\n" + fence + "go\npackage doccheck\n" + fence + "\n", ""},
-		{"an indented excerpt", "<!-- go: excerpt internal/doccheck/harness_test.go -->\n" + fence + "go\nfor _, c := range cases {\n" + fence + "\n", ""},
+		{"an indented excerpt", "<!-- go: excerpt internal/doccheck/harness_test.go -->\n" + fence + "go\nfence := \"```\"\n" + fence + "\n", ""},
 		{"not an excerpt", "<!-- go: excerpt internal/doccheck/doc.go -->\n" + fence + "go\nvar notThere = 1\n" + fence + "\n", "not a verbatim part of internal/doccheck/doc.go"},
 	}
 	for _, c := range cases {
