@@ -461,7 +461,7 @@ func (b *builder) noDispatcherReason() string {
 		return "the options leave it out (--no-dispatcher, or a config whose \"emit\" lacks \"dispatcher\")"
 	}
 	if len(b.directionUnions()) == 0 {
-		return "no definition of the schema says who sends which method (MCP's ClientRequest, ServerRequest, ClientNotification and ServerNotification, or a union definition named ...Request or ...Notification whose branches are all method definitions; see \"Pairing requests with results\" in mcpgen's README)"
+		return "no definition of the schema says who sends which method (MCP's ClientRequest, ServerRequest, ClientNotification and ServerNotification, or a union definition named ...Request or ...Notification whose branches are all method definitions; see \"Pairing requests with results\" in mcpgen's docs/other-schemas.md)"
 	}
 	return ""
 }
@@ -644,7 +644,7 @@ func uriGoName(uri string) string {
 }
 
 // untitledRootName names a root type that has no title when --root-name
-// does not (README, "Other schemas"): by its URI as another document's
+// does not (docs/other-schemas.md): by its URI as another document's
 // root is (its $id, else the schema's file name or URL: github-workflow.json
 // -> GithubWorkflow), else, when that gives no name or a definition has
 // it, by the package name (--package). A warning says which; "" when
@@ -1082,7 +1082,7 @@ func (b *builder) structType(s *schema.Schema, name string) *ir.Type {
 	}
 	b.add(st)
 	// Members whose plain Go names are the same ("max-size" and
-	// "maxSize") spell their separators out (README "Naming").
+	// "maxSize") spell their separators out (docs/generated-code.md, "Naming").
 	plain := map[string]int{}
 	for _, m := range structMembers(s) {
 		if n, err := propertyGoName(m); err == nil {

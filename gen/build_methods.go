@@ -43,7 +43,7 @@ var directionDefs = map[string]dirDef{
 }
 
 // directionUnions are the definitions that say who sends which method
-// (README "Pairing requests with results"): MCP's direction definitions
+// (docs/other-schemas.md, "Pairing requests with results"): MCP's direction definitions
 // when the schema has any; otherwise every union definition whose name
 // ends in Request (or Notification) and whose branches are all method
 // definitions (a $ref to an object with a constant "method"), for the
@@ -475,7 +475,7 @@ func emptiable(t *ir.Type) bool {
 	return false
 }
 
-// pairResult finds the result type of a request XRequest (README
+// pairResult finds the result type of a request XRequest (docs/other-schemas.md,
 // "Pairing requests with results"), in order: the definition XResult; the
 // exceptions table (MCP requests answered with EmptyResult); the "result"
 // member of the JSON-RPC response definition named after the request,
@@ -509,7 +509,7 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 	} else if t := b.responseResult(defs, base); t != nil {
 		m.Result = t
 	} else {
-		b.warnf(m.Definition.Pointer, "request %s (method %q) has no result to pair it with (no %s definition, no \"result\" member in a %sSuccessResponse or %sResponse definition), so the dispatcher leaves the method out; see \"Pairing requests with results\" in mcpgen's README",
+		b.warnf(m.Definition.Pointer, "request %s (method %q) has no result to pair it with (no %s definition, no \"result\" member in a %sSuccessResponse or %sResponse definition), so the dispatcher leaves the method out; see \"Pairing requests with results\" in mcpgen's docs/other-schemas.md",
 			def, m.Name, name, base, base)
 		return false
 	}

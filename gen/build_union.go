@@ -149,7 +149,7 @@ func (b *builder) branchType(br *schema.Schema, union string, i int, word string
 // branchSuffix is the word an inline branch adds to its union's name: its
 // JSON type ("String", "Object"); without "type", the type its keywords
 // are about (properties: Object, items: Array, ...); with none, "Branch"
-// and its position from 1 (README "Naming").
+// and its position from 1 (docs/generated-code.md, "Naming").
 func branchSuffix(f *schema.Schema, i int) string {
 	if s := kindSuffix(f.Types); s != "" {
 		return s
@@ -229,7 +229,7 @@ func constEnum(s *schema.Schema, branches []*schema.Schema) *schema.Schema {
 // branchWords names the inline branches of a union that would otherwise
 // get one name (two "Object" branches, two "String" ones): each gets a
 // word more, from what tells it apart from the others of its JSON type
-// (README "Naming"), in order: the value of a member every one of them
+// (docs/generated-code.md, "Naming"), in order: the value of a member every one of them
 // holds a different constant in (type: "text" -> Text); the first member
 // it requires and the others do not (WithA); the first member it declares
 // and the others do not (WithB); its own constant value. One branch that

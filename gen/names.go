@@ -8,7 +8,7 @@ import (
 	"unicode"
 )
 
-// Naming rules (README "Naming"):
+// Naming rules (docs/generated-code.md, "Naming"):
 //
 //   - A definition keeps its name when it is already an exported Go
 //     identifier (DiscoverResult stays DiscoverResult). Otherwise it is
@@ -184,7 +184,7 @@ func definitionGoName(name string) (string, error) {
 }
 
 // unwordedGoName is the Go name of a definition's key with no letters or
-// digits (README, "Naming"): the empty key is Empty, any other has its
+// digits (docs/generated-code.md, "Naming"): the empty key is Empty, any other has its
 // characters spelled out as separators are ("-" -> Dash, "$" -> Dollar,
 // "..." -> DotDotDot, "!" -> U0021).
 func unwordedGoName(name string) string {

@@ -13,7 +13,7 @@ import (
 
 // This file emits dispatch.go: the method table, handler interfaces, the
 // Unimplemented handlers, and the dispatchers that route JSON-RPC
-// messages to typed handlers (README: "Serving MCP").
+// messages to typed handlers (docs/serving.md).
 
 func (e *emitter) emitProtocol() *jen.File {
 	p := e.pkg.Protocol
@@ -479,7 +479,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	)
 	serveDoc := "Serve reads newline-delimited messages from r (the MCP stdio transport),\nanswers requests concurrently and writes responses to w, one per line, until r\nends or ctx is done, and returns nil then (or the error of reading r). Several\nmessages on one line ({...}{...}) are answered each. A notifications/cancelled\nmessage cancels the context of the request it names (matching the id by value:\n100 and 1e2 are the same id), after which nothing about it is written, its\nresponse included; a request whose id is already in progress is refused with\nCodeInvalidRequest. Notifications are handled in order, one at a time, apart\nfrom requests. Responses to the requests sent to the peer (SendRequest) go to\nthe callers waiting for them. The options MaxInFlight and MaxBufferedBytes\nbound the work and memory of one connection (past them Serve stops reading),\nand ShutdownGrace bounds how long Serve waits, at the end, for handlers whose\ncontexts it has cancelled."
 	if s.Dir == ir.ClientToServer && e.serveOlder(p) {
-		serveDoc += "\n\nThe same connection serves a client of " + e.pkg.OlderRevisions + " (the initialize era): an initialize without this revision's per-request _meta opens that client's session, and its later requests go through the conversions to d's handlers (see the README, \"Serving every revision\")."
+		serveDoc += "\n\nThe same connection serves a client of " + e.pkg.OlderRevisions + " (the initialize era): an initialize without this revision's per-request _meta opens that client's session, and its later requests go through the conversions to d's handlers (see mcpgen's docs/revisions.md)."
 	}
 	f.Comment(commentText(serveDoc))
 	f.Func().Params(recv.Clone()).Id("Serve").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("r").Qual("io", "Reader"), jen.Id("w").Qual("io", "Writer")).Error().Block(

@@ -98,7 +98,7 @@ func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		doc = httpSessionDoc()
 	}
 	if e.serveOlder(p) {
-		doc += "\n\nIt also serves the clients of " + e.pkg.OlderRevisions + " (the initialize era), with d's handlers through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is absent or names an older revision (and whose params carry no per-request _meta), and every request that names a session (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport describes (see the README, \"Serving every revision\"). HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision turns it off."
+		doc += "\n\nIt also serves the clients of " + e.pkg.OlderRevisions + " (the initialize era), with d's handlers through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is absent or names an older revision (and whose params carry no per-request _meta), and every request that names a session (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport describes (see mcpgen's docs/revisions.md). HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision turns it off."
 	}
 	f.Comment(commentText(doc))
 	call := jen.Qual(protocolPkg, "NewHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))

@@ -276,7 +276,7 @@ func (e *emitter) decodeByTag(u *ir.Union) []jen.Code {
 }
 
 // decodeCandidates decodes the value as the one candidate, or tries each
-// and keeps the best (README: "How unions decode").
+// and keeps the best (docs/generated-code.md, "How unions decode").
 func (e *emitter) decodeCandidates(u *ir.Union, cands []int) []jen.Code {
 	// decode reads the branch into x.
 	decode := func(br *ir.Branch, d jen.Code) []jen.Code {

@@ -543,8 +543,7 @@ func (d *ServerDispatcher) Handle(ctx context.Context, msg []byte) []byte {
 //
 // The same connection serves a client of OlderRevisions (the initialize era): an initialize
 // without this revision's per-request _meta opens that client's session, and its later
-// requests go through the conversions to d's handlers (see the README, "Serving every
-// revision").
+// requests go through the conversions to d's handlers (see mcpgen's docs/revisions.md).
 func (d *ServerDispatcher) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return d.rpc.Serve(ctx, r, w)
 }
@@ -565,7 +564,7 @@ func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) er
 // through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is
 // absent or names an older revision (and whose params carry no per-request _meta), and every
 // request that names a session (Mcp-Session-Id), goes to a handler with sessions as the
-// older revisions' transport describes (see the README, "Serving every revision").
+// older revisions' transport describes (see mcpgen's docs/revisions.md).
 // HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision
 // turns it off.
 func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {

@@ -19,7 +19,7 @@
 // The package has no dispatcher: no definition of the schema says who sends which method
 // (MCP's ClientRequest, ServerRequest, ClientNotification and ServerNotification, or a union
 // definition named ...Request or ...Notification whose branches are all method definitions;
-// see "Pairing requests with results" in mcpgen's README).
+// see "Pairing requests with results" in mcpgen's docs/other-schemas.md).
 //
 // The package imports the standard library and mcpgen's runtime packages
 // (github.com/mcpgen/mcpgen/runtime/...); it compiles with the runtime of the mcpgen version

@@ -94,7 +94,7 @@ type Fill struct{ Name, JSON string }
 // revision's schema.
 //
 // A value the other revision cannot carry is a *ConversionError whose Err
-// holds the violations. The README lists the conversion rules and the
+// holds the violations. docs/revisions.md lists the conversion rules and the
 // members that are dropped on purpose (the era members the runtime handles
 // itself). An Older is safe for concurrent use.
 type Older struct {
