@@ -765,15 +765,31 @@ func (d *Decoder) RawObject() []byte {
 // skip reads past the next value, checking its syntax, including UTF-8,
 // nesting depth and duplicate member names, without recursion.
 func (d *Decoder) Skip() {
+	var refs *keyRefs
+	d.skip(&refs)
+	putKeyRefs(refs)
+}
+
+// skipKeysMax is how many names of one object skip compares one by one;
+// beyond it the object's names go to a pooled slice of hashes (see
+// firstDup), checked when the object ends.
+const skipKeysMax = 64
+
+func (d *Decoder) skip(refs **keyRefs) {
 	type frame struct {
 		object bool
 		first  bool
+		many   bool            // the names are in (*refs).s[kstart:]
 		kstart int             // this object's names start at keys[kstart]
-		set    map[string]bool // the names, once there are many
+		set    map[string]bool // the names, for inputs too large for refs
+	}
+	type key struct {
+		name string
+		off  int
 	}
 	var stackBuf [16]frame
 	stack := stackBuf[:0]
-	var keyBuf [32]string
+	var keyBuf [32]key
 	keys := keyBuf[:0]
 	for {
 		c := d.Peek()
@@ -818,8 +834,17 @@ func (d *Decoder) Skip() {
 			c := d.Peek()
 			if f.object {
 				if c == '}' {
+					if f.many {
+						rs := (*refs).s
+						if off := firstDup(rs[f.kstart:], func(r keyRef) string { return d.nameAt(r.off()) }); off >= 0 {
+							d.dupAt(off)
+							return
+						}
+						(*refs).s = rs[:f.kstart]
+					} else {
+						keys = keys[:f.kstart]
+					}
 					d.Pos++
-					keys = keys[:f.kstart]
 					stack = stack[:len(stack)-1]
 					continue
 				}
@@ -836,30 +861,48 @@ func (d *Decoder) Skip() {
 					d.Fail("expected a member name")
 					return
 				}
+				off := d.Pos
 				k, ok := d.ReadStr()
 				if !ok {
 					return
 				}
-				if d.AllowDup {
+				switch {
+				case d.AllowDup:
 					// no duplicate check
-				} else if f.set != nil {
+				case f.many:
+					(*refs).add(makeRef(k, off))
+				case f.set != nil:
 					if f.set[k] {
 						d.Dup(k)
 						return
 					}
 					f.set[k] = true
-				} else {
-					if slices.Contains(keys[f.kstart:], k) {
-						d.Dup(k)
-						return
+				default:
+					for _, x := range keys[f.kstart:] {
+						if x.name == k {
+							d.Dup(k)
+							return
+						}
 					}
-					keys = append(keys, k)
-					if len(keys)-f.kstart > 64 {
-						f.set = make(map[string]bool, 128)
-						for _, k := range keys[f.kstart:] {
-							f.set[k] = true
+					keys = append(keys, key{k, off})
+					if len(keys)-f.kstart > skipKeysMax && !refsFit(d.Data) {
+						f.set = make(map[string]bool, 4*skipKeysMax)
+						for _, x := range keys[f.kstart:] {
+							f.set[x.name] = true
 						}
 						keys = keys[:f.kstart]
+					} else if len(keys)-f.kstart > skipKeysMax {
+						// Move this object's names to the refs; its
+						// nested objects, read later, push theirs after.
+						if *refs == nil {
+							*refs = getKeyRefs()
+						}
+						start := len((*refs).s)
+						for _, x := range keys[f.kstart:] {
+							(*refs).add(makeRef(x.name, x.off))
+						}
+						keys = keys[:f.kstart]
+						f.many, f.kstart = true, start
 					}
 				}
 				if d.Peek() != ':' {
