@@ -593,6 +593,7 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 	exp := 0
 	sawDot := false
 	nonZeroDropped := false
+	lastNZ := 0 // the place among the dropped digits of the last non-zero one
 	for ; i < len(text); i++ {
 		c := text[i]
 		if c == '.' {
@@ -615,6 +616,7 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 			overflow++
 			if c != '0' {
 				nonZeroDropped = true
+				lastNZ = overflow
 			}
 		}
 	}
@@ -637,6 +639,12 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 			e = -e
 		}
 		exp += e
+	}
+	// The kept digits end at 10^exp, and the m-th dropped digit is at
+	// 10^(exp-m): a non-zero one below 10^0 (1.00000000000000000001,
+	// 123456789012345678901.23) makes the number no integer.
+	if nonZeroDropped && exp-lastNZ < 0 {
+		return 0, false, false
 	}
 	// Drop trailing zeros of the significand into the exponent.
 	for nd > 0 && digits[nd-1] == '0' {
