@@ -23,14 +23,16 @@ const maxDepth = 10000
 // for a non-nullable member, a wrong constant) is recorded, skipped, and
 // decoding goes on, so one error lists them all.
 type Decoder struct {
-	Data    []byte
-	Pos     int
-	depth   int
-	Errs    []decodeViolation
-	syntax  *SyntaxError
-	Key     string // name of the member just read by member()
-	KeyPos  int    // offset of that name's opening quote
-	scratch []byte // room for unescaped strings
+	Data  []byte
+	Pos   int
+	depth int
+	Errs  []decodeViolation
+	// moreErrs counts the violations found past maxKeptViolations.
+	moreErrs int
+	syntax   *SyntaxError
+	Key      string // name of the member just read by member()
+	KeyPos   int    // offset of that name's opening quote
+	scratch  []byte // room for unescaped strings
 	// grow is set while Validate reads JSON (vstate.reader), whose strings
 	// are only looked at: sub decoders use the rest of the scratch space,
 	// and grow learns how much room was missing, so that the next reading
@@ -84,7 +86,7 @@ func (d *Decoder) Finish() error {
 	if d.syntax != nil {
 		return d.syntax
 	}
-	if len(d.Errs) == 0 {
+	if d.ErrCount() == 0 {
 		return nil
 	}
 	return d.Violations()
@@ -102,6 +104,10 @@ func (d *Decoder) Failed() bool { return d.syntax != nil }
 
 // violate records a value problem at offset off.
 func (d *Decoder) Violate(off int, keyword, message string) {
+	if len(d.Errs) >= maxKeptViolations {
+		d.moreErrs++
+		return
+	}
 	d.Errs = append(d.Errs, decodeViolation{off: off, keyword: keyword, message: message})
 }
 
@@ -237,7 +243,7 @@ func (d *Decoder) NextMember(first *bool) bool {
 // dup records a duplicate member name as a syntax error.
 func (d *Decoder) Dup(name string) {
 	if d.syntax == nil {
-		d.Fail("duplicate member " + strconv.Quote(name))
+		d.Fail("duplicate member " + Quote(name))
 		d.syntax.Duplicate = strings.Clone(name)
 	}
 	d.Pos = len(d.Data)
@@ -973,6 +979,11 @@ func (d *Decoder) Adopt(s *Decoder) {
 		d.bools = s.bools
 	}
 	d.Errs = append(d.Errs, s.Errs...)
+	d.moreErrs += s.moreErrs
+	if extra := len(d.Errs) - maxKeptViolations; extra > 0 {
+		d.Errs = d.Errs[:maxKeptViolations]
+		d.moreErrs += extra
+	}
 	d.beyond = d.beyond || s.beyond
 	if s.syntax != nil && d.syntax == nil {
 		d.syntax = s.syntax
@@ -1043,30 +1054,70 @@ func (d *Decoder) PeekKeys(names []string) uint64 {
 // violations turns the recorded violations into a *ValidationError,
 // working out each JSON pointer from its byte offset.
 func (d *Decoder) Violations() error {
-	out := make([]Violation, len(d.Errs))
-	for i, v := range d.Errs {
-		p := rtPointerAt(d.Data, v.off)
+	errs := d.Errs
+	if len(errs) > maxKeptViolations {
+		errs = errs[:maxKeptViolations]
+	}
+	// The pointers of the violations, in one pass over the data in the
+	// order of their offsets.
+	order := make([]int, len(errs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return errs[a].off - errs[b].off })
+	pointers := make([]string, len(errs))
+	w := pointerWalker{d: Decoder{Data: d.Data}}
+	for _, i := range order {
+		pointers[i] = w.to(errs[i].off)
+	}
+	out := make([]Violation, len(errs))
+	for i, v := range errs {
+		p := pointers[i]
 		if v.suffix != "" {
 			p += "/" + EscapePointer(v.suffix)
 		}
 		out[i] = Violation{Pointer: p, Keyword: v.keyword, Message: v.message}
 	}
-	return &ValidationError{Violations: out}
+	return &ValidationError{Violations: out, Omitted: d.ErrCount() - len(out)}
 }
+
+// maxKeptViolations bounds the violations a decoder keeps: past it, a
+// message that breaks the schema everywhere costs a count, not a record
+// (and a JSON pointer) for each.
+const maxKeptViolations = 100
+
+// ErrCount is the number of violations found, kept or not.
+func (d *Decoder) ErrCount() int { return len(d.Errs) + d.moreErrs }
 
 // rtPointerAt returns the JSON pointer of the value that starts at byte
 // offset off of the (syntactically valid up to off) document data.
 func rtPointerAt(data []byte, off int) string {
-	type frame struct {
-		object bool
-		index  int
-		key    string
-	}
-	var stack []frame
-	d := Decoder{Data: data}
+	w := pointerWalker{d: Decoder{Data: data}}
+	return w.to(off)
+}
+
+// pointerWalker finds the JSON pointers of values at increasing offsets
+// of one document in one pass.
+type pointerWalker struct {
+	d     Decoder
+	stack []pointerFrame
+	ended bool
+}
+
+type pointerFrame struct {
+	object bool
+	index  int
+	key    string
+}
+
+// to returns the pointer of the value at off, which must not be before
+// the offset of the previous call.
+func (w *pointerWalker) to(off int) string {
+	d := &w.d
+	data := d.Data
 	pointer := func() string {
 		var b []byte
-		for _, f := range stack {
+		for _, f := range w.stack {
 			b = append(b, '/')
 			if f.object {
 				b = append(b, EscapePointer(f.key)...)
@@ -1076,6 +1127,9 @@ func rtPointerAt(data []byte, off int) string {
 		}
 		return string(b)
 	}
+	if w.ended {
+		return ""
+	}
 	for {
 		d.Peek()
 		if d.Pos >= off || d.Pos >= len(data) {
@@ -1084,10 +1138,10 @@ func rtPointerAt(data []byte, off int) string {
 		switch c := data[d.Pos]; c {
 		case '{', '[':
 			d.Pos++
-			stack = append(stack, frame{object: c == '{', index: -1})
+			w.stack = append(w.stack, pointerFrame{object: c == '{', index: -1})
 			if c == '[' {
 				if d.Peek() != ']' {
-					stack[len(stack)-1].index = 0
+					w.stack[len(w.stack)-1].index = 0
 					continue
 				}
 			}
@@ -1104,12 +1158,12 @@ func rtPointerAt(data []byte, off int) string {
 			return pointer()
 		}
 		// Move to the next value.
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
+		for len(w.stack) > 0 {
+			f := &w.stack[len(w.stack)-1]
 			c := d.Peek()
 			if c == '}' || c == ']' {
 				d.Pos++
-				stack = stack[:len(stack)-1]
+				w.stack = w.stack[:len(w.stack)-1]
 				continue
 			}
 			if c == ',' {
@@ -1128,7 +1182,8 @@ func rtPointerAt(data []byte, off int) string {
 			}
 			break
 		}
-		if len(stack) == 0 {
+		if len(w.stack) == 0 {
+			w.ended = true
 			d.Peek()
 			if d.Pos >= off {
 				return ""

@@ -669,7 +669,7 @@ func (n *schemaNode) checkObject(raw []byte, vs *Validator, depth int) {
 			check(n.additional, val, vs, depth+1)
 		case n.noAdditional:
 			if vs.Loud() {
-				vs.Add("additionalProperties", "member "+strconv.Quote(key)+" is not allowed")
+				vs.Add("additionalProperties", "member "+Quote(key)+" is not allowed")
 			}
 		}
 		vs.At(mark, key)

@@ -290,7 +290,7 @@ func (d *Decoder) ConstRaw(want string) {
 // and skips it.
 func (d *Decoder) NotAllowed() {
 	d.Peek()
-	d.Violate(d.Pos, "additionalProperties", "member "+strconv.Quote(d.Key)+" is not allowed")
+	d.Violate(d.Pos, "additionalProperties", "member "+Quote(d.Key)+" is not allowed")
 	d.Skip()
 }
 
@@ -325,6 +325,10 @@ func (d *Decoder) BadTag(member, tag, typeName, allowed string) {
 	off := d.Pos
 	d.Skip()
 	if d.Failed() {
+		return
+	}
+	if len(d.Errs) >= maxKeptViolations {
+		d.moreErrs++
 		return
 	}
 	d.Errs = append(d.Errs, decodeViolation{off: off, suffix: member, keyword: "const",
@@ -392,7 +396,7 @@ type Trial struct {
 // branch that names more of the document is the one it meant); then fewer
 // violations; ties keep the earlier candidate.
 func (t *Trial) Offer(sd *Decoder, violations int, extras int) bool {
-	errs := violations + len(sd.Errs)
+	errs := violations + sd.ErrCount()
 	if sd.syntax != nil {
 		errs++
 	}

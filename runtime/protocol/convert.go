@@ -155,7 +155,7 @@ func (o *Older) older() (*codec.Schema, error) {
 func (o *Older) method(name string, toOlder bool) (*OlderMethod, error) {
 	m, ok := o.methods[name]
 	if !ok {
-		return nil, o.fail(&ConversionError{Message: "method " + strconv.Quote(name) + " is not carried by both revisions"}, toOlder)
+		return nil, o.fail(&ConversionError{Message: "method " + codec.Quote(name) + " is not carried by both revisions"}, toOlder)
 	}
 	return m, nil
 }

@@ -620,7 +620,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	}
 	c.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, codec.QuoteList(c.speaks()))
+		return fmt.Errorf("mcp: initialize: the server answered with protocol version %s; this client speaks %s", codec.Quote(got), codec.QuoteList(c.speaks()))
 	}
 	if err := c.t.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
 		return fmt.Errorf("mcp: notifications/initialized: %w", err)
@@ -1124,7 +1124,7 @@ func (c *ClientCore) incoming(d *Core) *Core {
 		in.Methods[name] = m
 	}
 	in.OnResponse = func(msg []byte) {
-		c.noteBad("a response to id " + string(codec.Lookup(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
+		c.noteBad("a response to id " + codec.Clip(string(codec.Lookup(msg, "id")), codec.MaxQuoted) + ", which no request awaits: " + codec.Quote(string(msg)))
 	}
 	in.OnBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
 	if m := in.Methods["notifications/cancelled"]; m != nil {

@@ -652,7 +652,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 		data, _ := json.Marshal(struct {
 			Supported []string `json:"supported"`
 			Requested string   `json:"requested"`
-		}{h.d.Versions, version})
+		}{h.d.Versions, codec.Clip(version, codec.MaxQuoted)})
 		return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
 	}
 	if raw := codec.Lookup(codec.Lookup(env.Params, "_meta"), metaProtocolVersion); raw != nil {
