@@ -397,6 +397,10 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if connEnded(err) {
+		// The server is gone: nothing to fall back to.
+		return err
+	}
 	if err == nil {
 		vs, isDiscover := supportedVersions(raw)
 		if !isDiscover {
@@ -605,6 +609,9 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	}
 	e.Buf = append(e.Buf, '}')
 	raw, err := c.t.request(ctx, clientRequest{method: "initialize", params: e.Buf, timeout: c.cfg.RequestTimeout})
+	if connEnded(err) {
+		return err // says it all, and starts with "mcp:"
+	}
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
