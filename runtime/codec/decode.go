@@ -779,32 +779,49 @@ func (d *Decoder) RawObject() []byte {
 // skip reads past the next value, checking its syntax, including UTF-8,
 // nesting depth and duplicate member names, without recursion.
 func (d *Decoder) Skip() {
-	var refs *keyRefs
-	d.skip(&refs)
-	putKeyRefs(refs)
+	var sc *keyRefs
+	d.skip(&sc)
+	putKeyRefs(sc)
 }
 
 // skipKeysMax is how many names of one object skip compares one by one;
-// beyond it the object's names go to a pooled slice of hashes (see
+// beyond it the object's names go to a reused slice of hashes (see
 // firstDup), checked when the object ends.
 const skipKeysMax = 64
 
-func (d *Decoder) skip(refs **keyRefs) {
-	type frame struct {
-		object bool
-		first  bool
-		many   bool            // the names are in (*refs).s[kstart:]
-		kstart int             // this object's names start at keys[kstart]
-		set    map[string]bool // the names, for inputs too large for refs
-	}
-	type key struct {
-		name string
-		off  int
-	}
-	var stackBuf [16]frame
+// skipFrame is an open object or array of skip.
+type skipFrame struct {
+	kstart int32 // this object's names start at keys[kstart] (or refs[kstart], many)
+	flags  uint8
+}
+
+const (
+	frameObject = 1 << iota
+	frameFirst
+	frameMany // the names are in the refs
+	frameSet  // the names are in sets[depth] (inputs too large for refs)
+)
+
+// skipKey is a name of an object skip has open.
+type skipKey struct {
+	name string
+	off  int
+}
+
+func (d *Decoder) skip(scp **keyRefs) {
+	// The stack and the names start in arrays on the goroutine's stack;
+	// deeper or larger, they move to a reused scratch (*scp), so that
+	// nesting costs no allocation per value read.
+	var stackBuf [16]skipFrame
 	stack := stackBuf[:0]
-	var keyBuf [32]key
+	var keyBuf [32]skipKey
 	keys := keyBuf[:0]
+	scratch := func() *keyRefs {
+		if *scp == nil {
+			*scp = getKeyRefs()
+		}
+		return *scp
+	}
 	for {
 		c := d.Peek()
 		switch {
@@ -814,7 +831,16 @@ func (d *Decoder) skip(refs **keyRefs) {
 				return
 			}
 			d.Pos++
-			stack = append(stack, frame{object: c == '{', first: true, kstart: len(keys)})
+			if len(stack) == cap(stack) {
+				sc := scratch()
+				sc.frames = append(make([]skipFrame, 0, 2*cap(stack)+64), stack...)
+				stack = sc.frames
+			}
+			fl := uint8(frameFirst)
+			if c == '{' {
+				fl |= frameObject
+			}
+			stack = append(stack, skipFrame{kstart: int32(len(keys)), flags: fl})
 		case c == '"':
 			if _, ok := d.ReadStr(); !ok {
 				return
@@ -846,23 +872,26 @@ func (d *Decoder) skip(refs **keyRefs) {
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
 			c := d.Peek()
-			if f.object {
+			if f.flags&frameObject != 0 {
 				if c == '}' {
-					if f.many {
-						rs := (*refs).s
+					switch {
+					case f.flags&frameMany != 0:
+						rs := (*scp).s
 						if off := firstDup(rs[f.kstart:], func(r keyRef) string { return d.nameAt(r.off()) }); off >= 0 {
 							d.dupAt(off)
 							return
 						}
-						(*refs).s = rs[:f.kstart]
-					} else {
+						(*scp).s = rs[:f.kstart]
+					case f.flags&frameSet != 0:
+						delete((*scp).sets, len(stack))
+					default:
 						keys = keys[:f.kstart]
 					}
 					d.Pos++
 					stack = stack[:len(stack)-1]
 					continue
 				}
-				if !f.first {
+				if f.flags&frameFirst == 0 {
 					if c != ',' {
 						d.Fail("expected ',' or '}' after object member")
 						return
@@ -870,7 +899,7 @@ func (d *Decoder) skip(refs **keyRefs) {
 					d.Pos++
 					c = d.Peek()
 				}
-				f.first = false
+				f.flags &^= frameFirst
 				if c != '"' {
 					d.Fail("expected a member name")
 					return
@@ -883,14 +912,15 @@ func (d *Decoder) skip(refs **keyRefs) {
 				switch {
 				case d.AllowDup:
 					// no duplicate check
-				case f.many:
-					(*refs).add(makeRef(k, off))
-				case f.set != nil:
-					if f.set[k] {
+				case f.flags&frameMany != 0:
+					(*scp).add(makeRef(k, off))
+				case f.flags&frameSet != 0:
+					set := (*scp).sets[len(stack)]
+					if set[k] {
 						d.Dup(k)
 						return
 					}
-					f.set[k] = true
+					set[k] = true
 				default:
 					for _, x := range keys[f.kstart:] {
 						if x.name == k {
@@ -898,25 +928,36 @@ func (d *Decoder) skip(refs **keyRefs) {
 							return
 						}
 					}
-					keys = append(keys, key{k, off})
-					if len(keys)-f.kstart > skipKeysMax && !refsFit(d.Data) {
-						f.set = make(map[string]bool, 4*skipKeysMax)
-						for _, x := range keys[f.kstart:] {
-							f.set[x.name] = true
+					if len(keys) == cap(keys) {
+						sc := scratch()
+						sc.keys = append(make([]skipKey, 0, 2*cap(keys)+64), keys...)
+						keys = sc.keys
+					}
+					keys = append(keys, skipKey{k, off})
+					if n := len(keys) - int(f.kstart); n > skipKeysMax {
+						// Move this object's names out of keys: to the
+						// refs, or for an input too large for them, a
+						// set. Its nested objects, read later, push
+						// theirs after.
+						sc := scratch()
+						if refsFit(d.Data) {
+							start := len(sc.s)
+							for _, x := range keys[f.kstart:] {
+								sc.add(makeRef(x.name, x.off))
+							}
+							f.kstart, f.flags = int32(start), f.flags|frameMany
+						} else {
+							if sc.sets == nil {
+								sc.sets = map[int]map[string]bool{}
+							}
+							set := make(map[string]bool, 4*n)
+							for _, x := range keys[f.kstart:] {
+								set[x.name] = true
+							}
+							sc.sets[len(stack)] = set
+							f.flags |= frameSet
 						}
 						keys = keys[:f.kstart]
-					} else if len(keys)-f.kstart > skipKeysMax {
-						// Move this object's names to the refs; its
-						// nested objects, read later, push theirs after.
-						if *refs == nil {
-							*refs = getKeyRefs()
-						}
-						start := len((*refs).s)
-						for _, x := range keys[f.kstart:] {
-							(*refs).add(makeRef(x.name, x.off))
-						}
-						keys = keys[:f.kstart]
-						f.many, f.kstart = true, start
 					}
 				}
 				if d.Peek() != ':' {
@@ -926,8 +967,8 @@ func (d *Decoder) skip(refs **keyRefs) {
 				d.Pos++
 				break
 			}
-			if f.first {
-				f.first = false
+			if f.flags&frameFirst != 0 {
+				f.flags &^= frameFirst
 				if c == ']' {
 					d.Pos++
 					stack = stack[:len(stack)-1]

@@ -40,7 +40,10 @@ func inputOrder(r keyRef) int {
 
 // refsFit says whether the offsets of data fit a keyRef; larger inputs
 // (2 GiB and more) keep the checks that need no refs.
-func refsFit(data []byte) bool { return len(data) < refOther }
+func refsFit(data []byte) bool { return len(data) < refLimit }
+
+// refLimit is refOther; tests lower it to reach the checks without refs.
+var refLimit = refOther
 
 // keySeed seeds the hashes of member names. The hash only sorts names into
 // groups to compare, so a collision costs a comparison, never a wrong
@@ -48,14 +51,20 @@ func refsFit(data []byte) bool { return len(data) < refOther }
 // by the input.
 var keySeed = maphash.MakeSeed()
 
-// keyRefs is a reusable slice of keyRef.
-type keyRefs struct{ s []keyRef }
+// keyRefs is reusable scratch space of the checks of large objects: the
+// refs, and the stack and names of skip once they outgrow its arrays.
+type keyRefs struct {
+	s      []keyRef
+	frames []skipFrame
+	keys   []skipKey
+	sets   map[int]map[string]bool
+}
 
 // freeRefs keeps a few slices of refs for the next large object. A
 // sync.Pool would not do: a large message makes the collector run during
 // its own decoding, which empties a pool, so every request would grow its
 // slice anew. At most cap(freeRefs) slices of at most maxKeptRefs refs
-// stay allocated (8 MiB in all).
+// stay allocated (about 20 MiB in all at most).
 var freeRefs = make(chan *keyRefs, 2)
 
 // maxKeptRefs bounds the slices freeRefs keeps.
@@ -71,10 +80,14 @@ func getKeyRefs() *keyRefs {
 }
 
 func putKeyRefs(r *keyRefs) {
-	if r == nil || cap(r.s) > maxKeptRefs {
+	if r == nil || cap(r.s) > maxKeptRefs || cap(r.keys) > maxKeptRefs/4 {
 		return
 	}
 	r.s = r.s[:0]
+	r.frames = r.frames[:0]
+	clear(r.keys[:cap(r.keys)]) // keep no strings of the input alive
+	r.keys = r.keys[:0]
+	r.sets = nil
 	select {
 	case freeRefs <- r:
 	default:

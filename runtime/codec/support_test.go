@@ -167,6 +167,15 @@ func TestExtraMemberReadAhead(t *testing.T) {
 // large object, nested in another large one or not, and accepts distinct
 // names (also names whose hashes are made to collide).
 func TestSkipManyNames(t *testing.T) {
+	t.Run("refs", testSkipManyNames)
+	// Inputs too large for refs (2 GiB) use sets and scans instead.
+	refLimit = 0
+	defer func() { refLimit = refOther }()
+	t.Run("sets", testSkipManyNames)
+	t.Run("members", TestExtraMemberReadAhead)
+}
+
+func testSkipManyNames(t *testing.T) {
 	inner := string(bigObject(300, -1, ""))
 	for _, c := range []struct {
 		doc  string
@@ -189,6 +198,9 @@ func TestSkipManyNames(t *testing.T) {
 			t.Errorf("%.40s: err %v, want a duplicate %q", c.doc, err, c.name)
 		}
 	}
+	if refLimit == 0 {
+		return
+	}
 	// Equal hashes, different names: not a duplicate.
 	ref := func(h uint32, off int) keyRef { return keyRef(uint64(h)<<32 | uint64(off)) }
 	refs := []keyRef{ref(1, 20), ref(1, 10), ref(2, 30)}
@@ -206,5 +218,31 @@ func TestSkipManyNames(t *testing.T) {
 	names[50] = "c"
 	if off := firstDup(refs, func(r keyRef) string { return names[r.off()] }); off != 50 {
 		t.Errorf("duplicate at %d, want 50", off)
+	}
+}
+
+// TestSkipDeep: skip's stack and names outgrow their arrays into the
+// scratch; a repeated name deep down is still found, and a deep document
+// is still read whole.
+func TestSkipDeep(t *testing.T) {
+	const depth = 5000
+	for _, c := range []struct {
+		doc, dup string
+	}{
+		{strings.Repeat("[", depth) + strings.Repeat("]", depth), ""},
+		{strings.Repeat(`{"a":`, depth) + "1" + strings.Repeat("}", depth), ""},
+		{strings.Repeat(`{"a":1,"b":`, depth) + `{"x":1,"x":2}` + strings.Repeat("}", depth), "x"},
+		{strings.Repeat(`{"a":1,"b":`, depth) + "1" + strings.Repeat(`,"a":2}`, depth), "a"},
+	} {
+		d := Decoder{Data: []byte(c.doc)}
+		d.Skip()
+		err := d.Finish()
+		var se *SyntaxError
+		switch {
+		case c.dup == "" && err != nil:
+			t.Errorf("%.20s: %v", c.doc, err)
+		case c.dup != "" && (!errors.As(err, &se) || se.Duplicate != c.dup):
+			t.Errorf("%.20s: %v, want a duplicate %q", c.doc, err, c.dup)
+		}
 	}
 }
