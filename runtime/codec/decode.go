@@ -940,6 +940,7 @@ func (d *Decoder) skip(scp **keyRefs) {
 						// set. Its nested objects, read later, push
 						// theirs after.
 						sc := scratch()
+						kstart := f.kstart
 						if refsFit(d.Data) {
 							start := len(sc.s)
 							for _, x := range keys[f.kstart:] {
@@ -957,7 +958,7 @@ func (d *Decoder) skip(scp **keyRefs) {
 							sc.sets[len(stack)] = set
 							f.flags |= frameSet
 						}
-						keys = keys[:f.kstart]
+						keys = keys[:kstart]
 					}
 				}
 				if d.Peek() != ':' {

@@ -186,6 +186,10 @@ func testSkipManyNames(t *testing.T) {
 		{string(bigObject(300, 100, `,"in":`+inner)), ""},
 		{string(bigObject(300, 100, `,"in":`+string(bigObject(300, 20, `,"m290":1`)))), "m290"},
 		{string(bigObject(300, 100, `,"in":`+inner+`,"m299":1`)), "m299"},
+		// A large object inside a small one, whose names stay checked.
+		{`{"a":1,"b":2,"in":` + inner + `,"c":3}`, ""},
+		{`{"a":1,"b":2,"in":` + inner + `,"b":3}`, "b"},
+		{`[{"a":1,"in":[` + inner + `,` + inner + `],"z":{"a":1}}]`, ""},
 	} {
 		d := Decoder{Data: []byte(c.doc)}
 		d.Skip()
