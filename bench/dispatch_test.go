@@ -172,6 +172,12 @@ func newGoSDKServer() *sdk.Server {
 			c.CacheScope = "public"
 		},
 	})
+	addGoSDKTool(s)
+	return s
+}
+
+// addGoSDKTool adds the "add" tool to s.
+func addGoSDKTool(s *sdk.Server) {
 	s.AddTool(&sdk.Tool{
 		Name:        "add",
 		Description: dispToolDesc,
@@ -186,7 +192,6 @@ func newGoSDKServer() *sdk.Server {
 			StructuredContent: structured,
 		}, nil
 	})
-	return s
 }
 
 // roundTripper answers one request (without a trailing newline) with the

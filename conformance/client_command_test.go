@@ -38,6 +38,35 @@ func TestMain(m *testing.M) {
 		os.Stdin.Read(buf)
 		fmt.Fprintln(os.Stderr, "giving up: out of coffee")
 		os.Exit(3)
+	case "early":
+		// Exits before reading anything.
+		fmt.Fprintln(os.Stderr, "early server: no config file")
+		os.Exit(4)
+	case "early-closed":
+		// Closes its input, then exits after the client has written.
+		os.Stdin.Close()
+		fmt.Fprintln(os.Stderr, "early server: closed its input")
+		time.Sleep(200 * time.Millisecond)
+		os.Exit(5)
+	case "early-silent":
+		// Reads the probe, then exits without answering or a word.
+		buf := make([]byte, 4096)
+		os.Stdin.Read(buf)
+		os.Exit(6)
+	case "early-orphan":
+		// Leaves a process holding its standard output open, and exits
+		// before reading: the client's write fails (broken pipe) while
+		// its read does not end.
+		child := serverCommand("sleeper")
+		child.Stdout = os.Stdout
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+		}
+		fmt.Fprintln(os.Stderr, "early server: left a child behind")
+		os.Exit(7)
+	case "sleeper":
+		time.Sleep(3 * time.Second)
+		os.Exit(0)
 	case "stubborn":
 		// Serves, but ignores the end of its input and SIGTERM.
 		go newToolServer().Serve(context.Background(), os.Stdin, os.Stdout)
@@ -78,6 +107,65 @@ func TestClientCommandCrash(t *testing.T) {
 	}
 	c.Close()
 	waitGoroutines(t, before)
+}
+
+// TestClientCommandEarlyExit: a server that exits before it answers the
+// first request (before the client writes, after it, having closed its
+// input first, with or without a word on stderr) is reported with its
+// exit status and the end of its stderr, once, whatever the write or the
+// read that noticed it.
+func TestClientCommandEarlyExit(t *testing.T) {
+	for _, c := range []struct {
+		kind, status, stderr string
+	}{
+		{"early", "exit status 4", "early server: no config file"},
+		{"early-closed", "exit status 5", "early server: closed its input"},
+		{"early-silent", "exit status 6", ""},
+		{"early-orphan", "exit status 7", "early server: left a child behind"},
+	} {
+		for _, delay := range []time.Duration{0, 300 * time.Millisecond} {
+			cmd := serverCommand(c.kind)
+			if delay > 0 {
+				// Let the server exit before the client's first write.
+				tr := &delayedStart{cmd: cmd, delay: delay}
+				_, err := mcp.Connect(context.Background(), tr, nil, mcp.ClientOptions{})
+				checkEarlyExit(t, c.kind+" (exited first)", err, c.status, c.stderr)
+				continue
+			}
+			_, err := mcp.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil, mcp.ClientOptions{})
+			checkEarlyExit(t, c.kind, err, c.status, c.stderr)
+		}
+	}
+}
+
+func checkEarlyExit(t *testing.T, what string, err error, status, stderr string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: connected", what)
+		return
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, status) || strings.Contains(msg, "broken pipe") || strings.Count(msg, "exited") != 1 {
+		t.Errorf("%s: %v, want the exit status %q once and no write error", what, err, status)
+	}
+	if stderr != "" && strings.Count(msg, stderr) != 1 {
+		t.Errorf("%s: %v, want the stderr %q once", what, err, stderr)
+	}
+}
+
+// delayedStart is a CommandTransport whose Connect waits after starting
+// the server, so that the server is gone before the first write.
+type delayedStart struct {
+	cmd   *exec.Cmd
+	delay time.Duration
+}
+
+func (d *delayedStart) Connect(ctx context.Context) (mcp.Stream, error) {
+	s, err := (&mcp.CommandTransport{Command: d.cmd}).Connect(ctx)
+	if err == nil {
+		time.Sleep(d.delay)
+	}
+	return s, err
 }
 
 func TestClientCommandStubborn(t *testing.T) {

@@ -23,14 +23,16 @@ const maxDepth = 10000
 // for a non-nullable member, a wrong constant) is recorded, skipped, and
 // decoding goes on, so one error lists them all.
 type Decoder struct {
-	Data    []byte
-	Pos     int
-	depth   int
-	Errs    []decodeViolation
-	syntax  *SyntaxError
-	Key     string // name of the member just read by member()
-	KeyPos  int    // offset of that name's opening quote
-	scratch []byte // room for unescaped strings
+	Data  []byte
+	Pos   int
+	depth int
+	Errs  []decodeViolation
+	// moreErrs counts the violations found past maxKeptViolations.
+	moreErrs int
+	syntax   *SyntaxError
+	Key      string // name of the member just read by member()
+	KeyPos   int    // offset of that name's opening quote
+	scratch  []byte // room for unescaped strings
 	// grow is set while Validate reads JSON (vstate.reader), whose strings
 	// are only looked at: sub decoders use the rest of the scratch space,
 	// and grow learns how much room was missing, so that the next reading
@@ -84,7 +86,7 @@ func (d *Decoder) Finish() error {
 	if d.syntax != nil {
 		return d.syntax
 	}
-	if len(d.Errs) == 0 {
+	if d.ErrCount() == 0 {
 		return nil
 	}
 	return d.Violations()
@@ -102,6 +104,10 @@ func (d *Decoder) Failed() bool { return d.syntax != nil }
 
 // violate records a value problem at offset off.
 func (d *Decoder) Violate(off int, keyword, message string) {
+	if len(d.Errs) >= maxKeptViolations {
+		d.moreErrs++
+		return
+	}
 	d.Errs = append(d.Errs, decodeViolation{off: off, keyword: keyword, message: message})
 }
 
@@ -237,7 +243,7 @@ func (d *Decoder) NextMember(first *bool) bool {
 // dup records a duplicate member name as a syntax error.
 func (d *Decoder) Dup(name string) {
 	if d.syntax == nil {
-		d.Fail("duplicate member " + strconv.Quote(name))
+		d.Fail("duplicate member " + Quote(name))
 		d.syntax.Duplicate = strings.Clone(name)
 	}
 	d.Pos = len(d.Data)
@@ -593,6 +599,7 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 	exp := 0
 	sawDot := false
 	nonZeroDropped := false
+	lastNZ := 0 // the place among the dropped digits of the last non-zero one
 	for ; i < len(text); i++ {
 		c := text[i]
 		if c == '.' {
@@ -615,6 +622,7 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 			overflow++
 			if c != '0' {
 				nonZeroDropped = true
+				lastNZ = overflow
 			}
 		}
 	}
@@ -637,6 +645,12 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 			e = -e
 		}
 		exp += e
+	}
+	// The kept digits end at 10^exp, and the m-th dropped digit is at
+	// 10^(exp-m): a non-zero one below 10^0 (1.00000000000000000001,
+	// 123456789012345678901.23) makes the number no integer.
+	if nonZeroDropped && exp-lastNZ < 0 {
+		return 0, false, false
 	}
 	// Drop trailing zeros of the significand into the exponent.
 	for nd > 0 && digits[nd-1] == '0' {
@@ -765,16 +779,49 @@ func (d *Decoder) RawObject() []byte {
 // skip reads past the next value, checking its syntax, including UTF-8,
 // nesting depth and duplicate member names, without recursion.
 func (d *Decoder) Skip() {
-	type frame struct {
-		object bool
-		first  bool
-		kstart int             // this object's names start at keys[kstart]
-		set    map[string]bool // the names, once there are many
-	}
-	var stackBuf [16]frame
+	var sc *keyRefs
+	d.skip(&sc)
+	putKeyRefs(sc)
+}
+
+// skipKeysMax is how many names of one object skip compares one by one;
+// beyond it the object's names go to a reused slice of hashes (see
+// firstDup), checked when the object ends.
+const skipKeysMax = 64
+
+// skipFrame is an open object or array of skip.
+type skipFrame struct {
+	kstart int32 // this object's names start at keys[kstart] (or refs[kstart], many)
+	flags  uint8
+}
+
+const (
+	frameObject = 1 << iota
+	frameFirst
+	frameMany // the names are in the refs
+	frameSet  // the names are in sets[depth] (inputs too large for refs)
+)
+
+// skipKey is a name of an object skip has open.
+type skipKey struct {
+	name string
+	off  int
+}
+
+func (d *Decoder) skip(scp **keyRefs) {
+	// The stack and the names start in arrays on the goroutine's stack;
+	// deeper or larger, they move to a reused scratch (*scp), so that
+	// nesting costs no allocation per value read.
+	var stackBuf [16]skipFrame
 	stack := stackBuf[:0]
-	var keyBuf [32]string
+	var keyBuf [32]skipKey
 	keys := keyBuf[:0]
+	scratch := func() *keyRefs {
+		if *scp == nil {
+			*scp = getKeyRefs()
+		}
+		return *scp
+	}
 	for {
 		c := d.Peek()
 		switch {
@@ -784,7 +831,16 @@ func (d *Decoder) Skip() {
 				return
 			}
 			d.Pos++
-			stack = append(stack, frame{object: c == '{', first: true, kstart: len(keys)})
+			if len(stack) == cap(stack) {
+				sc := scratch()
+				sc.frames = append(make([]skipFrame, 0, 2*cap(stack)+64), stack...)
+				stack = sc.frames
+			}
+			fl := uint8(frameFirst)
+			if c == '{' {
+				fl |= frameObject
+			}
+			stack = append(stack, skipFrame{kstart: int32(len(keys)), flags: fl})
 		case c == '"':
 			if _, ok := d.ReadStr(); !ok {
 				return
@@ -816,14 +872,26 @@ func (d *Decoder) Skip() {
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
 			c := d.Peek()
-			if f.object {
+			if f.flags&frameObject != 0 {
 				if c == '}' {
+					switch {
+					case f.flags&frameMany != 0:
+						rs := (*scp).s
+						if off := firstDup(rs[f.kstart:], func(r keyRef) string { return d.nameAt(r.off()) }); off >= 0 {
+							d.dupAt(off)
+							return
+						}
+						(*scp).s = rs[:f.kstart]
+					case f.flags&frameSet != 0:
+						delete((*scp).sets, len(stack))
+					default:
+						keys = keys[:f.kstart]
+					}
 					d.Pos++
-					keys = keys[:f.kstart]
 					stack = stack[:len(stack)-1]
 					continue
 				}
-				if !f.first {
+				if f.flags&frameFirst == 0 {
 					if c != ',' {
 						d.Fail("expected ',' or '}' after object member")
 						return
@@ -831,35 +899,66 @@ func (d *Decoder) Skip() {
 					d.Pos++
 					c = d.Peek()
 				}
-				f.first = false
+				f.flags &^= frameFirst
 				if c != '"' {
 					d.Fail("expected a member name")
 					return
 				}
+				off := d.Pos
 				k, ok := d.ReadStr()
 				if !ok {
 					return
 				}
-				if d.AllowDup {
+				switch {
+				case d.AllowDup:
 					// no duplicate check
-				} else if f.set != nil {
-					if f.set[k] {
+				case f.flags&frameMany != 0:
+					(*scp).add(makeRef(k, off))
+				case f.flags&frameSet != 0:
+					set := (*scp).sets[len(stack)]
+					if set[k] {
 						d.Dup(k)
 						return
 					}
-					f.set[k] = true
-				} else {
-					if slices.Contains(keys[f.kstart:], k) {
-						d.Dup(k)
-						return
-					}
-					keys = append(keys, k)
-					if len(keys)-f.kstart > 64 {
-						f.set = make(map[string]bool, 128)
-						for _, k := range keys[f.kstart:] {
-							f.set[k] = true
+					set[k] = true
+				default:
+					for _, x := range keys[f.kstart:] {
+						if x.name == k {
+							d.Dup(k)
+							return
 						}
-						keys = keys[:f.kstart]
+					}
+					if len(keys) == cap(keys) {
+						sc := scratch()
+						sc.keys = append(make([]skipKey, 0, 2*cap(keys)+64), keys...)
+						keys = sc.keys
+					}
+					keys = append(keys, skipKey{k, off})
+					if n := len(keys) - int(f.kstart); n > skipKeysMax {
+						// Move this object's names out of keys: to the
+						// refs, or for an input too large for them, a
+						// set. Its nested objects, read later, push
+						// theirs after.
+						sc := scratch()
+						kstart := f.kstart
+						if refsFit(d.Data) {
+							start := len(sc.s)
+							for _, x := range keys[f.kstart:] {
+								sc.add(makeRef(x.name, x.off))
+							}
+							f.kstart, f.flags = int32(start), f.flags|frameMany
+						} else {
+							if sc.sets == nil {
+								sc.sets = map[int]map[string]bool{}
+							}
+							set := make(map[string]bool, 4*n)
+							for _, x := range keys[f.kstart:] {
+								set[x.name] = true
+							}
+							sc.sets[len(stack)] = set
+							f.flags |= frameSet
+						}
+						keys = keys[:kstart]
 					}
 				}
 				if d.Peek() != ':' {
@@ -869,8 +968,8 @@ func (d *Decoder) Skip() {
 				d.Pos++
 				break
 			}
-			if f.first {
-				f.first = false
+			if f.flags&frameFirst != 0 {
+				f.flags &^= frameFirst
 				if c == ']' {
 					d.Pos++
 					stack = stack[:len(stack)-1]
@@ -922,6 +1021,11 @@ func (d *Decoder) Adopt(s *Decoder) {
 		d.bools = s.bools
 	}
 	d.Errs = append(d.Errs, s.Errs...)
+	d.moreErrs += s.moreErrs
+	if extra := len(d.Errs) - maxKeptViolations; extra > 0 {
+		d.Errs = d.Errs[:maxKeptViolations]
+		d.moreErrs += extra
+	}
 	d.beyond = d.beyond || s.beyond
 	if s.syntax != nil && d.syntax == nil {
 		d.syntax = s.syntax
@@ -992,30 +1096,70 @@ func (d *Decoder) PeekKeys(names []string) uint64 {
 // violations turns the recorded violations into a *ValidationError,
 // working out each JSON pointer from its byte offset.
 func (d *Decoder) Violations() error {
-	out := make([]Violation, len(d.Errs))
-	for i, v := range d.Errs {
-		p := rtPointerAt(d.Data, v.off)
+	errs := d.Errs
+	if len(errs) > maxKeptViolations {
+		errs = errs[:maxKeptViolations]
+	}
+	// The pointers of the violations, in one pass over the data in the
+	// order of their offsets.
+	order := make([]int, len(errs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return errs[a].off - errs[b].off })
+	pointers := make([]string, len(errs))
+	w := pointerWalker{d: Decoder{Data: d.Data}}
+	for _, i := range order {
+		pointers[i] = w.to(errs[i].off)
+	}
+	out := make([]Violation, len(errs))
+	for i, v := range errs {
+		p := pointers[i]
 		if v.suffix != "" {
 			p += "/" + EscapePointer(v.suffix)
 		}
 		out[i] = Violation{Pointer: p, Keyword: v.keyword, Message: v.message}
 	}
-	return &ValidationError{Violations: out}
+	return &ValidationError{Violations: out, Omitted: d.ErrCount() - len(out)}
 }
+
+// maxKeptViolations bounds the violations a decoder keeps: past it, a
+// message that breaks the schema everywhere costs a count, not a record
+// (and a JSON pointer) for each.
+const maxKeptViolations = 100
+
+// ErrCount is the number of violations found, kept or not.
+func (d *Decoder) ErrCount() int { return len(d.Errs) + d.moreErrs }
 
 // rtPointerAt returns the JSON pointer of the value that starts at byte
 // offset off of the (syntactically valid up to off) document data.
 func rtPointerAt(data []byte, off int) string {
-	type frame struct {
-		object bool
-		index  int
-		key    string
-	}
-	var stack []frame
-	d := Decoder{Data: data}
+	w := pointerWalker{d: Decoder{Data: data}}
+	return w.to(off)
+}
+
+// pointerWalker finds the JSON pointers of values at increasing offsets
+// of one document in one pass.
+type pointerWalker struct {
+	d     Decoder
+	stack []pointerFrame
+	ended bool
+}
+
+type pointerFrame struct {
+	object bool
+	index  int
+	key    string
+}
+
+// to returns the pointer of the value at off, which must not be before
+// the offset of the previous call.
+func (w *pointerWalker) to(off int) string {
+	d := &w.d
+	data := d.Data
 	pointer := func() string {
 		var b []byte
-		for _, f := range stack {
+		for _, f := range w.stack {
 			b = append(b, '/')
 			if f.object {
 				b = append(b, EscapePointer(f.key)...)
@@ -1025,6 +1169,9 @@ func rtPointerAt(data []byte, off int) string {
 		}
 		return string(b)
 	}
+	if w.ended {
+		return ""
+	}
 	for {
 		d.Peek()
 		if d.Pos >= off || d.Pos >= len(data) {
@@ -1033,10 +1180,10 @@ func rtPointerAt(data []byte, off int) string {
 		switch c := data[d.Pos]; c {
 		case '{', '[':
 			d.Pos++
-			stack = append(stack, frame{object: c == '{', index: -1})
+			w.stack = append(w.stack, pointerFrame{object: c == '{', index: -1})
 			if c == '[' {
 				if d.Peek() != ']' {
-					stack[len(stack)-1].index = 0
+					w.stack[len(w.stack)-1].index = 0
 					continue
 				}
 			}
@@ -1053,12 +1200,12 @@ func rtPointerAt(data []byte, off int) string {
 			return pointer()
 		}
 		// Move to the next value.
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
+		for len(w.stack) > 0 {
+			f := &w.stack[len(w.stack)-1]
 			c := d.Peek()
 			if c == '}' || c == ']' {
 				d.Pos++
-				stack = stack[:len(stack)-1]
+				w.stack = w.stack[:len(w.stack)-1]
 				continue
 			}
 			if c == ',' {
@@ -1077,7 +1224,8 @@ func rtPointerAt(data []byte, off int) string {
 			}
 			break
 		}
-		if len(stack) == 0 {
+		if len(w.stack) == 0 {
+			w.ended = true
 			d.Peek()
 			if d.Pos >= off {
 				return ""

@@ -31,6 +31,19 @@ func TestParseInt(t *testing.T) {
 		{"0.000000000000000000000000001e27", 1, true, true},
 		{"123456789012345678901234567890e-29", 0, false, false},
 		{"100000000000000000000e-20", 1, true, true},
+		// Digits beyond the twenty kept: a non-zero one below the point
+		// makes a number that is no integer, above it a large integer.
+		{"1.00000000000000000001", 0, false, false},
+		{"-1.00000000000000000001", 0, false, false},
+		{"1.000000000000000000000000000000", 1, true, true},
+		{"1.00000000000000000001e20", 0, true, false},
+		{"1.00000000000000000001e19", 0, false, false},
+		{"12345678901234567890123e-2", 0, false, false},
+		{"12345678901234567890100e-2", 0, true, false},
+		{"123456789012345678901234567890", 0, true, false},
+		{"0.10000000000000000000000000001e1", 0, false, false},
+		{"1.0", 1, true, true},
+		{"1E+2", 100, true, true},
 	} {
 		n, isInt, inRange := ParseInt([]byte(tc.in))
 		if n != tc.n || isInt != tc.isInt || inRange != tc.inRange {
@@ -171,5 +184,31 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 	e.Float(math.NaN())
 	if e.Err == nil {
 		t.Error("NaN encodes without an error")
+	}
+}
+
+// TestIntegerPastKeptDigits: the decoder's Int and the run-time schema's
+// "integer" refuse a number whose fraction is non-zero only past the
+// twentieth significant digit, and take 1.0.
+func TestIntegerPastKeptDigits(t *testing.T) {
+	s, err := CompileSchema([]byte(`{"type":"integer"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in string
+		ok bool
+	}{{"1.00000000000000000001", false}, {"1.0", true}, {"1.000000000000000000000", true}} {
+		var d Decoder
+		d.Init([]byte(c.in))
+		d.Int()
+		err := d.Finish()
+		if (err == nil) != c.ok || !c.ok && !strings.Contains(err.Error(), "expected integer") {
+			t.Errorf("Int(%s): %v", c.in, err)
+		}
+		err = s.Validate("", []byte(c.in))
+		if (err == nil) != c.ok || !c.ok && !strings.Contains(err.Error(), "expected integer") {
+			t.Errorf("schema integer, %s: %v", c.in, err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // A Violation is one way a JSON document or a Go value breaks the schema.
@@ -19,12 +20,27 @@ type Violation struct {
 	Message string `json:"message"`
 }
 
+// String renders the violation for a person; a pointer longer than
+// maxPointerText is shortened (its start and its end are kept).
 func (v Violation) String() string {
 	p := v.Pointer
 	if p == "" {
 		p = "/"
 	}
-	return p + ": " + v.Message + " (" + v.Keyword + ")"
+	return ClipMiddle(p, MaxPointerText) + ": " + v.Message + " (" + v.Keyword + ")"
+}
+
+// MaxPointerText bounds the JSON pointer in a violation's text and in the
+// data of an error response.
+const MaxPointerText = 128
+
+// ClipMiddle shortens s to its first and last max/2 bytes (on UTF-8
+// boundaries) joined by "..." when it is longer than max.
+func ClipMiddle(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return clipUTF8(s, max/2) + "..." + tailUTF8(s, max/2)
 }
 
 // Error returns the violation as text, so that a Violation is an error.
@@ -33,6 +49,10 @@ func (v Violation) Error() string { return v.String() }
 // ValidationError lists every violation found in a document or value.
 type ValidationError struct {
 	Violations []Violation `json:"violations"`
+	// Omitted counts the violations found past the first ones, which a
+	// decoder keeps no record of (so that a document that breaks the
+	// schema everywhere costs no memory for each).
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // Unwrap returns the violations as errors (for errors.As and for code that
@@ -45,25 +65,38 @@ func (e *ValidationError) Unwrap() []error {
 	return out
 }
 
+// Error lists the first maxErrorViolations violations and counts the
+// rest.
 func (e *ValidationError) Error() string {
 	var b strings.Builder
-	switch len(e.Violations) {
+	n := len(e.Violations) + e.Omitted
+	switch n {
 	case 0:
 		return "no violations"
 	case 1:
 		b.WriteString("invalid: ")
 	default:
-		b.WriteString(strconv.Itoa(len(e.Violations)))
+		b.WriteString(strconv.Itoa(n))
 		b.WriteString(" violations: ")
 	}
 	for i, v := range e.Violations {
+		if i == maxErrorViolations {
+			b.WriteString("; and " + strconv.Itoa(n-i) + " more")
+			break
+		}
 		if i > 0 {
 			b.WriteString("; ")
 		}
 		b.WriteString(v.String())
 	}
+	if len(e.Violations) <= maxErrorViolations && e.Omitted > 0 {
+		b.WriteString("; and " + strconv.Itoa(e.Omitted) + " more")
+	}
 	return b.String()
 }
+
+// maxErrorViolations bounds the violations ValidationError.Error lists.
+const maxErrorViolations = 10
 
 // SyntaxError is malformed JSON: the document is not JSON at all, or breaks
 // a rule every document must keep (UTF-8 text, unique member names, nesting
@@ -242,22 +275,71 @@ func EscapePointer(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
-// rtQuote quotes s for a message, shortening very long strings.
+// MaxQuoted is how many bytes of a string Quote keeps: whatever a message
+// quotes from its input (a method name, an id, a header value, a member
+// name), the message stays short.
+const MaxQuoted = 64
+
+// Quote quotes s for a message, shortening a string longer than MaxQuoted
+// bytes to its first 61 (on a UTF-8 boundary) and "...".
 func Quote(s string) string {
-	if len(s) > 64 {
-		s = s[:61] + "..."
+	if len(s) > MaxQuoted {
+		s = clipUTF8(s, MaxQuoted-3) + "..."
 	}
 	return strconv.Quote(s)
 }
 
-// rtQuoteList renders `"a", "b"` for messages.
+// Clip shortens s to at most max bytes (on a UTF-8 boundary, ending in
+// "..." when it cut), for text from elsewhere that a message includes
+// unquoted (an error of another package that may repeat its input).
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	return clipUTF8(s, max-3) + "..."
+}
+
+// clipUTF8 is the longest prefix of s of at most n bytes that does not
+// cut a UTF-8 sequence.
+func clipUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// tailUTF8 is the longest suffix of s of at most n bytes that does not
+// start inside a UTF-8 sequence.
+func tailUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return s[i:]
+}
+
+// maxQuotedList bounds the entries QuoteList shows.
+const maxQuotedList = 16
+
+// QuoteList renders `"a", "b"` for messages, each entry as Quote does, at
+// most maxQuotedList of them and a count of the rest.
 func QuoteList(list []string) string {
 	var b strings.Builder
 	for i, s := range list {
+		if i == maxQuotedList {
+			b.WriteString(", and " + strconv.Itoa(len(list)-i) + " more")
+			break
+		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(strconv.Quote(s))
+		b.WriteString(Quote(s))
 	}
 	return b.String()
 }

@@ -649,17 +649,28 @@ func (n *schemaNode) typeOK(c byte, raw []byte, vs *Validator) bool {
 }
 
 func (n *schemaNode) checkObject(raw []byte, vs *Validator, depth int) {
-	d := Decoder{Data: raw}
+	if n.props == nil && n.additional == nil && !n.noAdditional && n.required == nil && n.minProps == noLimit && n.maxProps == noLimit {
+		return // nothing to check member by member
+	}
+	// raw is well-formed (Validate read it whole): skipping its values
+	// need not look for duplicate names again.
+	d := Decoder{Data: raw, AllowDup: true}
 	d.Object()
-	var seen []string
+	var seenBuf [64]bool
+	var seen []bool
+	if len(n.required) > len(seenBuf) {
+		seen = make([]bool, len(n.required))
+	} else {
+		seen = seenBuf[:len(n.required)]
+	}
 	count := 0
 	for first := true; d.NextMember(&first); {
 		key := d.Key
 		d.Peek()
 		val := d.Raw()
 		count++
-		if n.required != nil {
-			seen = append(seen, key)
+		if i := slices.Index(n.required, key); i >= 0 {
+			seen[i] = true
 		}
 		mark := vs.Mark()
 		switch p := n.props[key]; {
@@ -669,13 +680,13 @@ func (n *schemaNode) checkObject(raw []byte, vs *Validator, depth int) {
 			check(n.additional, val, vs, depth+1)
 		case n.noAdditional:
 			if vs.Loud() {
-				vs.Add("additionalProperties", "member "+strconv.Quote(key)+" is not allowed")
+				vs.Add("additionalProperties", "member "+Quote(key)+" is not allowed")
 			}
 		}
 		vs.At(mark, key)
 	}
-	for _, r := range n.required {
-		if !slices.Contains(seen, r) && vs.Loud() {
+	for i, r := range n.required {
+		if !seen[i] && vs.Loud() {
 			vs.Add("required", "missing required member "+strconv.Quote(r))
 		}
 	}
@@ -688,7 +699,10 @@ func (n *schemaNode) checkObject(raw []byte, vs *Validator, depth int) {
 }
 
 func (n *schemaNode) checkArray(raw []byte, vs *Validator, depth int) {
-	d := Decoder{Data: raw}
+	if n.items == nil && n.minItems == noLimit && n.maxItems == noLimit {
+		return // nothing to check item by item
+	}
+	d := Decoder{Data: raw, AllowDup: true} // well-formed, as in checkObject
 	d.Array()
 	i := 0
 	for first := true; d.NextElem(&first); i++ {

@@ -61,19 +61,25 @@ func (m *Members) add(name string, value json.RawMessage) {
 	*m = append(*m, Member{Name: name, Value: value})
 }
 
-// memberIndex finds duplicate names among the undeclared members of one
-// object while it is decoded: a scan of the members while they are few, and
-// once there are more than memberScanMax, a set of the hashes of the names
-// (with a seed of its own), so that the check stays linear in the number of
-// members. The set holds no pointers and 8 bytes a member, which keeps it
-// cheap for the caches and the garbage collector at a million members.
+// MemberIndex finds duplicate names among the undeclared members of one
+// object while it is decoded, and sizes the object's Members. While the
+// members are few, each new name is compared with those before it. At the
+// memberScanMax+1st, the index reads the rest of the object ahead (a skip
+// that only reads names): it counts the members, so that Members is
+// allocated once at its final size, and finds the first repeated name
+// among them by sorting their hashes (firstDup), so that the members after
+// it are taken without a check, and the one that repeats a name is refused
+// when decoding reaches it. Memory for it is a pooled slice, not a set
+// that grows with the object. (If the read ahead finds a syntax error,
+// decoding will stop there; until then the names go to a set of hashes.)
 type MemberIndex struct {
+	ahead  bool // the rest of the object was read ahead
+	dupAt  int  // offset of the first repeated name's quote, or -1
 	seed   maphash.Seed
 	hashes map[uint64]struct{}
 }
 
-// memberScanMax is how many members a scan checks before memberIndex
-// switches to the set.
+// memberScanMax is how many members the index compares one by one.
 const memberScanMax = 32
 
 // extraMember adds the member being read (d.key and its value) to m, the
@@ -83,6 +89,11 @@ const memberScanMax = 32
 func (d *Decoder) ExtraMember(m *Members, ix *MemberIndex) bool {
 	k := d.Key
 	switch {
+	case ix.ahead:
+		if d.KeyPos == ix.dupAt {
+			d.Dup(k)
+			return false
+		}
 	case ix.hashes != nil:
 		h := maphash.String(ix.seed, k)
 		if _, seen := ix.hashes[h]; !seen {
@@ -98,14 +109,70 @@ func (d *Decoder) ExtraMember(m *Members, ix *MemberIndex) bool {
 		d.Dup(k)
 		return false
 	case len(*m) >= memberScanMax:
-		ix.seed = maphash.MakeSeed()
-		ix.hashes = make(map[uint64]struct{}, 4*len(*m))
-		for i := range *m {
-			ix.hashes[maphash.String(ix.seed, (*m)[i].Name)] = struct{}{}
+		if !refsFit(d.Data) || !d.readAhead(m, ix) {
+			ix.seed = maphash.MakeSeed()
+			ix.hashes = make(map[uint64]struct{}, 4*len(*m))
+			for i := range *m {
+				ix.hashes[maphash.String(ix.seed, (*m)[i].Name)] = struct{}{}
+			}
+			ix.hashes[maphash.String(ix.seed, k)] = struct{}{}
+		} else if d.KeyPos == ix.dupAt {
+			d.Dup(k)
+			return false
 		}
-		ix.hashes[maphash.String(ix.seed, k)] = struct{}{}
 	}
 	m.add(k, d.Raw())
+	return true
+}
+
+// readAhead reads the rest of the object whose member d.Key is being read
+// (its value comes next) without decoding it: it grows m to hold every
+// member left, and sets ix.dupAt to the offset of the first name that
+// repeats an earlier one (of m, d.Key, or the names ahead), or -1. It
+// returns false, and changes nothing, if the rest is not well-formed JSON.
+func (d *Decoder) readAhead(mp *Members, ix *MemberIndex) bool {
+	m := *mp
+	r := Decoder{Data: d.Data, Pos: d.Pos, depth: d.depth, AllowDup: true}
+	refs := getKeyRefs()
+	defer putKeyRefs(refs)
+	for i := range m {
+		refs.add(makeRef(m[i].Name, refOther+i))
+	}
+	refs.add(makeRef(d.Key, d.KeyPos))
+	n := 1
+	for {
+		r.Skip()
+		if r.Failed() {
+			return false
+		}
+		c := r.Peek()
+		if c == '}' {
+			break
+		}
+		if c != ',' {
+			return false
+		}
+		r.Pos++
+		if r.Peek() != '"' {
+			return false
+		}
+		off := r.Pos
+		k, ok := r.ReadStr()
+		if !ok || r.Peek() != ':' {
+			return false
+		}
+		r.Pos++
+		refs.add(makeRef(k, off))
+		n++
+	}
+	ix.dupAt = firstDup(refs.s, func(x keyRef) string {
+		if x.off() >= refOther {
+			return m[x.off()-refOther].Name
+		}
+		return d.nameAt(x.off())
+	})
+	ix.ahead = true
+	*mp = slices.Grow(m, n)
 	return true
 }
 
@@ -223,7 +290,7 @@ func (d *Decoder) ConstRaw(want string) {
 // and skips it.
 func (d *Decoder) NotAllowed() {
 	d.Peek()
-	d.Violate(d.Pos, "additionalProperties", "member "+strconv.Quote(d.Key)+" is not allowed")
+	d.Violate(d.Pos, "additionalProperties", "member "+Quote(d.Key)+" is not allowed")
 	d.Skip()
 }
 
@@ -258,6 +325,10 @@ func (d *Decoder) BadTag(member, tag, typeName, allowed string) {
 	off := d.Pos
 	d.Skip()
 	if d.Failed() {
+		return
+	}
+	if len(d.Errs) >= maxKeptViolations {
+		d.moreErrs++
 		return
 	}
 	d.Errs = append(d.Errs, decodeViolation{off: off, suffix: member, keyword: "const",
@@ -325,7 +396,7 @@ type Trial struct {
 // branch that names more of the document is the one it meant); then fewer
 // violations; ties keep the earlier candidate.
 func (t *Trial) Offer(sd *Decoder, violations int, extras int) bool {
-	errs := violations + len(sd.Errs)
+	errs := violations + sd.ErrCount()
 	if sd.syntax != nil {
 		errs++
 	}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
@@ -395,7 +396,7 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 	m, ok := d.Methods[env.Method]
 	if !ok || m.Notification != notification {
 		if notification {
-			d.log("mcp: dropped notification %q: no handler", env.Method)
+			d.log("mcp: dropped notification %s: no handler", codec.Quote(env.Method))
 			return nil
 		}
 		if ok {
@@ -409,7 +410,7 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		var err error
 		if ctx, err = d.Protocol.Before(ctx, d, peer, &env); err != nil {
 			if notification {
-				d.log("mcp: notification %q: %v", env.Method, err)
+				d.log("mcp: notification %s: %v", codec.Quote(env.Method), err)
 				return nil
 			}
 			return d.ErrorResponseFor(env.ID, err)
@@ -418,7 +419,7 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 	res, err := d.call(ctx, m, env)
 	if notification {
 		if err != nil {
-			d.log("mcp: notification %q: %v", env.Method, err)
+			d.log("mcp: notification %s: %v", codec.Quote(env.Method), err)
 		} else if d.Protocol != nil {
 			d.Protocol.After(ctx, d, peer, &env, nil)
 		}
@@ -460,7 +461,7 @@ func (d *Dispatcher) CallMethod(ctx context.Context, m *Method, env Envelope) (R
 func (d *Dispatcher) call(ctx context.Context, m *Method, env Envelope) (res Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			d.log("mcp: panic in handler for %q: %v\n%s", env.Method, p, debug.Stack())
+			d.log("mcp: panic in handler for %s: %v\n%s", codec.Quote(env.Method), p, debug.Stack())
 			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler panicked"}
 		}
 	}()
@@ -515,18 +516,33 @@ func (d *Dispatcher) ErrorResponse(id []byte, code int64, message string, data [
 
 // ViolationsUnder moves violations under a member of the message (their
 // pointers become /params/..., /result/...) and encodes them as the data
-// of an error response.
+// of an error response: at most MaxDataViolations of them, each pointer
+// longer than codec.MaxPointerText shortened in its middle, and the number
+// of the others as "omitted".
 func ViolationsUnder(prefix string, ve *codec.ValidationError) ([]codec.Violation, []byte) {
 	vs := make([]codec.Violation, len(ve.Violations))
 	for i, v := range ve.Violations {
 		v.Pointer = prefix + v.Pointer
 		vs[i] = v
 	}
-	data, _ := json.Marshal(struct {
-		Violations []codec.Violation `json:"violations"`
-	}{vs})
+	shown, omitted := vs, ve.Omitted
+	if len(shown) > MaxDataViolations {
+		omitted += len(shown) - MaxDataViolations
+		shown = shown[:MaxDataViolations]
+	}
+	if slices.ContainsFunc(shown, func(v codec.Violation) bool { return len(v.Pointer) > codec.MaxPointerText }) {
+		shown = slices.Clone(shown)
+		for i := range shown {
+			shown[i].Pointer = codec.ClipMiddle(shown[i].Pointer, codec.MaxPointerText)
+		}
+	}
+	data, _ := json.Marshal(codec.ValidationError{Violations: shown, Omitted: omitted})
 	return vs, data
 }
+
+// MaxDataViolations bounds the violations in the data of an invalid-params
+// or invalid-result error.
+const MaxDataViolations = 20
 
 // InvalidParams turns decoding and validation errors into -32602 with the
 // violations (pointers relative to the message, under /params) as data.
@@ -535,8 +551,8 @@ func InvalidParams(err error) error {
 	if errors.As(err, &ve) && len(ve.Violations) > 0 {
 		vs, data := ViolationsUnder("/params", ve)
 		msg := "invalid params: " + vs[0].String()
-		if len(vs) > 1 {
-			msg += fmt.Sprintf(" (and %d more)", len(vs)-1)
+		if n := len(vs) + ve.Omitted; n > 1 {
+			msg += fmt.Sprintf(" (and %d more)", n-1)
 		}
 		return &RPCError{Code: CodeInvalidParams, Message: msg, Data: data}
 	}

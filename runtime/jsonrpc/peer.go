@@ -332,7 +332,7 @@ func DecodeRPCError(raw []byte) *RPCError {
 	}
 	code, err := v.Code.Int64()
 	if err != nil {
-		return &RPCError{Code: CodeInternalError, Message: "the peer answered with a malformed error code: " + v.Code.String()}
+		return &RPCError{Code: CodeInternalError, Message: "the peer answered with a malformed error code: " + codec.QuoteNum([]byte(v.Code.String()))}
 	}
 	return &RPCError{Code: code, Message: *v.Message, Data: v.Data}
 }

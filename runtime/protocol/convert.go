@@ -155,7 +155,7 @@ func (o *Older) older() (*codec.Schema, error) {
 func (o *Older) method(name string, toOlder bool) (*OlderMethod, error) {
 	m, ok := o.methods[name]
 	if !ok {
-		return nil, o.fail(&ConversionError{Message: "method " + strconv.Quote(name) + " is not carried by both revisions"}, toOlder)
+		return nil, o.fail(&ConversionError{Message: "method " + codec.Quote(name) + " is not carried by both revisions"}, toOlder)
 	}
 	return m, nil
 }
@@ -183,30 +183,42 @@ func (o *Older) checkOlder(pointer string, data []byte) error {
 // from the session). Absent params stay absent unless this revision
 // requires them.
 func (o *Older) paramsUp(m *OlderMethod, params []byte) ([]byte, error) {
+	params, meta, err := o.paramsUpMeta(m, params)
+	if err != nil || meta == nil {
+		return params, err
+	}
+	return setMember(params, spec.MemberMeta, meta), nil
+}
+
+// paramsUpMeta is paramsUp leaving the _meta to set: it returns the
+// checked params (nil for none) and, when this revision requires _meta
+// members, the _meta they should carry (else nil), for a caller that
+// changes _meta again to set it once.
+func (o *Older) paramsUpMeta(m *OlderMethod, params []byte) (_, meta []byte, _ error) {
 	if params == nil {
 		if m.ParamsRequired && m.Params != "" {
-			return nil, &codec.ValidationError{Violations: []codec.Violation{{Keyword: "required", Message: "params are required"}}}
+			return nil, nil, &codec.ValidationError{Violations: []codec.Violation{{Keyword: "required", Message: "params are required"}}}
 		}
 		if !m.NewParamsRequired {
-			return nil, nil
+			return nil, nil, nil
 		}
 		params = []byte("{}")
 	} else if m.Params != "" {
 		if err := o.checkOlder(m.Params, params); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(m.ParamsMeta) == 0 {
-		return params, nil
+		return params, nil, nil
 	}
-	meta := codec.Lookup(params, spec.MemberMeta)
+	meta = codec.Lookup(params, spec.MemberMeta)
 	switch {
 	case meta == nil:
 		meta = []byte("{}")
 	case meta[0] != '{':
-		return params, nil // this revision's schema refuses it
+		return params, nil, nil // this revision's schema refuses it
 	}
-	return setMember(params, spec.MemberMeta, addMembers(meta, m.ParamsMeta)), nil
+	return params, addMembers(meta, m.ParamsMeta), nil
 }
 
 // paramsDown converts this revision's params (JSON) to the older
@@ -534,33 +546,53 @@ func convInvalid(revision string, err error) error {
 }
 
 // addMembers returns the object data with the fills it lacks added at its
-// start; anything but an object comes back as it is.
+// start; anything but an object comes back as it is. The members of data
+// are copied as they are, not decoded: one allocation of about the size
+// of data, none when it lacks none of the fills.
 func addMembers(data []byte, fills []Fill) []byte {
 	if len(fills) == 0 {
 		return data
 	}
-	d := codec.Decoder{Data: data}
+	d := codec.Decoder{Data: data, AllowDup: true}
 	if !d.Object() {
 		return data
 	}
-	var seen []string
+	var hasBuf [8]bool
+	var has []bool
+	if len(fills) > len(hasBuf) {
+		has = make([]bool, len(fills))
+	} else {
+		has = hasBuf[:len(fills)]
+	}
 	for first := true; d.NextMember(&first); {
-		seen = append(seen, strings.Clone(d.Key))
+		for i := range fills {
+			if fills[i].Name == d.Key {
+				has[i] = true
+			}
+		}
 		d.Skip()
 	}
 	if d.Failed() {
 		return data
 	}
-	e := codec.Encoder{Buf: make([]byte, 0, len(data)+64)}
+	size := len(data) + 1
+	missing := false
+	for i, f := range fills {
+		if !has[i] {
+			size += len(f.Name) + len(f.JSON) + 8
+			missing = true
+		}
+	}
+	if !missing {
+		return data
+	}
+	e := codec.Encoder{Buf: make([]byte, 0, size)}
 	e.Buf = append(e.Buf, '{')
-	for _, f := range fills {
-		if !slices.Contains(seen, f.Name) {
+	for i, f := range fills {
+		if !has[i] {
 			e.Key(f.Name)
 			e.Buf = append(e.Buf, f.JSON...)
 		}
-	}
-	if len(e.Buf) == 1 {
-		return data
 	}
 	rest := bytes.TrimSpace(bytes.TrimSpace(data)[1:]) // after the {
 	if len(rest) > 0 && rest[0] != '}' {
@@ -578,36 +610,84 @@ func addPairs(data []byte, pairs ...string) []byte {
 	return addMembers(data, fills)
 }
 
+// memberSpan is where one member of an object is in its JSON: from its
+// name's quote to the end of its value.
+type memberSpan struct{ start, end int }
+
 // dropMembers returns the object data without the named members; data is
-// not changed. Anything but an object comes back as it is.
+// not changed. Anything but an object comes back as it is. The other
+// members are copied as they are: nothing is allocated when none of the
+// names is there, else one buffer of at most the size of data.
 func dropMembers(data []byte, names ...string) []byte {
-	d := codec.Decoder{Data: data}
+	d := codec.Decoder{Data: data, AllowDup: true}
 	if !d.Object() {
 		return data
 	}
-	e := codec.Encoder{Buf: make([]byte, 0, len(data))}
-	e.Buf = append(e.Buf, '{')
-	found := false
+	var dropBuf [4]memberSpan
+	drop := dropBuf[:0]
 	for first := true; d.NextMember(&first); {
-		if slices.Contains(names, d.Key) {
-			found = true
-			d.Skip()
-			continue
+		start := d.KeyPos
+		named := slices.Contains(names, d.Key)
+		d.Skip()
+		if named {
+			drop = append(drop, memberSpan{start, d.Pos})
 		}
-		e.Key(d.Key)
-		d.Peek()
-		e.Buf = append(e.Buf, d.Raw()...)
 	}
-	if d.Failed() || !found {
+	if d.Failed() || len(drop) == 0 {
 		return data
 	}
-	return append(e.Buf, '}')
+	// Copy the spans between the dropped members, and the commas that
+	// separate what is kept.
+	out := make([]byte, 0, len(data))
+	out = append(out, '{')
+	d = codec.Decoder{Data: data, AllowDup: true}
+	d.Object()
+	kept := 0
+	for first := true; d.NextMember(&first); {
+		start := d.KeyPos
+		d.Skip()
+		if len(drop) > 0 && drop[0].start == start {
+			drop = drop[1:]
+			continue
+		}
+		if kept > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, data[start:d.Pos]...)
+		kept++
+	}
+	return append(out, '}')
 }
 
 // setMember returns the object data with member name set to value (in
-// place of the member, or at the start).
+// place of the member, or at the start): one copy of data, its other
+// members as they are.
 func setMember(data []byte, name string, value []byte) []byte {
-	return addMembers(dropMembers(data, name), []Fill{{name, string(value)}})
+	d := codec.Decoder{Data: data, AllowDup: true}
+	if !d.Object() {
+		return data
+	}
+	for first := true; d.NextMember(&first); {
+		if d.Key != name {
+			d.Skip()
+			continue
+		}
+		// Replace the value in place.
+		d.Peek()
+		start := d.Pos
+		d.Skip()
+		if d.Failed() {
+			return data
+		}
+		out := make([]byte, 0, len(data)-(d.Pos-start)+len(value))
+		out = append(out, data[:start]...)
+		out = append(out, value...)
+		return append(out, data[d.Pos:]...)
+	}
+	if d.Failed() {
+		return data
+	}
+	return addMembers(data, []Fill{{name, string(value)}})
 }
 
 // emptyObject reports whether data is the JSON object {}.

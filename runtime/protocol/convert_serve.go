@@ -191,11 +191,11 @@ func (f *olderFront) wrap(name string, m *jsonrpc.Method) func(context.Context, 
 			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: " + codec.Quote(name) + " (not in protocol version " + o.Revision() + ")"}
 		}
 		om := o.methods[name]
-		up, err := o.paramsUp(om, raw)
+		up, meta, err := o.paramsUpMeta(om, raw)
 		if err != nil {
 			return nil, jsonrpc.InvalidParams(o.fail(err, false))
 		}
-		params, err := f.params(up, sess)
+		params, err := f.params(up, meta, sess)
 		if err != nil {
 			return nil, err
 		}
@@ -249,12 +249,16 @@ func olderError(method string, err error) error {
 }
 
 // params is converted params b (JSON of the package's revision; nil for
-// none), with the _meta of the package's revision filled from the session.
-func (f *olderFront) params(b []byte, sess *Session) ([]byte, error) {
+// none), with the _meta of the package's revision filled from the session;
+// meta, if not nil, is the _meta of b the conversion filled (paramsUpMeta),
+// so that b is copied once.
+func (f *olderFront) params(b, meta []byte, sess *Session) ([]byte, error) {
 	if b == nil {
 		b = []byte("{}")
 	}
-	meta := codec.Lookup(b, "_meta")
+	if meta == nil {
+		meta = codec.Lookup(b, "_meta")
+	}
 	switch {
 	case meta == nil:
 		meta = []byte("{}")

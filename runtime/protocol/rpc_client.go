@@ -409,6 +409,10 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	if connEnded(err) {
+		// The server is gone: nothing to fall back to.
+		return err
+	}
 	if err == nil {
 		vs, isDiscover := supportedVersions(raw)
 		if !isDiscover {
@@ -617,6 +621,9 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	}
 	e.Buf = append(e.Buf, '}')
 	raw, err := c.t.request(ctx, clientRequest{method: spec.MethodInitialize, params: e.Buf, timeout: c.cfg.RequestTimeout})
+	if connEnded(err) {
+		return err // says it all, and starts with "mcp:"
+	}
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
@@ -632,7 +639,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	}
 	c.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, codec.QuoteList(c.speaks()))
+		return fmt.Errorf("mcp: initialize: the server answered with protocol version %s; this client speaks %s", codec.Quote(got), codec.QuoteList(c.speaks()))
 	}
 	if err := c.t.notify(ctx, &clientRequest{method: spec.MethodInitialized, version: got}); err != nil {
 		return fmt.Errorf("mcp: notifications/initialized: %w", err)
@@ -1137,7 +1144,7 @@ func (c *ClientCore) incoming(d *Core) *Core {
 		in.Methods[name] = m
 	}
 	in.OnResponse = func(msg []byte) {
-		c.noteBad("a response to id " + string(codec.Lookup(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
+		c.noteBad("a response to id " + codec.Clip(string(codec.Lookup(msg, "id")), codec.MaxQuoted) + ", which no request awaits: " + codec.Quote(string(msg)))
 	}
 	in.OnBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
 	if m := in.Methods[spec.MethodCancelled]; m != nil {

@@ -306,7 +306,7 @@ func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id 
 			return nil, fmt.Errorf("mcp: %s: the server answered 202 Accepted, with no response", codec.Quote(method))
 		}
 	}
-	return nil, fmt.Errorf("mcp: %s: the server answered with Content-Type %q, neither application/json nor text/event-stream", codec.Quote(method), resp.Header.Get("Content-Type"))
+	return nil, fmt.Errorf("mcp: %s: the server answered with Content-Type %s, neither application/json nor text/event-stream", codec.Quote(method), codec.Quote(resp.Header.Get("Content-Type")))
 }
 
 // streamEnded describes a response stream that ended before the response.
@@ -576,7 +576,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 		return nil
 	}
 	resp.Body.Close()
-	return fmt.Errorf("mcp: %s: the server answered %s with Content-Type %q, neither application/json nor text/event-stream", codec.Quote(r.method), resp.Status, resp.Header.Get("Content-Type"))
+	return fmt.Errorf("mcp: %s: the server answered %s with Content-Type %s, neither application/json nor text/event-stream", codec.Quote(r.method), codec.Clip(resp.Status, codec.MaxQuoted), codec.Quote(resp.Header.Get("Content-Type")))
 }
 
 // consumeResponse reads the stream of a request's response and, if it
@@ -728,7 +728,7 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 		t.core.noteBad(describeBad(msg, bad))
 	case env.Response && env.Method == "":
 		if !t.out.Deliver(msg) {
-			t.core.noteBad("a response to id " + string(env.ID) + ", which no request awaits: " + codec.Quote(string(msg)))
+			t.core.noteBad("a response to id " + codec.Clip(string(env.ID), codec.MaxQuoted) + ", which no request awaits: " + codec.Quote(string(msg)))
 		}
 	case env.ID == nil:
 		if env.Method == spec.MethodCancelled {

@@ -224,7 +224,7 @@ func (s *httpStream) post(ctx context.Context, msg, id []byte, r *clientRequest)
 		if ctx.Err() != nil {
 			return nil // cancelled: no response is due
 		}
-		return fmt.Errorf("the server answered %s with no response to the request (Content-Type %q)", resp.Status, resp.Header.Get("Content-Type"))
+		return fmt.Errorf("the server answered %s with no response to the request (Content-Type %s)", resp.Status, codec.Quote(resp.Header.Get("Content-Type")))
 	}
 	return nil
 }

@@ -168,7 +168,7 @@ func (s *commandStream) endError() error {
 	select {
 	case <-s.exited:
 	case <-time.After(time.Second):
-		return errors.New("mcp: the server closed its standard output")
+		return &ConnEndedError{Msg: "mcp: the server closed its standard output"}
 	}
 	msg := "mcp: the server process exited"
 	if s.waitErr != nil {
@@ -179,7 +179,23 @@ func (s *commandStream) endError() error {
 			msg += "; its standard error ends with: " + t
 		}
 	}
-	return errors.New(msg)
+	return &ConnEndedError{Msg: msg}
+}
+
+// ConnEndedError is what a request gets when the connection to the
+// server ended under it: the server closed it or, for a server process,
+// exited (with its exit status and the end of its standard error). The
+// client reports it as it is, once, whatever request noticed it first,
+// and does not retry it in another way (such as the initialize handshake
+// after a failed server/discover).
+type ConnEndedError struct{ Msg string }
+
+func (e *ConnEndedError) Error() string { return e.Msg }
+
+// connEnded reports whether err says the connection ended.
+func connEnded(err error) bool {
+	var ce *ConnEndedError
+	return errors.As(err, &ce)
 }
 
 // streamClient is a client connection over a jsonrpc.Stream, served by the
@@ -222,6 +238,17 @@ func (t *streamClient) request(ctx context.Context, r clientRequest) (json.RawMe
 		return nil, t.endError()
 	case errors.As(err, &we):
 		// The stream failed: once the connection has ended too, say why.
+		// A server process that cannot be written to has closed its
+		// input, most often by exiting: wait for that (its output may be
+		// held open by a process it started, so the connection's end
+		// would not tell).
+		if cs, ok := t.s.(*commandStream); ok {
+			select {
+			case <-cs.exited:
+				return nil, cs.endError()
+			case <-time.After(exitWait):
+			}
+		}
 		select {
 		case <-t.done:
 			return nil, t.endError()
@@ -276,8 +303,13 @@ func (t *streamClient) endError() error {
 	if cs, ok := t.s.(*commandStream); ok {
 		return cs.endError()
 	}
-	return errors.New("mcp: the server closed the connection")
+	return &ConnEndedError{Msg: "mcp: the server closed the connection"}
 }
+
+// exitWait is how long a request whose write failed waits for the server
+// process to exit, to report its exit rather than the write error: more
+// than the WaitDelay Connect gives the process's streams.
+const exitWait = 3 * time.Second
 
 // close closes the stream (a command's: its input is closed, the process
 // waited for and, if it does not exit, terminated) and stops serving it.

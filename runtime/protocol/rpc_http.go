@@ -403,21 +403,35 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 
 var errBodyTooLarge = errors.New("body too large")
 
-// readLimited reads a body of at most max bytes. The buffer grows with what
-// arrives, not with what Content-Length (size, -1 when unknown) announces:
-// a client cannot make the server allocate what it does not send.
+// readLimited reads a body of at most max bytes. The buffer starts at
+// 16 KiB (or Content-Length, size, when that is less; -1 when unknown) and
+// grows fourfold each time it fills, or to size+1 (room to see the end)
+// when that is less than twice more, up to max+1: a body that matches its
+// Content-Length costs at most 1.5 times its size in all, and a client
+// cannot make the server allocate more than eight times what it sends,
+// whatever Content-Length announces.
 func readLimited(r io.Reader, size, max int64) ([]byte, error) {
-	n := int64(16 << 10)
-	if size >= 0 && size < n {
-		n = size + 1 // room to see the end without growing
+	limit := max + 1
+	if size >= 0 && size < max {
+		limit = size + 1
 	}
+	n := min(int64(16<<10), limit)
 	b := make([]byte, 0, n)
 	for {
 		if int64(len(b)) > max {
 			return nil, errBodyTooLarge
 		}
 		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
+			// Past the announced size the body is wrong (net/http
+			// refuses that); grow as for an unknown size.
+			next := 4 * int64(cap(b))
+			if 2*next >= limit {
+				next = limit // the rest of the announced size at once
+			}
+			if next <= int64(cap(b)) {
+				next = min(4*int64(cap(b)), max+1)
+			}
+			b = append(make([]byte, 0, next), b...)
 		}
 		m, err := r.Read(b[len(b):cap(b)])
 		b = b[:len(b)+m]
@@ -673,7 +687,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 		data, _ := json.Marshal(struct {
 			Supported []string `json:"supported"`
 			Requested string   `json:"requested"`
-		}{h.d.Versions, version})
+		}{h.d.Versions, codec.Clip(version, codec.MaxQuoted)})
 		return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
 	}
 	if raw := codec.Lookup(codec.Lookup(env.Params, "_meta"), spec.MetaProtocolVersion); raw != nil {

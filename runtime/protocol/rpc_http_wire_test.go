@@ -1,9 +1,11 @@
 package protocol
 
 import (
+	"bytes"
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // The examples of streamable-http.mdx, "Value Encoding".
@@ -144,5 +146,28 @@ func TestSSERoundTrip(t *testing.T) {
 	r = newSSEReader(strings.NewReader("data: "+strings.Repeat("x", 5000)+"\n\n"), 1<<10)
 	if _, err := r.next(); err != errSSETooLong {
 		t.Errorf("too long: %v", err)
+	}
+}
+
+// TestReadLimited: bodies of every size up to the limit come back whole,
+// with or without a (right, low or high) Content-Length, in small reads
+// or large; one over the limit is refused.
+func TestReadLimited(t *testing.T) {
+	const max = 100_000
+	for _, n := range []int{0, 1, 16 << 10, 16<<10 + 1, 70_000, max} {
+		body := bytes.Repeat([]byte("x"), n)
+		for _, size := range []int64{-1, int64(n), int64(n / 2), int64(n) + 1000} {
+			for _, r := range []io.Reader{bytes.NewReader(body), iotest.HalfReader(bytes.NewReader(body))} {
+				got, err := readLimited(r, size, max)
+				if err != nil || !bytes.Equal(got, body) {
+					t.Fatalf("%d bytes, size %d: %d bytes, %v", n, size, len(got), err)
+				}
+			}
+		}
+	}
+	for _, size := range []int64{-1, max, max + 1} {
+		if _, err := readLimited(bytes.NewReader(make([]byte, max+1)), size, max); err != errBodyTooLarge {
+			t.Errorf("size %d: err %v", size, err)
+		}
 	}
 }

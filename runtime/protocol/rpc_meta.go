@@ -40,7 +40,7 @@ func CheckProtocolVersion(params []byte, supported []string) error {
 	data, _ := json.Marshal(struct {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
-	}{supported, v})
+	}{supported, codec.Clip(v, codec.MaxQuoted)})
 	return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(v) + "; supported: " + codec.QuoteList(supported), Data: data}
 }
 
@@ -280,7 +280,7 @@ func RejectInitialize(params []byte, supported []string) error {
 	data, _ := json.Marshal(struct {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
-	}{supported, requested})
+	}{supported, codec.Clip(requested, codec.MaxQuoted)})
 	return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion,
 		Message: "this server has no initialize handshake; it supports protocol versions " + codec.QuoteList(supported) + " (send server/discover)",
 		Data:    data}

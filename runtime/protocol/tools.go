@@ -603,18 +603,18 @@ func (n *argNode) decode(d *codec.Decoder, v reflect.Value) {
 	case argString:
 		d.Peek()
 		off := d.Pos
-		before := len(d.Errs)
+		before := d.ErrCount()
 		s := d.Str()
-		if len(d.Errs) == before && !d.Failed() && n.enum != nil && !slices.Contains(n.enum, s) {
+		if d.ErrCount() == before && !d.Failed() && n.enum != nil && !slices.Contains(n.enum, s) {
 			d.Violate(off, "enum", codec.Quote(s)+" is not one of "+codec.QuoteList(n.enum))
 		}
 		v.SetString(s)
 	case argInt:
 		d.Peek()
 		off := d.Pos
-		before := len(d.Errs)
+		before := d.ErrCount()
 		x := d.Int()
-		if len(d.Errs) == before && !d.Failed() && n.bounded {
+		if d.ErrCount() == before && !d.Failed() && n.bounded {
 			switch {
 			case x < n.min:
 				d.Violate(off, "minimum", "must be >= "+strconv.FormatInt(n.min, 10)+", got "+strconv.FormatInt(x, 10))
@@ -630,9 +630,9 @@ func (n *argNode) decode(d *codec.Decoder, v reflect.Value) {
 	case argFloat:
 		d.Peek()
 		off := d.Pos
-		before := len(d.Errs)
+		before := d.ErrCount()
 		f := d.Float()
-		if len(d.Errs) == before && !d.Failed() && n.bits == 32 && math.Abs(f) > math.MaxFloat32 {
+		if d.ErrCount() == before && !d.Failed() && n.bits == 32 && math.Abs(f) > math.MaxFloat32 {
 			d.Violate(off, "type", "number "+strconv.FormatFloat(f, 'g', -1, 64)+" is out of the range of float32")
 		}
 		v.SetFloat(f)
@@ -858,7 +858,7 @@ func (n *argNode) decodeString(d *codec.Decoder, off int, s string, v reflect.Va
 	case argText:
 		u := v.Addr().Interface().(encoding.TextUnmarshaler)
 		if err := u.UnmarshalText([]byte(s)); err != nil {
-			d.Violate(off, "format", codec.Quote(s)+" is not a valid "+n.typeName+": "+err.Error())
+			d.Violate(off, "format", codec.Quote(s)+" is not a valid "+n.typeName+": "+codec.Clip(err.Error(), 2*codec.MaxQuoted))
 		}
 	}
 }

@@ -329,6 +329,7 @@ func write(w io.Writer, p *parsed, date time.Time) {
 	writeScale(w, p, seen)
 	writeDispatch(w, p, seen)
 	writeHTTP(w, p, seen)
+	writeHostile(w, p, seen)
 	writeToolArgs(w, p, seen)
 	writeClient(w, p, seen)
 
@@ -550,6 +551,79 @@ func writeHTTP(w io.Writer, p *parsed, seen map[string]bool) {
 			fmt.Fprintf(w, "| %s | %s | %.0f | %s | %.0f | %.1f | %s | %s | %s | %s | %s | %s |\n", n, s.label, rps,
 				num(r, "p50-µs", "%.0f"), p99, cpu/1e3, num(r, "allocs/op", "%.0f"), num(r, "B/op", "%.0f"), xr, xp,
 				strings.Join(target, "; "), strings.Join(res, "; "))
+		}
+	}
+}
+
+// The hostile-message benchmarks (BenchmarkHostile/<server>/<revision>/<message>):
+// allocated bytes per request divided by the body size.
+var hostileRevisions = []struct{ bench, label string }{
+	{"20260728", "2026-07-28"},
+	{"20251125", "2025-11-25"},
+}
+
+var hostileMessages = []struct{ bench, label string }{
+	{"ManyMembers", "100,000 undeclared members"},
+	{"Deep", "200 objects 900 deep"},
+	{"LargeString", "a 1 MiB string"},
+}
+
+var hostileServers = []struct{ bench, label string }{
+	{"Mcpgen", "mcpgen: NewHTTPHandler"},
+	{"GoSDK", "go-sdk v1.8.0: StreamableHTTPHandler (stateless, JSONResponse)"},
+}
+
+// hostileMax is the target: mcpgen allocates at most this many times the
+// body (and at most what the go-sdk allocates).
+const hostileMax = 10.0
+
+// writeHostile prints the hostile-message table: per revision and
+// message, each server's allocated bytes per body byte and CPU time, with
+// the targets.
+func writeHostile(w io.Writer, p *parsed, seen map[string]bool) {
+	var names []struct{ bench, label string }
+	for _, v := range hostileRevisions {
+		for _, m := range hostileMessages {
+			for _, s := range hostileServers {
+				names = append(names, struct{ bench, label string }{"Hostile/" + s.bench + "/" + v.bench + "/" + m.bench, ""})
+			}
+		}
+	}
+	if !present(p, names) {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Revision | Message | Server | body (bytes) | allocated/body | B/op | allocs/op | cpu-ms/op | × go-sdk allocated | target | result |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+	for _, v := range hostileRevisions {
+		for _, m := range hostileMessages {
+			base := p.results["Hostile/GoSDK/"+v.bench+"/"+m.bench]
+			var baseAlloc float64
+			if base != nil {
+				baseAlloc, _ = base.median("alloc/body")
+			}
+			for _, s := range hostileServers {
+				name := "Hostile/" + s.bench + "/" + v.bench + "/" + m.bench
+				r := p.results[name]
+				if r == nil {
+					continue
+				}
+				seen[name] = true
+				a, _ := r.median("alloc/body")
+				x, target, res := "", "", ""
+				if s.bench == "Mcpgen" {
+					target = fmt.Sprintf("≤ %g× body; ≤ go-sdk", hostileMax)
+					res = check{short: fmt.Sprintf("≤ %g×", hostileMax), ok: a <= hostileMax, got: fmt.Sprintf("%.2f×", a)}.String()
+					if baseAlloc > 0 {
+						x = fmt.Sprintf("%.3f", a/baseAlloc)
+						res += "; " + check{short: "≤ go-sdk", ok: a <= baseAlloc, got: fmt.Sprintf("%.3f×", a/baseAlloc)}.String()
+					} else {
+						res += "; no go-sdk result"
+					}
+				}
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |\n", v.label, m.label, s.label,
+					num(r, "body-bytes", "%.0f"), a, num(r, "B/op", "%.0f"), num(r, "allocs/op", "%.0f"), num(r, "cpu-ms/op", "%.1f"), x, target, res)
+			}
 		}
 	}
 }
