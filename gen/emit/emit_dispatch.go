@@ -359,6 +359,9 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		jen.Comment(commentText("Logf, if set, receives handler panics and dropped notifications.")),
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
+	if e.pkg.MCP {
+		fields = append(fields, middlewareOptionField(s.Dir == ir.ClientToServer))
+	}
 	fields = append(fields, serveOptionFields()...)
 	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
 	if s.Dir == ir.ServerToClient {
@@ -424,6 +427,9 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	fields := engineFields
 	if mcp {
 		fields = []jen.Code{jen.Id("Dispatcher").Op(":").Qual(jsonrpcPkg, "Dispatcher").Values(engineFields...)}
+	}
+	if mcp {
+		fields = append(fields, middlewareValue())
 	}
 	if mcp && s.Dir == ir.ClientToServer {
 		fields = append(fields,
@@ -876,4 +882,20 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 		body = append(body, jen.Return(jen.Lit(""), jen.False()))
 	}
 	f.Func().Id(p.Names.CacheKey).Params(jen.Id("method").String(), jen.Id("params").Id("Value")).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
+}
+
+// middlewareOptionField is the Middleware field of an MCP package's
+// ServerOptions (server) or ClientOptions.
+func middlewareOptionField(server bool) jen.Code {
+	doc := "Middleware wraps the serving of every request and notification the\ndispatcher receives, and the sending of every request it sends the client\n(Session.Request, SendRequest); the first is the outermost. See\ndocs/middleware.md for where it runs among the runtime's own checks."
+	if !server {
+		doc = "Middleware wraps the sending of every request and notification the Client\nsends (each on the wire: the handshake's, each round of a multi round-trip\nrequest, each retry; not answers from the cache), and the serving of every\none the server sends it; the first is the outermost. See docs/middleware.md."
+	}
+	return jen.Comment(commentText(doc)).Line().Id("Middleware").Index().Id("Middleware")
+}
+
+// middlewareValue sets a protocol.Core's (or ClientConfig's) Middleware
+// from opts.
+func middlewareValue() jen.Code {
+	return jen.Id("Middleware").Op(":").Qual(protocolPkg, "Chain").Call(jen.Id("opts").Dot("Middleware").Op("..."))
 }

@@ -110,6 +110,9 @@ var runtimeNames = []runtimeName{
 	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Middleware", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Handler", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Message", pkg: protocolPkg, kind: "type", layer: "mcp"},
 
 	{name: "TaskStore", pkg: protocolPkg, kind: "type", layer: "tasks"},
 	{name: "TaskStoreOptions", pkg: protocolPkg, kind: "type", layer: "tasks"},

@@ -60,7 +60,7 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: false, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, Logf: opts.Logf, Incoming: &d.rpc, NoCache: true})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: false, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, Logf: opts.Logf, Incoming: &d.rpc, Middleware: protocol.Chain(opts.Middleware...), NoCache: true})
 	if err != nil {
 		return nil, err
 	}

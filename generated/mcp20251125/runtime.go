@@ -40,6 +40,9 @@ type (
 	HTTPStatusError  = protocol.HTTPStatusError
 	HTTPHandler      = protocol.HTTPHandler
 	HTTPOptions      = protocol.HTTPOptions
+	Middleware       = protocol.Middleware
+	Handler          = protocol.Handler
+	Message          = protocol.Message
 )
 
 const (

@@ -46,6 +46,11 @@ type ClientConfig struct {
 	NoCache     bool
 	AuthContext string
 	Logf        func(format string, args ...any)
+	// Middleware wraps the sending of every request and notification the
+	// client sends (each one on the wire: the handshake's, each round of a
+	// multi round-trip request, each retry; not the answers from the
+	// cache). Incoming's own Middleware wraps what the server sends.
+	Middleware Middleware
 	// answerInput answers one input request of an InputRequiredResult
 	// (elicitation/create, sampling/createMessage, roots/list) with the
 	// handler: params and result as JSON.
@@ -180,6 +185,8 @@ type ClientCore struct {
 	// live is t, for what the server sends: its reader starts before
 	// newClientCore has t.
 	live atomic.Pointer[clientTransport]
+	// mw is cfg.Middleware, applied.
+	mw *chain
 }
 
 // badNote is a message the server sent that no request could take.
@@ -259,6 +266,9 @@ type clientRequest struct {
 	// timeout bounds the wait (zero: jsonrpc.DefaultRequestTimeout; negative: only
 	// the context).
 	timeout time.Duration
+	// sent, when the message goes through middleware, is what it sees: the
+	// HTTP transports put their POST in it.
+	sent *Message
 }
 
 // headerField is one header to send.
@@ -288,7 +298,7 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 	if err != nil {
 		return nil, err
 	}
-	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1}
+	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1, mw: newChain(cfg.Middleware)}
 	c.in = c.incoming(cfg.Incoming)
 	var t clientTransport
 	var key string
@@ -604,7 +614,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 		e.Buf = append(e.Buf, `{"name":"mcpgen-client","version":"0"}`...)
 	}
 	e.Buf = append(e.Buf, '}')
-	raw, err := c.t.request(ctx, clientRequest{method: "initialize", params: e.Buf, timeout: c.cfg.RequestTimeout})
+	raw, err := c.request(ctx, clientRequest{method: "initialize", params: e.Buf, timeout: c.cfg.RequestTimeout})
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
@@ -622,7 +632,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	if !ok {
 		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, codec.QuoteList(c.speaks()))
 	}
-	if err := c.t.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
+	if err := c.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
 		return fmt.Errorf("mcp: notifications/initialized: %w", err)
 	}
 	c.t.started()
@@ -793,7 +803,7 @@ func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (
 			c.requestHeaders(&r)
 		}
 		start := time.Now()
-		raw, err := c.t.request(ctx, r)
+		raw, err := c.request(ctx, r)
 		err = c.explain(err, start)
 		if err == nil || attempt > 0 || ctx.Err() != nil {
 			return raw, err
@@ -1097,7 +1107,33 @@ func (c *ClientCore) Notify(ctx context.Context, method string, params []byte) e
 		return errClientClosed
 	}
 	version, modern := c.negotiated()
-	return c.t.notify(ctx, &clientRequest{method: method, params: params, version: version, modern: modern})
+	return c.notify(ctx, &clientRequest{method: method, params: params, version: version, modern: modern})
+}
+
+// request sends r through the middleware.
+func (c *ClientCore) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
+	if c.mw == nil {
+		return c.t.request(ctx, r)
+	}
+	mr := &Message{Method: r.method, Params: r.params, version: r.version}
+	r.sent = mr
+	return sendThrough(ctx, c.mw, mr, func(ctx context.Context, params []byte) (json.RawMessage, error) {
+		r.params = params
+		return c.t.request(ctx, r)
+	})
+}
+
+// notify sends r, a notification, through the middleware.
+func (c *ClientCore) notify(ctx context.Context, r *clientRequest) error {
+	if c.mw == nil {
+		return c.t.notify(ctx, r)
+	}
+	mr := &Message{Method: r.method, Params: r.params, version: r.version}
+	r.sent = mr
+	return notifyThrough(ctx, c.mw, mr, func(ctx context.Context, params []byte) error {
+		r.params = params
+		return c.t.notify(ctx, r)
+	})
 }
 
 // close ends the connection.
@@ -1115,10 +1151,12 @@ func (c *ClientCore) Close() error {
 // and that fill the defaults of an accepted elicitation form.
 func (c *ClientCore) incoming(d *Core) *Core {
 	in := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{}, OmitUnknownID: true}}
-	in.Init()
 	if d == nil {
+		in.Init()
 		return in
 	}
+	in.Middleware = d.Middleware
+	in.Init()
 	in.Batches, in.OmitUnknownID, in.Logf, in.Limits = d.Batches, d.OmitUnknownID, d.Logf, d.Limits
 	for name, m := range d.Methods {
 		in.Methods[name] = m

@@ -168,6 +168,9 @@ func (t *httpBase) newRequest(ctx context.Context, body []byte, r *clientRequest
 	if err != nil {
 		return nil, fmt.Errorf("mcp: HTTPTransport: %w", err)
 	}
+	if r.sent != nil {
+		r.sent.HTTP = req
+	}
 	req.Header = make(http.Header, len(t.cfg.Header)+6+len(r.paramHeaders))
 	for k, vs := range t.cfg.Header {
 		req.Header[k] = append([]string(nil), vs...)
@@ -243,6 +246,9 @@ func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (js
 		return context.Cause(parent)
 	}
 	id := strconv.AppendInt(nil, t.ids.Add(1), 10)
+	if p := jsonrpc.SentIDFrom(ctx); p != nil {
+		*p = id
+	}
 	req, err := t.newRequest(ctx, requestBody(id, r.method, r.params), r)
 	if err != nil {
 		return nil, err

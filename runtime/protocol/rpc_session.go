@@ -189,7 +189,19 @@ func (s *Session) request(ctx context.Context, send jsonrpc.SendFunc, method str
 	if err := s.mayRequest(method, p); err != nil {
 		return err
 	}
-	raw, err := s.peer.Call(ctx, send, method, p)
+	var raw json.RawMessage
+	var err error
+	if s.core.mw == nil {
+		raw, err = s.peer.Call(ctx, send, method, p)
+	} else {
+		r := &Message{Method: method, Params: p, Session: s}
+		if l := linkOf(ctx); l != nil {
+			r.HTTP = l.HTTPRequest()
+		}
+		raw, err = sendThrough(ctx, s.core.mw, r, func(ctx context.Context, p []byte) (json.RawMessage, error) {
+			return s.peer.Call(ctx, send, method, p)
+		})
+	}
 	if err != nil {
 		return err
 	}
