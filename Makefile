@@ -52,7 +52,9 @@ check:
 # alike, the tool set accepts what its schema does, the side-by-side with
 # go-sdk), then the corpus and tool-set benchmarks (BenchmarkToolArgs:
 # mcpgen's argument checking against jsonschema-go's), the dispatcher
-# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server;
+# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server,
+# and BenchmarkDispatchMiddleware: its tools/call with no middleware and
+# with pass-through middleware;
 # BenchmarkClient, the generated client against the go-sdk client, and
 # BenchmarkKeywords*, Validate on internal/kwexample's documents against
 # jsonschema v5, run with the corpus benchmarks),
@@ -69,7 +71,7 @@ SCALE_COUNT ?= 3
 bench:
 	cd bench && $(GO) test -count=1 .
 	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Scale|Dispatch|HTTP)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
-	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch(Middleware)?$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkScale' -benchtime 1x -count $(SCALE_COUNT) -timeout 60m . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)

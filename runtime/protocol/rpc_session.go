@@ -67,6 +67,10 @@ type Session struct {
 	peer *jsonrpc.Peer
 	// end ends an HTTP session (nil on a connection served by Serve).
 	end func()
+	// started is when the session began; done is closed when it ends.
+	started  time.Time
+	done     chan struct{}
+	doneOnce sync.Once
 
 	mu          sync.Mutex
 	version     string
@@ -82,7 +86,7 @@ const maxSubscriptions = 1024
 
 // newSession makes the session of peer, served by core.
 func newSession(core *Core, id string, peer *jsonrpc.Peer) *Session {
-	s := &Session{core: core, id: id, peer: peer, level: -1}
+	s := &Session{core: core, id: id, peer: peer, level: -1, started: time.Now(), done: make(chan struct{})}
 	peer.State = s
 	return s
 }
@@ -380,7 +384,17 @@ func (r *Core) removeSession(s *Session) {
 	r.sessions.mu.Lock()
 	delete(r.sessions.m, s)
 	r.sessions.mu.Unlock()
+	s.doneOnce.Do(func() { close(s.done) })
 }
+
+// Started returns when the session began: the connection was opened, or
+// the HTTP session was created by initialize.
+func (s *Session) Started() time.Time { return s.started }
+
+// Done returns a channel that is closed when the session ends: its
+// connection closed, or the HTTP session was deleted, expired or ended
+// with the server.
+func (s *Session) Done() <-chan struct{} { return s.done }
 
 // broadcast sends msg to every session that keep accepts and returns how
 // many it reached.
