@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
@@ -62,7 +63,7 @@ func (t *Telemetry) describeReceived(ev *Event, m *protocol.Message) {
 	ev.ProtocolVersion = m.ProtocolVersion()
 	if s := m.Session; s != nil {
 		ev.SessionID = s.ID()
-		t.watchSession(s, m.HTTP != nil)
+		t.watchSession(s, m.HTTP != nil, ev.ProtocolVersion)
 	}
 	switch {
 	case m.HTTP != nil:
@@ -157,15 +158,25 @@ func resultJSON(res jsonrpc.Result, isErrorOnly bool) []byte {
 	return e.Buf
 }
 
-// watchSession starts timing s the first time it is seen.
-func (t *Telemetry) watchSession(s *protocol.Session, overHTTP bool) {
-	if _, seen := t.sessions.LoadOrStore(s, struct{}{}); seen {
+// watchSession starts timing s the first time it is seen, and notes the
+// protocol version its messages use (2026-07-28 negotiates none: each
+// request declares its own).
+func (t *Telemetry) watchSession(s *protocol.Session, overHTTP bool, version string) {
+	v, seen := t.sessions.LoadOrStore(s, new(atomic.Pointer[string]))
+	last := v.(*atomic.Pointer[string])
+	if version != "" {
+		last.Store(&version)
+	}
+	if seen {
 		return
 	}
 	go func() {
 		<-s.Done()
 		t.sessions.Delete(s)
 		ev := Event{Transport: Stdio, ProtocolVersion: s.ProtocolVersion(), Start: s.Started()}
+		if p := last.Load(); ev.ProtocolVersion == "" && p != nil {
+			ev.ProtocolVersion = *p
+		}
 		if overHTTP {
 			ev.Transport = HTTP
 		}
