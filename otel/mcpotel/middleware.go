@@ -201,5 +201,3 @@ func hostPort(addr string) (string, int) {
 	p, _ := strconv.Atoi(port)
 	return host, p
 }
-
-
