@@ -24,6 +24,12 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # a tool of that module).
 AUTH_MODULES = auth examples/everything-client auth/interop
 
+# The OpenTelemetry instrumentation (otel/: go.opentelemetry.io/otel and its
+# SDK; docs/telemetry.md), a module of its own for the same reason. Its tests
+# build examples/everything-server with the instrumentation added and trace
+# a call across the two processes.
+OTEL_MODULES = otel
+
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
 # on every generated package and on the modules above), the tests, and the
 # interoperability tests.
@@ -33,13 +39,14 @@ test: interop-deps
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
-	@for m in $(AUTH_MODULES); do \
+	@for m in $(AUTH_MODULES) $(OTEL_MODULES); do \
 		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./..."; \
 		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; \
 	done
 	cd auth && $(GO) test -race ./...
 	cd examples/everything-client && $(GO) test ./...
 	cd auth/interop && $(GO) test -skip '^TestHydra' ./...
+	cd otel && $(GO) test -race ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
