@@ -25,7 +25,7 @@ func BenchmarkDispatchMiddleware(b *testing.B) {
 		}
 	}
 	pass := func(next mcpgen.Handler) mcpgen.Handler {
-		return func(ctx context.Context, m *mcpgen.Message) (rpc.Result, error) { return next(ctx, m) }
+		return func(ctx context.Context, m *mcpgen.Call) (rpc.Result, error) { return next(ctx, m) }
 	}
 	for _, c := range []struct {
 		name string
@@ -45,7 +45,7 @@ func BenchmarkDispatchMiddleware(b *testing.B) {
 // TestMiddlewareAllocs: a dispatcher with no middleware allocates no more
 // for a tools/call than the same dispatcher made with an empty Middleware
 // list, and a pass-through middleware costs a bounded few allocations
-// (the Message and the closure of the rest of the chain's input), not
+// (the Call and the serving of the rest of the chain), not
 // per-byte work.
 func TestMiddlewareAllocs(t *testing.T) {
 	var msg []byte
@@ -55,7 +55,7 @@ func TestMiddlewareAllocs(t *testing.T) {
 		}
 	}
 	pass := func(next mcpgen.Handler) mcpgen.Handler {
-		return func(ctx context.Context, m *mcpgen.Message) (rpc.Result, error) { return next(ctx, m) }
+		return func(ctx context.Context, m *mcpgen.Call) (rpc.Result, error) { return next(ctx, m) }
 	}
 	allocs := func(d *mcpgen.ServerDispatcher) float64 {
 		ctx := context.Background()

@@ -149,7 +149,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		jen.Id("ClientInfo").Op(":").Id("info"),
 		jen.Id("Capabilities").Op(":").Id("caps"),
 		jen.Id("RequestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
-		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
+		loggerValue(),
 		jen.Id("Incoming").Op(":").Op("&").Id("d").Dot("rpc"),
 		middlewareValue(),
 	}

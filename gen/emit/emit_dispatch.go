@@ -356,7 +356,9 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	fields = append(fields,
 		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
 		jen.Id("SkipResultValidation").Bool(),
-		jen.Comment(commentText("Logf, if set, receives handler panics and dropped notifications.")),
+		jen.Comment(commentText(loggerDoc(e.pkg.MCP))),
+		jen.Id("Logger").Op("*").Qual("log/slog", "Logger"),
+		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text.\n\nDeprecated: use Logger.")),
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	if e.pkg.MCP {
@@ -420,7 +422,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	engineFields := []jen.Code{
 		jen.Id("Batches").Op(":").Lit(p.Batches),
 		jen.Id("OmitUnknownID").Op(":").Lit(p.ErrorIDOptional),
-		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
+		loggerValue(),
 		serveLimitsValue(),
 		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(jsonrpcPkg, "Method").Values(table...),
 	}
@@ -898,4 +900,18 @@ func middlewareOptionField(server bool) jen.Code {
 // from opts.
 func middlewareValue() jen.Code {
 	return jen.Id("Middleware").Op(":").Qual(protocolPkg, "Chain").Call(jen.Id("opts").Dot("Middleware").Op("..."))
+}
+
+// loggerValue sets a dispatcher's (or ClientConfig's) Logger from opts.
+func loggerValue() jen.Code {
+	return jen.Id("Logger").Op(":").Qual(jsonrpcPkg, "LoggerOf").Call(jen.Id("opts").Dot("Logger"), jen.Id("opts").Dot("Logf"))
+}
+
+// loggerDoc documents the Logger option.
+func loggerDoc(mcp bool) string {
+	doc := "Logger, if set, receives what goes wrong outside a response: handler panics\n(Error), dropped notifications and messages, failed writes (Warn); requests\ncancelled by the peer (Debug). Nothing is logged per request at Info"
+	if mcp {
+		return doc + "; log\nrequests with a Middleware. Records use the OpenTelemetry MCP attribute names\nwhere they have one (mcp.method.name, jsonrpc.request.id)."
+	}
+	return doc + "."
 }

@@ -112,7 +112,7 @@ var runtimeNames = []runtimeName{
 	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "Middleware", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "Handler", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "Message", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Call", pkg: protocolPkg, kind: "type", layer: "mcp"},
 
 	{name: "TaskStore", pkg: protocolPkg, kind: "type", layer: "tasks"},
 	{name: "TaskStoreOptions", pkg: protocolPkg, kind: "type", layer: "tasks"},

@@ -42,7 +42,7 @@ type (
 	HTTPOptions      = protocol.HTTPOptions
 	Middleware       = protocol.Middleware
 	Handler          = protocol.Handler
-	Message          = protocol.Message
+	Call             = protocol.Call
 )
 
 const (

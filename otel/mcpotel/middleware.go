@@ -35,7 +35,7 @@ import (
 // its children.
 func (t *Telemetry) Middleware() protocol.Middleware {
 	return func(next protocol.Handler) protocol.Handler {
-		return func(ctx context.Context, m *protocol.Message) (jsonrpc.Result, error) {
+		return func(ctx context.Context, m *protocol.Call) (jsonrpc.Result, error) {
 			ev := Event{Method: strings.Clone(m.Method), ID: m.ID, Params: m.Params, Direction: Received}
 			if m.Sent {
 				ev.Direction = Sent
@@ -59,7 +59,7 @@ func (t *Telemetry) Middleware() protocol.Middleware {
 
 // describeReceived fills what a served message tells of its session and
 // transport, and starts timing its session.
-func (t *Telemetry) describeReceived(ev *Event, m *protocol.Message) {
+func (t *Telemetry) describeReceived(ev *Event, m *protocol.Call) {
 	ev.ProtocolVersion = m.ProtocolVersion()
 	if s := m.Session; s != nil {
 		ev.SessionID = s.ID()
@@ -79,7 +79,7 @@ func (t *Telemetry) describeReceived(ev *Event, m *protocol.Message) {
 
 // describeSent fills, once the message is sent, its id, its transport
 // and its server.
-func (t *Telemetry) describeSent(ev *Event, m *protocol.Message) {
+func (t *Telemetry) describeSent(ev *Event, m *protocol.Call) {
 	ev.ID = m.ID
 	ev.ProtocolVersion = m.ProtocolVersion()
 	switch {
@@ -106,7 +106,7 @@ func (t *Telemetry) describeSent(ev *Event, m *protocol.Message) {
 }
 
 // outcome fills the result, the error response or the local failure.
-func (t *Telemetry) outcome(ev *Event, m *protocol.Message, res jsonrpc.Result, err error) {
+func (t *Telemetry) outcome(ev *Event, m *protocol.Call, res jsonrpc.Result, err error) {
 	var re *jsonrpc.RPCError
 	switch {
 	case err == nil:

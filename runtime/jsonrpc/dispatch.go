@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strconv"
 
@@ -184,8 +185,11 @@ type Dispatcher struct {
 	// message it can route (msg nil for a line too long), with the error
 	// response it would send otherwise: a client does not answer them.
 	OnBadMessage func(msg, errResp []byte)
-	// Logf reports handler panics and dropped notifications, if set.
-	Logf func(format string, args ...any)
+	// Logger, if set, receives what goes wrong outside a response: handler
+	// and middleware panics (Error), dropped notifications and responses,
+	// failed writes (Warn); requests cancelled by the peer (Debug). Nothing
+	// is logged per request at Info.
+	Logger *slog.Logger
 	// OmitUnknownID leaves the id out of an error response to a message
 	// whose id could not be read, instead of writing null.
 	OmitUnknownID bool
@@ -391,7 +395,7 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		if d.OnResponse != nil {
 			d.OnResponse(msg)
 		} else {
-			d.log("mcp: dropped a response to a request that is not waiting for one: %s", codec.Quote(string(env.ID)))
+			d.LogAttrs(slog.LevelWarn, "mcp: dropped a response to a request that is not waiting for one", slog.String(LogKeyRequestID, string(env.ID)))
 		}
 		return nil
 	}
@@ -413,9 +417,9 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		var nh *noHandler
 		switch {
 		case errors.As(err, &nh):
-			d.log("mcp: dropped notification %q: no handler", env.Method)
+			d.LogAttrs(slog.LevelWarn, "mcp: dropped a notification: no handler", slog.String(LogKeyMethod, env.Method))
 		case err != nil:
-			d.log("mcp: notification %q: %v", env.Method, err)
+			d.LogAttrs(slog.LevelWarn, "mcp: a notification failed", slog.String(LogKeyMethod, env.Method), slog.String("error", err.Error()))
 		case d.Protocol != nil:
 			d.Protocol.After(mctx, d, peer, &env, nil)
 		}
@@ -513,7 +517,7 @@ func (d *Dispatcher) serveAround(ctx context.Context, peer *Peer, env Envelope) 
 	s := &Serving{d: d, peer: peer, env: env, ctx: ctx}
 	defer func() {
 		if p := recover(); p != nil {
-			d.log("mcp: panic in middleware for %q: %v\n%s", env.Method, p, debug.Stack())
+			d.LogAttrs(slog.LevelError, "mcp: panic in middleware", slog.String(LogKeyMethod, env.Method), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the middleware panicked"}
 		}
 	}()
@@ -531,21 +535,12 @@ func (d *Dispatcher) CallMethod(ctx context.Context, m *Method, env Envelope) (R
 func (d *Dispatcher) call(ctx context.Context, m *Method, env Envelope) (res Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			d.log("mcp: panic in handler for %q: %v\n%s", env.Method, p, debug.Stack())
+			d.LogAttrs(slog.LevelError, "mcp: panic in handler", slog.String(LogKeyMethod, env.Method), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler panicked"}
 		}
 	}()
 	return m.Call(ctx, env.Params)
 }
-
-func (d *Dispatcher) log(format string, args ...any) {
-	if d.Logf != nil {
-		d.Logf(format, args...)
-	}
-}
-
-// Log reports through Logf, if set.
-func (d *Dispatcher) Log(format string, args ...any) { d.log(format, args...) }
 
 // ErrorResponseFor maps a handler error to an error response.
 func (d *Dispatcher) ErrorResponseFor(id []byte, err error) []byte {

@@ -13,9 +13,9 @@ import (
 // the serving of every request and notification a side receives, and the
 // sending of every one it sends (docs/middleware.md).
 
-// Message is a request or notification as a Middleware sees it: one this
+// Call is a request or notification as a Middleware sees it: one this
 // side received and serves, or one it sends to its peer (Sent).
-type Message struct {
+type Call struct {
 	// ID is the request id as JSON; nil for a notification. For a request
 	// this side sends, the transport picks the id as it sends it: ID is set
 	// once next has returned (nil if the request was never sent).
@@ -59,7 +59,7 @@ type Message struct {
 // version its session negotiated (or a client's connection), else the one
 // its _meta declares (2026-07-28), else the MCP-Protocol-Version header of
 // its HTTP request; "" when none says.
-func (r *Message) ProtocolVersion() string {
+func (r *Call) ProtocolVersion() string {
 	if r.version != "" {
 		return r.version
 	}
@@ -80,7 +80,7 @@ func (r *Message) ProtocolVersion() string {
 // Handler serves (or, for a Sent message, sends) a request or
 // notification: a result and nil, or the error the response reports (an
 // *jsonrpc.RPCError keeps its code).
-type Handler func(ctx context.Context, req *Message) (jsonrpc.Result, error)
+type Handler func(ctx context.Context, req *Call) (jsonrpc.Result, error)
 
 // Middleware wraps a Handler: it may look at or change the request, the
 // context, the result and the error, answer without calling next, or
@@ -114,7 +114,7 @@ func Chain(mw ...Middleware) Middleware {
 
 // innermost is the handler at the bottom of every chain: it runs what the
 // request carries (serving it, or sending it).
-func innermost(ctx context.Context, r *Message) (jsonrpc.Result, error) {
+func innermost(ctx context.Context, r *Call) (jsonrpc.Result, error) {
 	if r.serving != nil {
 		return r.serving.Serve(ctx, r.Params)
 	}
@@ -135,7 +135,7 @@ func newChain(mw Middleware) *chain {
 func (c *Core) around(ctx context.Context, s *jsonrpc.Serving) (jsonrpc.Result, error) {
 	l := linkOf(ctx)
 	env := s.Envelope()
-	r := &Message{ID: env.ID, Method: env.Method, Params: env.Params, Notification: env.ID == nil, Session: linkSession(l), serving: s}
+	r := &Call{ID: env.ID, Method: env.Method, Params: env.Params, Notification: env.ID == nil, Session: linkSession(l), serving: s}
 	if l != nil {
 		r.HTTP = l.HTTPRequest()
 	}
@@ -144,8 +144,8 @@ func (c *Core) around(ctx context.Context, s *jsonrpc.Serving) (jsonrpc.Result, 
 
 // sendThrough sends a request through the middleware of ch (nil: none)
 // with call, which sends params and waits: the request's id, noted by the
-// transport, is in the Message once call returns.
-func sendThrough(ctx context.Context, ch *chain, r *Message, call func(ctx context.Context, params []byte) (json.RawMessage, error)) (json.RawMessage, error) {
+// transport, is in the Call once call returns.
+func sendThrough(ctx context.Context, ch *chain, r *Call, call func(ctx context.Context, params []byte) (json.RawMessage, error)) (json.RawMessage, error) {
 	if ch == nil {
 		return call(ctx, r.Params)
 	}
@@ -166,7 +166,7 @@ func sendThrough(ctx context.Context, ch *chain, r *Message, call func(ctx conte
 
 // notifyThrough sends a notification through the middleware of ch (nil:
 // none) with send.
-func notifyThrough(ctx context.Context, ch *chain, r *Message, send func(ctx context.Context, params []byte) error) error {
+func notifyThrough(ctx context.Context, ch *chain, r *Call, send func(ctx context.Context, params []byte) error) error {
 	if ch == nil {
 		return send(ctx, r.Params)
 	}

@@ -47,7 +47,7 @@ func newRecorders(tags ...string) []*recorder {
 }
 
 func (r *recorder) mw(next protocol.Handler) protocol.Handler {
-	return func(ctx context.Context, m *protocol.Message) (jsonrpc.Result, error) {
+	return func(ctx context.Context, m *protocol.Call) (jsonrpc.Result, error) {
 		r.mu.Lock()
 		*r.order = append(*r.order, r.tag+">"+m.Method)
 		r.mu.Unlock()
@@ -220,7 +220,7 @@ func TestMiddlewareChangesAndRefuses(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	refuse := func(next protocol.Handler) protocol.Handler {
-		return func(ctx context.Context, m *protocol.Message) (jsonrpc.Result, error) {
+		return func(ctx context.Context, m *protocol.Call) (jsonrpc.Result, error) {
 			if m.Method == "tools/call" && bytes.Contains(m.Params, []byte(`"a":13`)) {
 				return nil, &jsonrpc.RPCError{Code: -32001, Message: "refused by policy"}
 			}
@@ -387,7 +387,7 @@ func TestChain(t *testing.T) {
 	var order []string
 	mk := func(tag string) protocol.Middleware {
 		return func(next protocol.Handler) protocol.Handler {
-			return func(ctx context.Context, m *protocol.Message) (jsonrpc.Result, error) {
+			return func(ctx context.Context, m *protocol.Call) (jsonrpc.Result, error) {
 				order = append(order, tag)
 				return next(ctx, m)
 			}
@@ -396,11 +396,11 @@ func TestChain(t *testing.T) {
 	if protocol.Chain() != nil || protocol.Chain(nil, nil) != nil {
 		t.Error("an empty chain is not nil")
 	}
-	h := protocol.Chain(mk("a"), nil, mk("b"), mk("c"))(func(context.Context, *protocol.Message) (jsonrpc.Result, error) {
+	h := protocol.Chain(mk("a"), nil, mk("b"), mk("c"))(func(context.Context, *protocol.Call) (jsonrpc.Result, error) {
 		order = append(order, "h")
 		return jsonrpc.RawResult(`{}`), nil
 	})
-	if _, err := h(context.Background(), &protocol.Message{Method: "x"}); err != nil {
+	if _, err := h(context.Background(), &protocol.Call{Method: "x"}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(order, []string{"a", "b", "c", "h"}) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"sync"
@@ -45,7 +46,9 @@ type ClientConfig struct {
 	Cache       *Cache
 	NoCache     bool
 	AuthContext string
-	Logf        func(format string, args ...any)
+	// Logger receives what goes wrong outside a response (messages from
+	// the server no request could take); nil logs nothing.
+	Logger *slog.Logger
 	// Middleware wraps the sending of every request and notification the
 	// client sends (each one on the wire: the handshake's, each round of a
 	// multi round-trip request, each retry; not the answers from the
@@ -199,8 +202,8 @@ type badNote struct {
 // could take.
 func (c *ClientCore) noteBad(what string) {
 	c.bad.Store(&badNote{at: time.Now(), what: what})
-	if c.cfg.Logf != nil {
-		c.cfg.Logf("mcp: dropped a message from the server: %s", what)
+	if c.cfg.Logger != nil {
+		c.cfg.Logger.LogAttrs(context.Background(), slog.LevelWarn, "mcp: dropped a message from the server", slog.String("message", what))
 	}
 }
 
@@ -268,7 +271,7 @@ type clientRequest struct {
 	timeout time.Duration
 	// sent, when the message goes through middleware, is what it sees: the
 	// HTTP transports put their POST in it.
-	sent *Message
+	sent *Call
 }
 
 // headerField is one header to send.
@@ -920,13 +923,13 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 	if !modern || !c.overHTTP {
 		return raw
 	}
-	return c.headers.learn(raw, c.cfg.Logf)
+	return c.headers.learn(raw, c.cfg.Logger)
 }
 
 // learn records the bindings of the tools in a tools/list result and
 // returns the result without the tools whose annotations break the rules,
-// logging why with logf (nil: not at all).
-func (b *headerBook) learn(raw []byte, logf func(format string, args ...any)) []byte {
+// logging why with logger (nil: not at all).
+func (b *headerBook) learn(raw []byte, logger *slog.Logger) []byte {
 	tools := codec.Lookup(raw, "tools")
 	if tools == nil || tools[0] != '[' {
 		return raw
@@ -944,8 +947,8 @@ func (b *headerBook) learn(raw []byte, logf func(format string, args ...any)) []
 		bindings, err := toolHeaderBindings(codec.Lookup(tool, "inputSchema"))
 		if err != nil {
 			dropped++
-			if logf != nil {
-				logf("mcp: tools/list: dropping tool %s: %v", codec.Quote(name), err)
+			if logger != nil {
+				logger.LogAttrs(context.Background(), slog.LevelWarn, "mcp: tools/list: dropping a tool", slog.String("gen_ai.tool.name", name), slog.String("error", err.Error()))
 			}
 			continue
 		}
@@ -1115,7 +1118,7 @@ func (c *ClientCore) request(ctx context.Context, r clientRequest) (json.RawMess
 	if c.mw == nil {
 		return c.t.request(ctx, r)
 	}
-	mr := &Message{Method: r.method, Params: r.params, version: r.version}
+	mr := &Call{Method: r.method, Params: r.params, version: r.version}
 	r.sent = mr
 	return sendThrough(ctx, c.mw, mr, func(ctx context.Context, params []byte) (json.RawMessage, error) {
 		r.params = params
@@ -1128,7 +1131,7 @@ func (c *ClientCore) notify(ctx context.Context, r *clientRequest) error {
 	if c.mw == nil {
 		return c.t.notify(ctx, r)
 	}
-	mr := &Message{Method: r.method, Params: r.params, version: r.version}
+	mr := &Call{Method: r.method, Params: r.params, version: r.version}
 	r.sent = mr
 	return notifyThrough(ctx, c.mw, mr, func(ctx context.Context, params []byte) error {
 		r.params = params
@@ -1157,7 +1160,7 @@ func (c *ClientCore) incoming(d *Core) *Core {
 	}
 	in.Middleware = d.Middleware
 	in.Init()
-	in.Batches, in.OmitUnknownID, in.Logf, in.Limits = d.Batches, d.OmitUnknownID, d.Logf, d.Limits
+	in.Batches, in.OmitUnknownID, in.Logger, in.Limits = d.Batches, d.OmitUnknownID, d.Logger, d.Limits
 	for name, m := range d.Methods {
 		in.Methods[name] = m
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strconv"
@@ -302,7 +303,7 @@ func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id 
 			default:
 				// streamable-http.mdx: "The server MUST NOT send
 				// independent JSON-RPC requests on this stream."
-				t.logf("mcp: %s: the server sent a request (%s) on the response stream, which this revision forbids; ignored", codec.Quote(method), codec.Quote(env.Method))
+				t.log("mcp: the server sent a request on a response stream, which this revision forbids; ignored", slog.String("request", method), slog.String(jsonrpc.LogKeyMethod, env.Method))
 			}
 		}
 	case "":
@@ -442,9 +443,9 @@ func readBody(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-func (t *httpTransport) logf(format string, args ...any) {
-	if l := t.core.cfg.Logf; l != nil {
-		l(format, args...)
+func (t *httpTransport) log(msg string, attrs ...slog.Attr) {
+	if l := t.core.cfg.Logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	}
 }
 
@@ -784,7 +785,7 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 			version := t.version
 			t.mu.Unlock()
 			if err := t.postMessage(t.ctx, resp, &clientRequest{method: env.Method, version: version}); err != nil {
-				t.logf("mcp: answering the server's %s request: %v", codec.Quote(env.Method), err)
+				t.log("mcp: answering the server's request failed", slog.String(jsonrpc.LogKeyMethod, env.Method), slog.String("error", err.Error()))
 			}
 		}()
 	}

@@ -198,7 +198,7 @@ func (s *Session) request(ctx context.Context, send jsonrpc.SendFunc, method str
 	if s.core.mw == nil {
 		raw, err = s.peer.Call(ctx, send, method, p)
 	} else {
-		r := &Message{Method: method, Params: p, Session: s}
+		r := &Call{Method: method, Params: p, Session: s}
 		if l := linkOf(ctx); l != nil {
 			r.HTTP = l.HTTPRequest()
 		}

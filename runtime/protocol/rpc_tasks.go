@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"sort"
@@ -357,7 +358,7 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 func (s *taskStore) call(ctx context.Context, t *task, fn func(context.Context) (jsonrpc.Result, error)) (res jsonrpc.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.d.Log("mcp: panic in task %s (%s): %v\n%s", t.id, t.method, p, debug.Stack())
+			s.d.LogAttrs(slog.LevelError, "mcp: panic in task", slog.String("task", t.id), slog.String(jsonrpc.LogKeyMethod, t.method), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task panicked"}
 		}
 	}()
