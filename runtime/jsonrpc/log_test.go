@@ -37,9 +37,11 @@ func attrsOf(rec slog.Record) map[string]string {
 func TestLogger(t *testing.T) {
 	rec := &records{}
 	d := &jsonrpc.Dispatcher{Logger: slog.New(rec), Methods: map[string]*jsonrpc.Method{
-		"ok":    {Call: func(context.Context, []byte) (jsonrpc.Result, error) { return jsonrpc.RawResult(`{}`), nil }},
-		"boom":  {Call: func(context.Context, []byte) (jsonrpc.Result, error) { panic("kaboom") }},
-		"fails": {Call: func(context.Context, []byte) (jsonrpc.Result, error) { return nil, &jsonrpc.RPCError{Code: -32001, Message: "no"} }},
+		"ok":   {Call: func(context.Context, []byte) (jsonrpc.Result, error) { return jsonrpc.RawResult(`{}`), nil }},
+		"boom": {Call: func(context.Context, []byte) (jsonrpc.Result, error) { panic("kaboom") }},
+		"fails": {Call: func(context.Context, []byte) (jsonrpc.Result, error) {
+			return nil, &jsonrpc.RPCError{Code: -32001, Message: "no"}
+		}},
 	}}
 	ctx := context.Background()
 	for i := 0; i < 3; i++ {
