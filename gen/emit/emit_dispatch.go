@@ -889,7 +889,7 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 // middlewareOptionField is the Middleware field of an MCP package's
 // ServerOptions (server) or ClientOptions.
 func middlewareOptionField(server bool) jen.Code {
-	doc := "Middleware wraps the serving of every request and notification the\ndispatcher receives, and the sending of every request it sends the client\n(Session.Request, SendRequest); the first is the outermost. See\ndocs/middleware.md for where it runs among the runtime's own checks."
+	doc := "Middleware wraps the serving of every request and notification the\ndispatcher receives, and the sending of the requests and notifications it\nsends the client (Session.Request, SendRequest, SendNotification, Log,\nSendProgress; not the broadcasts to every session); the first is the\noutermost. See docs/middleware.md for where it runs among the runtime's own\nchecks."
 	if !server {
 		doc = "Middleware wraps the sending of every request and notification the Client\nsends (each on the wire: the handshake's, each round of a multi round-trip\nrequest, each retry; not answers from the cache), and the serving of every\none the server sends it; the first is the outermost. See docs/middleware.md."
 	}

@@ -443,9 +443,10 @@ type ServerOptions struct {
 	// Deprecated: use Logger.
 	Logf func(format string, args ...any)
 	// Middleware wraps the serving of every request and notification the dispatcher receives,
-	// and the sending of every request it sends the client (Session.Request, SendRequest); the
-	// first is the outermost. See docs/middleware.md for where it runs among the runtime's own
-	// checks.
+	// and the sending of the requests and notifications it sends the client (Session.Request,
+	// SendRequest, SendNotification, Log, SendProgress; not the broadcasts to every session);
+	// the first is the outermost. See docs/middleware.md for where it runs among the runtime's
+	// own checks.
 	Middleware []Middleware
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the

@@ -298,10 +298,10 @@ func (rootsClient) ListRoots(context.Context, *mcp20251125.RequestParams) (*mcp2
 }
 
 // TestMiddlewareSentByServer: in a revision with the initialize handshake
-// the server's middleware also sees the requests the server sends its
-// client (Sent, with the id the peer gave it), and the notifications the
-// client sends (notifications/initialized); the client's middleware sees
-// the requests the server sends it as received ones.
+// the server's middleware also sees the requests and notifications the
+// server sends its client (Sent; a request with the id the peer gave it),
+// and the notifications the client sends (notifications/initialized); the
+// client's middleware sees what the server sends it as received.
 func TestMiddlewareSentByServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -309,6 +309,9 @@ func TestMiddlewareSentByServer(t *testing.T) {
 	cli := newRecorders("client")[0]
 	d := mcp20251125.NewServerDispatcher(&mcp20251125.Tools{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "roots", Version: "1"}, Middleware: []mcp20251125.Middleware{srv.mw}})
 	mcp20251125.AddTool(d, mcp20251125.Tool{Name: "roots"}, func(ctx context.Context, p *mcp20251125.CallToolRequestParams, in struct{}) (*mcp20251125.CallToolResult, error) {
+		if err := mcp20251125.Log(ctx, mcp20251125.LoggingLevelInfo, "roots", "asking"); err != nil {
+			return nil, err
+		}
 		var res mcp20251125.ListRootsResult
 		if err := mcp20251125.SendRequest(ctx, "roots/list", nil, &res); err != nil {
 			return nil, err
@@ -338,6 +341,12 @@ func TestMiddlewareSentByServer(t *testing.T) {
 	}
 	if n := srv.find(t, "notifications/initialized", false); !n.notif || n.id != "" {
 		t.Errorf("the server's middleware saw notifications/initialized as %+v", n)
+	}
+	if n := srv.find(t, "notifications/message", true); !n.notif || !n.session || n.id != "" {
+		t.Errorf("the server's middleware saw the log message it sent as %+v", n)
+	}
+	if n := cli.find(t, "notifications/message", false); !n.notif || n.sent {
+		t.Errorf("the client's middleware saw the server's log message as %+v", n)
 	}
 	in := cli.find(t, "roots/list", false)
 	if in.id != roots.id || in.sent || !strings.Contains(in.result, "file:///w") {

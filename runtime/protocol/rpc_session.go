@@ -1,10 +1,12 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -166,7 +168,10 @@ func (s *Session) Notify(method string, params interface {
 	if err != nil {
 		return err
 	}
-	return s.peer.Send(msg)
+	if s.core.mw == nil {
+		return s.peer.Send(msg)
+	}
+	return notifyMessage(context.Background(), s.core.mw, s, nil, msg, s.peer.Send)
 }
 
 // Close ends an HTTP session as a DELETE from the client does: the requests
@@ -478,7 +483,38 @@ func SendNotification(ctx context.Context, method string, params interface {
 	if err != nil {
 		return err
 	}
-	return n.Notify(msg)
+	return notifyLink(ctx, n, msg)
+}
+
+// notifyLink sends msg, a notification about the request of n, through
+// the middleware of the dispatcher serving it.
+func notifyLink(ctx context.Context, n jsonrpc.Link, msg []byte) error {
+	c := linkCore(n)
+	if c == nil || c.mw == nil {
+		return n.Notify(msg)
+	}
+	return notifyMessage(ctx, c.mw, linkSession(n), n.HTTPRequest(), msg, n.Notify)
+}
+
+// notifyMessage sends msg, a notification this side encoded, through the
+// middleware of ch with send; the middleware may change its params.
+func notifyMessage(ctx context.Context, ch *chain, s *Session, hr *http.Request, msg []byte, send func([]byte) error) error {
+	method, _ := HeaderText(codec.Lookup(msg, "method"))
+	params := codec.Lookup(msg, "params")
+	r := &Call{Method: method, Params: params, Session: s, HTTP: hr}
+	return notifyThrough(ctx, ch, r, func(_ context.Context, p []byte) error {
+		if bytes.Equal(p, params) {
+			return send(msg)
+		}
+		e := codec.Encoder{Buf: make([]byte, 0, 64+len(method)+len(p))}
+		e.Buf = append(e.Buf, `{"jsonrpc":"2.0","method":`...)
+		e.Str(method)
+		if p != nil {
+			e.Buf = append(e.Buf, `,"params":`...)
+			e.Buf = append(e.Buf, p...)
+		}
+		return send(append(e.Buf, '}'))
+	})
 }
 
 // SendRequest sends a request to the peer of the request the handler's
@@ -566,7 +602,7 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 	e.Buf = append(e.Buf, `,"data":`...)
 	e.Buf = append(e.Buf, raw...)
 	e.Buf = append(e.Buf, "}}"...)
-	return n.Notify(e.Buf)
+	return notifyLink(ctx, n, e.Buf)
 }
 
 // metaLogLevel is the _meta member of 2026-07-28 requests that asks for log
@@ -617,7 +653,7 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 		}
 	}
 	e.Buf = append(e.Buf, "}}"...)
-	return n.Notify(e.Buf)
+	return notifyLink(ctx, n, e.Buf)
 }
 
 // CloseSSEStream ends the connection that carries the response stream of
