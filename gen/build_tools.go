@@ -1,6 +1,9 @@
 package gen
 
-import "github.com/mcpgen/mcpgen/gen/ir"
+import (
+	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/spec"
+)
 
 // buildTools decides the tool set of a package (ir.ToolSupport) from the
 // protocol's tools/list and tools/call, or returns nil when the revision
@@ -15,9 +18,9 @@ func (b *builder) buildTools(p *ir.Protocol) *ir.ToolSupport {
 			continue
 		}
 		switch m.Name {
-		case "tools/list":
+		case spec.MethodListTools:
 			list = m
-		case "tools/call":
+		case spec.MethodCallTool:
 			call = m
 		}
 	}

@@ -11,10 +11,10 @@ import (
 // This file emits tools.go: the typed glue of the tool set (Tools,
 // AddTool, AddStructuredTool) and how the server dispatcher serves it. The
 // machinery (a Go type's schema, decoding arguments against it, the set
-// itself) is in gen/rt/tools.go.
+// itself) is in runtime/protocol/tools.go.
 
 // toolsDoc is the doc comment of Tools; it states the rules of
-// gen/rt/tools.go.
+// runtime/protocol/tools.go.
 const toolsDoc = `%[1]s is a set of tools whose arguments are Go types, and the %[3]s that serves them. %[2]s adds a tool, deriving its inputSchema from the type of its arguments; the set answers tools/list with its tools, and tools/call by decoding the arguments into that type, checked against the schema, before the tool's function runs.
 
 Give a *%[1]s to %[4]s as the handler, or embed a *%[1]s in a handler of your own in place of %[5]s (which it embeds): its ListTools and CallTool serve what your handler does not implement, and yours may call them. The dispatcher declares the tools capability for such a handler unless the options declare it.

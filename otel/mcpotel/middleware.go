@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // Middleware returns the middleware that records a span and an operation
@@ -85,7 +86,7 @@ func (t *Telemetry) describeSent(ev *Event, m *protocol.Call) {
 	switch {
 	case m.HTTP != nil:
 		ev.Transport = HTTP
-		ev.SessionID = m.HTTP.Header.Get("Mcp-Session-Id")
+		ev.SessionID = m.HTTP.Header.Get(spec.HeaderSessionID)
 		if u := m.HTTP.URL; u != nil {
 			ev.PeerAddress = u.Hostname()
 			if p, err := strconv.Atoi(u.Port()); err == nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file is the middleware of servers and clients: functions that wrap
@@ -68,11 +69,11 @@ func (r *Call) ProtocolVersion() string {
 			return v
 		}
 	}
-	if v, ok := HeaderText(codec.Lookup(r.Params, "_meta", metaProtocolVersion)); ok {
+	if v, ok := HeaderText(codec.Lookup(r.Params, "_meta", spec.MetaProtocolVersion)); ok {
 		return v
 	}
 	if r.HTTP != nil {
-		return r.HTTP.Header.Get(headerProtocolVersion)
+		return r.HTTP.Header.Get(spec.HeaderProtocolVersion)
 	}
 	return ""
 }
