@@ -360,7 +360,7 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		jen.Id("SkipResultValidation").Bool(),
 		jen.Comment(commentText(loggerDoc(e.pkg.MCP))),
 		jen.Id("Logger").Op("*").Qual("log/slog", "Logger"),
-		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text.\n\nDeprecated: use Logger.")),
+		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text (message key=value ...). Prefer Logger.")),
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	if e.pkg.MCP {

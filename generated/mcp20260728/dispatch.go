@@ -467,9 +467,7 @@ type ServerOptions struct {
 	// jsonrpc.request.id).
 	Logger *slog.Logger
 	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text.
-	//
-	// Deprecated: use Logger.
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
 	// Middleware wraps the serving of every request and notification the dispatcher receives,
 	// and the sending of the requests and notifications it sends the client (Session.Request,
@@ -1321,9 +1319,7 @@ type ClientOptions struct {
 	// jsonrpc.request.id).
 	Logger *slog.Logger
 	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text.
-	//
-	// Deprecated: use Logger.
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
 	// Middleware wraps the sending of every request and notification the Client sends (each on
 	// the wire: the handshake's, each round of a multi round-trip request, each retry; not

@@ -258,9 +258,7 @@ type ServerOptions struct {
 	// (Debug). Nothing is logged per request at Info.
 	Logger *slog.Logger
 	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text.
-	//
-	// Deprecated: use Logger.
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
