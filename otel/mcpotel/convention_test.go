@@ -59,7 +59,7 @@ func (r *rig) span(t *testing.T, kind trace.SpanKind, name string) sdktrace.Read
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }

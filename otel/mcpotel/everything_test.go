@@ -42,7 +42,7 @@ func everythingBinary(t *testing.T) string {
 			everything.err = err
 			return
 		}
-		everything.bin, everything.err, everything.out = buildEverything(dir)
+		everything.bin, everything.out, everything.err = buildEverything(dir)
 	})
 	if everything.err != nil {
 		t.Fatalf("building everything-server with telemetry: %v\n%s", everything.err, everything.out)
@@ -50,16 +50,16 @@ func everythingBinary(t *testing.T) string {
 	return everything.bin
 }
 
-func buildEverything(dir string) (string, error, []byte) {
+func buildEverything(dir string) (string, []byte, error) {
 	otelDir, err := filepath.Abs("..")
 	if err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	repo := filepath.Dir(otelDir)
 	src := filepath.Join(repo, "examples", "everything-server")
 	files, err := filepath.Glob(filepath.Join(src, "*.go"))
 	if err != nil || len(files) == 0 {
-		return "", fmt.Errorf("no Go files in %s (%v)", src, err), nil
+		return "", nil, fmt.Errorf("no Go files in %s (%v)", src, err)
 	}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
@@ -67,51 +67,51 @@ func buildEverything(dir string) (string, error, []byte) {
 		}
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return "", err, nil
+			return "", nil, err
 		}
 		if filepath.Base(f) == "main.go" {
 			const call = "mcp.NewServerDispatcher(s, s.options())"
 			if n := bytes.Count(b, []byte(call)); n != 1 {
-				return "", fmt.Errorf("examples/everything-server/main.go has %d calls %q, want 1: update TestEverythingServerTrace", n, call), nil
+				return "", nil, fmt.Errorf("examples/everything-server/main.go has %d calls %q, want 1: update TestEverythingServerTrace", n, call)
 			}
 			b = bytes.Replace(b, []byte(call), []byte("mcp.NewServerDispatcher(s, withTelemetry(s.options()))"), 1)
 		}
 		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
-			return "", err, nil
+			return "", nil, err
 		}
 	}
 	tel, err := os.ReadFile("testdata/everything_telemetry.go.txt")
 	if err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "zz_telemetry.go"), tel, 0o644); err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	// The module: this module's requirements (and go.sum), and the two
 	// modules of the repository replaced by their directories.
 	mod, err := os.ReadFile(filepath.Join(otelDir, "go.mod"))
 	if err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	text := string(mod)
 	text = strings.Replace(text, "module github.com/mcpgen/mcpgen/otel", "module everythingotel", 1)
 	text = strings.Replace(text, "replace github.com/mcpgen/mcpgen => ../", "replace github.com/mcpgen/mcpgen => "+repo+"\n\nreplace github.com/mcpgen/mcpgen/otel => "+otelDir+"\n\nrequire github.com/mcpgen/mcpgen/otel v0.0.0-00010101000000-000000000000", 1)
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(text), 0o644); err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	sum, err := os.ReadFile(filepath.Join(otelDir, "go.sum"))
 	if err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		return "", err, nil
+		return "", nil, err
 	}
 	bin := filepath.Join(dir, "everything-server")
 	cmd := exec.Command("go", "build", "-buildvcs=false", "-mod=mod", "-o", bin, ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	out, err := cmd.CombinedOutput()
-	return bin, err, out
+	return bin, out, err
 }
 
 // exportedSpan is a line of the server's span file.

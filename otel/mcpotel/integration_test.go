@@ -88,7 +88,7 @@ func (s *side) metric(t *testing.T, name string) metricdata.Histogram[float64] {
 func attrMap(kvs []attribute.KeyValue) map[string]string {
 	m := map[string]string{}
 	for _, kv := range kvs {
-		m[string(kv.Key)] = kv.Value.Emit()
+		m[string(kv.Key)] = kv.Value.String()
 	}
 	return m
 }
