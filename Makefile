@@ -1,9 +1,9 @@
 # The pinned MCP schemas are embedded in mcpgen (schema/revisions); set
-# MCPGEN_SCHEMA_DIR only to read them from somewhere else (see README: "Where
-# the schemas come from").
+# MCPGEN_SCHEMA_DIR only to read them from somewhere else (see
+# docs/generating.md: "Where the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance
+.PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance conformance-replicas conformance-deps
 
 all: check
 
@@ -24,6 +24,12 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # a tool of that module).
 AUTH_MODULES = auth examples/everything-client auth/interop
 
+# The replicas module (replicas/: go-redis): the Redis task store and bus
+# that replicas share (docs/replicas.md). Its tests start redis-server and
+# nginx (Debian packages; .ci/run installs them) on 127.0.0.1 and fail
+# when they are missing.
+REPLICA_MODULES = replicas
+
 # The OpenTelemetry instrumentation (otel/: go.opentelemetry.io/otel and its
 # SDK; docs/telemetry.md), a module of its own for the same reason. Its tests
 # build examples/everything-server with the instrumentation added and trace
@@ -31,23 +37,28 @@ AUTH_MODULES = auth examples/everything-client auth/interop
 OTEL_MODULES = otel
 
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
-# on every generated package and on the modules above), the tests, and the
-# interoperability tests.
+# on every generated package and on the modules above), the tests (with
+# internal/doccheck: every Go block of README.md and docs/ compiles), the
+# interoperability tests, and go vet of the programs of bench/sidebyside,
+# which docs/serving.md and docs/client.md show (doccheck checks that the
+# text is theirs; their module, bench/, builds them).
 test: interop-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
-	$(GO) test ./...
-	@for m in $(AUTH_MODULES) $(OTEL_MODULES); do \
+	$(GO) test -timeout 25m ./...
+	@for m in $(AUTH_MODULES) $(REPLICA_MODULES) $(OTEL_MODULES); do \
 		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./..."; \
 		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; \
 	done
 	cd auth && $(GO) test -race ./...
 	cd examples/everything-client && $(GO) test ./...
 	cd auth/interop && $(GO) test -skip '^TestHydra' ./...
+	cd replicas && $(GO) test ./...
 	cd otel && $(GO) test -race ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
+	cd bench && $(GO) vet ./sidebyside/...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
 check:
@@ -153,7 +164,7 @@ interop-deps:
 	fi
 
 # The official MCP conformance suite against examples/everything-server
-# (README: "Conformance"). npm ci installs the suite and a Node binary
+# (docs/conformance.md). npm ci installs the suite and a Node binary
 # pinned by conformance/suite/package-lock.json (again only when the lock
 # file changed since the last install); conformance/suite (a Go program)
 # builds and starts the server on 127.0.0.1, runs the scenarios 2026-07-28
@@ -162,10 +173,21 @@ interop-deps:
 # client scenarios of 2026-07-28 and 2025-11-25 with it (the suite starts it
 # once per scenario), the authorization ones (auth/...) included.
 SUITE = conformance/suite
-conformance:
+conformance: conformance-deps
+	$(GO) run ./$(SUITE)
+
+# The same server scenarios through nginx against three replicas of
+# examples/everything-server sharing Redis (replicas/cmd/everything-replicas,
+# which starts redis-server, the replicas and nginx on 127.0.0.1;
+# docs/replicas.md): tasks and subscriptions round robin, legacy sessions
+# routed by their id's prefix. The client scenarios do not involve the
+# server and are left to make conformance.
+conformance-replicas: conformance-deps
+	$(GO) run ./$(SUITE) -server ./replicas/cmd/everything-replicas -client-requirements ''
+
+conformance-deps:
 	@if ! cmp -s $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; then \
 		echo "cd $(SUITE) && npm ci"; \
 		(cd $(SUITE) && npm ci --no-audit --no-fund --loglevel=error) && \
 		cp $(SUITE)/package-lock.json $(SUITE)/node_modules/.mcpgen-installed-lock; \
 	fi
-	$(GO) run ./$(SUITE)

@@ -14,15 +14,16 @@ import (
 	"time"
 )
 
-// TestSideBySide checks the claim of the README's side-by-side: serving a
+// TestSideBySide checks the claim of the server side-by-side
+// (docs/serving.md, "The same server with go-sdk"): serving a
 // tool with typed arguments takes no more with mcpgen than with the
 // official Go SDK. sidebyside/mcpgen and sidebyside/gosdk are the same
 // stdio server (one tool, "add", its arguments a struct with
 // descriptions), each written the way its library's documentation writes
 // it. The test counts both (Go tokens, characters and lines, without
-// comments and blank lines), checks that the README shows both programs
-// as they are, then builds and runs both and checks that they answer the
-// same calls alike.
+// comments and blank lines), checks that docs/serving.md shows both
+// programs as they are and the README the mcpgen one (its server), then
+// builds and runs both and checks that they answer the same calls alike.
 func TestSideBySide(t *testing.T) {
 	type program struct {
 		name, dir string
@@ -32,10 +33,7 @@ func TestSideBySide(t *testing.T) {
 		lines     int
 	}
 	progs := []*program{{name: "mcpgen", dir: "sidebyside/mcpgen"}, {name: "go-sdk", dir: "sidebyside/gosdk"}}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	shownIn := map[string][]string{"sidebyside/mcpgen": {"docs/serving.md", "README.md"}, "sidebyside/gosdk": {"docs/serving.md"}}
 	for _, p := range progs {
 		b, err := os.ReadFile(filepath.Join(p.dir, "main.go"))
 		if err != nil {
@@ -48,10 +46,12 @@ func TestSideBySide(t *testing.T) {
 		}
 		p.src = src[i:]
 		p.tokens, p.chars, p.lines = measure(t, p.src)
-		// The README shows the program from its type on.
+		// The documentation shows the program from its type on.
 		body := p.src[strings.Index(p.src, "type AddArgs"):]
-		if !strings.Contains(string(readme), body) {
-			t.Errorf("README.md does not show %s/main.go as it is (from `type AddArgs` to the end)", p.dir)
+		for _, doc := range shownIn[p.dir] {
+			if !strings.Contains(readDoc(t, doc), body) {
+				t.Errorf("%s does not show %s/main.go as it is (from `type AddArgs` to the end)", doc, p.dir)
+			}
 		}
 	}
 	m, g := progs[0], progs[1]
@@ -163,11 +163,12 @@ func measure(t *testing.T, src string) (tokens, chars, lines int) {
 	return tokens, chars, lines
 }
 
-// TestClientSideBySide checks the README's client side-by-side the same
-// way: sidebyside/clientmcpgen and sidebyside/clientgosdk start a server,
+// TestClientSideBySide checks the client side-by-side (docs/client.md,
+// "The same client with go-sdk") the same way: sidebyside/clientmcpgen and sidebyside/clientgosdk start a server,
 // call its "add" tool and print the answer, each written the way its
 // library's documentation writes a client. The test counts both, checks
-// that the README shows them as they are (from `func main` to the end),
+// that docs/client.md shows them as they are (from `func main` to the
+// end) and the README the mcpgen one (its client),
 // and runs both against the same server (sidebyside/mcpgen): both print 42.
 func TestClientSideBySide(t *testing.T) {
 	type program struct {
@@ -176,10 +177,7 @@ func TestClientSideBySide(t *testing.T) {
 		tokens, chars, lines int
 	}
 	progs := []*program{{name: "mcpgen", dir: "sidebyside/clientmcpgen"}, {name: "go-sdk", dir: "sidebyside/clientgosdk"}}
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	shownIn := map[string][]string{"sidebyside/clientmcpgen": {"docs/client.md", "README.md"}, "sidebyside/clientgosdk": {"docs/client.md"}}
 	for _, p := range progs {
 		b, err := os.ReadFile(filepath.Join(p.dir, "main.go"))
 		if err != nil {
@@ -188,8 +186,11 @@ func TestClientSideBySide(t *testing.T) {
 		src := string(b)
 		p.src = src[strings.Index(src, "package main"):]
 		p.tokens, p.chars, p.lines = measure(t, p.src)
-		if body := p.src[strings.Index(p.src, "func main"):]; !strings.Contains(string(readme), body) {
-			t.Errorf("README.md does not show %s/main.go as it is (from `func main` to the end)", p.dir)
+		body := p.src[strings.Index(p.src, "func main"):]
+		for _, doc := range shownIn[p.dir] {
+			if !strings.Contains(readDoc(t, doc), body) {
+				t.Errorf("%s does not show %s/main.go as it is (from `func main` to the end)", doc, p.dir)
+			}
 		}
 	}
 	m, g := progs[0], progs[1]
@@ -214,4 +215,15 @@ func TestClientSideBySide(t *testing.T) {
 			t.Errorf("%s client: %v\n%s", p.name, err, out)
 		}
 	}
+}
+
+// readDoc returns a file of the repository's documentation (README.md,
+// docs/...), from the repository's root.
+func readDoc(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

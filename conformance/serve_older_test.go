@@ -455,7 +455,7 @@ func TestServeOlderHTTP(t *testing.T) {
 // TestServeOlderHTTPTenThousand: a client that opens sessions at the front
 // door and never closes them cannot grow the server past MaxSessions.
 func TestServeOlderHTTPTenThousand(t *testing.T) {
-	h := mcp.NewHTTPHandler(newEraDispatcher(&eraServer{}), mcp.HTTPOptions{MaxSessions: 500})
+	h := mcp.NewHTTPHandler(newEraDispatcher(&eraServer{}), mcp.HTTPOptions{MaxSessions: 500, MaxSessionsPerClient: -1})
 	post := func(body, sid string) *httptest.ResponseRecorder {
 		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
 		r.Header.Set("Content-Type", "application/json")

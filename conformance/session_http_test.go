@@ -514,7 +514,9 @@ func TestSessionHTTPTenThousand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := s.HTTP(legacyserver.HTTPConfig{})
+	// Every request comes from one address: no bound per client, so that
+	// MaxSessions is what bounds them (TestSessionHTTPFlood has both).
+	h := s.HTTP(legacyserver.HTTPConfig{MaxPerClient: -1})
 	open := func(i int) string {
 		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(initMsg(strconv.Itoa(i), "2025-11-25", "{}")))
 		r.Header.Set("Content-Type", "application/json")

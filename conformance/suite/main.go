@@ -168,8 +168,8 @@ func serverLegs(ctx context.Context, cfg config, node, suite, binDir string) ([]
 		legs = append(legs, listed{l, sets})
 	}
 	bin := filepath.Join(binDir, "everything-server")
-	if b, err := exec.CommandContext(ctx, "go", "build", "-o", bin, cfg.server).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build %s: %v\n%s", cfg.server, err, b)
+	if err := goBuild(ctx, bin, cfg.server); err != nil {
+		return nil, err
 	}
 	srv, err := startServer(ctx, bin, filepath.Join(cfg.out, "server.log"))
 	if err != nil {
@@ -421,6 +421,54 @@ func (s *server) log() string {
 }
 
 var listening = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+/mcp)`)
+
+// goBuild builds the main package pkg into bin: a package of this module,
+// or the directory of a module of its own (with a go.mod, such as
+// ./replicas/cmd/everything-replicas of the module replicas/), built there.
+func goBuild(ctx context.Context, bin, pkg string) error {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg)
+	if dir, err := moduleDir(pkg); err != nil {
+		return err
+	} else if dir != "" {
+		abs, err := filepath.Abs(pkg)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, abs)
+		if err != nil {
+			return err
+		}
+		cmd = exec.CommandContext(ctx, "go", "build", "-o", bin, "./"+filepath.ToSlash(rel))
+		cmd.Dir = dir
+	}
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// moduleDir is the directory of the nearest go.mod at or above the local
+// package path pkg, when it is not this module's (""), or "" for a
+// package of this module or an import path.
+func moduleDir(pkg string) (string, error) {
+	if !strings.HasPrefix(pkg, ".") && !filepath.IsAbs(pkg) {
+		return "", nil
+	}
+	abs, err := filepath.Abs(pkg)
+	if err != nil {
+		return "", err
+	}
+	root, err := filepath.Abs(".")
+	if err != nil {
+		return "", err
+	}
+	for d := abs; d != root && len(d) > len(root); d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+	}
+	return "", nil
+}
 
 // startServer starts bin on 127.0.0.1 with a port the system picks and
 // waits (at most 30 seconds) until it says where it listens. Its log goes

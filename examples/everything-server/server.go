@@ -35,7 +35,9 @@ func newServer(logf func(format string, args ...any)) *server {
 		closing: make(chan struct{}),
 	}
 	s.tools = newRegistry(s.hub, mcp.MethodToolListChangedNotification, allTools()...)
+	s.tools.learn(transientTool)
 	s.prompts = newRegistry(s.hub, mcp.MethodPromptListChangedNotification, allPrompts()...)
+	s.prompts.learn(transientPrompt)
 	return s
 }
 
@@ -77,16 +79,29 @@ func (s *server) close(ctx context.Context) error {
 
 // registry is a list of named items that can change at run time (tools,
 // prompts): lists come out in a stable order, and a change is announced
-// on the hub.
+// on the hub, which applies it (on every replica, when there are several).
 type registry[T interface{ name() string }] struct {
 	mu      sync.RWMutex
 	items   []T
+	known   map[string]T // the items toggle may add, by name
 	hub     *hub
 	changed string // the list_changed notification
 }
 
 func newRegistry[T interface{ name() string }](h *hub, changed string, items ...T) *registry[T] {
-	return &registry[T]{items: items, hub: h, changed: changed}
+	r := &registry[T]{items: items, known: map[string]T{}, hub: h, changed: changed}
+	h.changes[changed] = r.flip
+	return r
+}
+
+// learn names items that toggle may add, so that every replica knows them
+// by name.
+func (r *registry[T]) learn(items ...T) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, it := range items {
+		r.known[it.name()] = it
+	}
 }
 
 func (r *registry[T]) list() []T {
@@ -108,20 +123,23 @@ func (r *registry[T]) get(name string) (T, bool) {
 }
 
 // toggle adds item, or removes it if the list has it, and announces the
-// change.
+// change: the hub applies it (flip) as it delivers the announcement.
 func (r *registry[T]) toggle(item T) {
+	r.learn(item)
+	r.hub.publish(event{method: r.changed, item: item.name()})
+}
+
+// flip adds the item named, or removes it if the list has it.
+func (r *registry[T]) flip(name string) {
 	r.mu.Lock()
-	found := false
+	defer r.mu.Unlock()
 	for i, it := range r.items {
-		if it.name() == item.name() {
+		if it.name() == name {
 			r.items = append(r.items[:i:i], r.items[i+1:]...)
-			found = true
-			break
+			return
 		}
 	}
-	if !found {
-		r.items = append(r.items, item)
+	if it, ok := r.known[name]; ok {
+		r.items = append(r.items, it)
 	}
-	r.mu.Unlock()
-	r.hub.publish(event{method: r.changed})
 }

@@ -18,6 +18,8 @@ import (
 type event struct {
 	method string
 	uri    string
+	// item names the tool or prompt a list change adds or removes.
+	item string
 }
 
 // hub fans events out to the open subscriptions (subscriptions/listen,
@@ -28,6 +30,14 @@ type hub struct {
 	mu   sync.Mutex
 	subs map[*subscription]struct{}
 	d    *mcp.ServerDispatcher // set once, before serving
+	// forward, if set (before serving), takes the events published here
+	// instead of deliver: the replicas of one server (replicas/cmd/
+	// everything-replicas) send them on a bus that calls deliver on every
+	// replica.
+	forward func(event)
+	// changes apply a list change (an event with an item) by its
+	// notification method; set by the registries when they are made.
+	changes map[string]func(item string)
 }
 
 type subscription struct {
@@ -35,7 +45,9 @@ type subscription struct {
 	events chan event
 }
 
-func newHub() *hub { return &hub{subs: map[*subscription]struct{}{}} }
+func newHub() *hub {
+	return &hub{subs: map[*subscription]struct{}{}, changes: map[string]func(string){}}
+}
 
 func (h *hub) subscribe(f mcp.SubscriptionFilter) *subscription {
 	s := &subscription{filter: f, events: make(chan event, 16)}
@@ -51,11 +63,24 @@ func (h *hub) unsubscribe(s *subscription) {
 	h.mu.Unlock()
 }
 
-// publish hands e to every subscription whose filter asks for it. A
-// subscription whose buffer is full misses it: list_changed notifications
-// coalesce, and a client that does not read its stream loses updates, not
-// the server's memory.
+// publish hands e to every subscription whose filter asks for it (through
+// forward, when set). A subscription whose buffer is full misses it:
+// list_changed notifications coalesce, and a client that does not read its
+// stream loses updates, not the server's memory.
 func (h *hub) publish(e event) {
+	if h.forward != nil {
+		h.forward(e)
+		return
+	}
+	h.deliver(e)
+}
+
+// deliver applies e's change, if it carries one, and hands e to this
+// process's subscriptions and clients.
+func (h *hub) deliver(e event) {
+	if f := h.changes[e.method]; f != nil && e.item != "" {
+		f(e.item)
+	}
 	if h.d != nil {
 		if e.method == mcp.MethodResourceUpdatedNotification {
 			h.d.NotifyResourceUpdated(e.uri)

@@ -54,7 +54,7 @@ func readConfig(path string) (*config, error) {
 	dec.DisallowUnknownFields()
 	var c config
 	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%s: %v (see README: \"mcpgen.json\")", path, err)
+		return nil, fmt.Errorf("%s: %v (see \"mcpgen.json\" in mcpgen's docs/generating.md)", path, err)
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%s: data after the JSON object", path)

@@ -70,7 +70,7 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	fs.BoolVar(&fl.all, "all", false, "generate every pinned revision, each into OUT/<package>")
 	fs.BoolVar(&fl.check, "check", false, "compare with the files on disk instead of writing; exit 1 when they differ")
 	fs.BoolVar(&fl.strict, "strict", false, "treat warnings (unknown keywords, unknown formats) as errors")
-	configPath := fs.String("config", "", "read customisations from this JSON file (see README: mcpgen.json)")
+	configPath := fs.String("config", "", "read customisations from this JSON file (see docs/generating.md in mcpgen: mcpgen.json)")
 	renames := fs.StringArray("rename", nil, "give a definition another Go name: DEFINITION=GoName (repeatable)")
 	externals := fs.StringArray("external", nil, "use an existing Go type for a definition: DEFINITION=import/path.Type (repeatable)")
 	noValidators := fs.Bool("no-validators", false, "leave out Validate and the validation code (needs --no-dispatcher)")

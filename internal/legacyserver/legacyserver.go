@@ -51,6 +51,7 @@ type Options struct {
 type HTTPConfig struct {
 	Stateless           bool
 	MaxSessions         int
+	MaxPerClient        int
 	SessionIdleTimeout  time.Duration
 	SessionHistoryBytes int
 	PollAfter           time.Duration

@@ -56,13 +56,14 @@ func new20251125(opts Options) *Server {
 		NotifyResourceUpdated: d.NotifyResourceUpdated,
 		HTTP: func(c HTTPConfig) http.Handler {
 			return mcp.NewHTTPHandler(d, mcp.HTTPOptions{
-				Stateless:           c.Stateless,
-				MaxSessions:         c.MaxSessions,
-				SessionIdleTimeout:  c.SessionIdleTimeout,
-				SessionHistoryBytes: c.SessionHistoryBytes,
-				PollAfter:           c.PollAfter,
-				PollRetry:           c.PollRetry,
-				KeepAlive:           c.KeepAlive,
+				Stateless:            c.Stateless,
+				MaxSessions:          c.MaxSessions,
+				MaxSessionsPerClient: c.MaxPerClient,
+				SessionIdleTimeout:   c.SessionIdleTimeout,
+				SessionHistoryBytes:  c.SessionHistoryBytes,
+				PollAfter:            c.PollAfter,
+				PollRetry:            c.PollRetry,
+				KeepAlive:            c.KeepAlive,
 			})
 		},
 	}

@@ -384,6 +384,12 @@ func NewHTTPHandlerOlder(d *Core, opts HTTPOptions) *HTTPHandler {
 		return NewHTTPHandler(d, opts)
 	}
 	older := NewSessionHTTPHandler(d.Older, opts, d.Older.Versions[0])
+	if older.sessions != nil {
+		// The sessions of older clients are bound to the principal of
+		// the request that opened them, as this revision's requestState
+		// and tasks are.
+		older.sessions.principal = d.State.principal
+	}
 	opts.Fallback = older
 	h := NewHTTPHandler(d, opts)
 	h.older = older

@@ -90,11 +90,44 @@ type HTTPOptions struct {
 	// serve one client without sharing state.
 	Stateless bool
 	// MaxSessions bounds the sessions kept at once. A new session beyond it
-	// takes the place of the one used least recently among those with no
-	// request in flight and no open stream (its client gets 404 and starts
-	// a new session, as the transport page says); when every session is
-	// busy, initialize gets 503 Service Unavailable. Zero means 1000.
+	// takes the place of another among those with no request in flight and
+	// no open stream: one that made no request after its initialize if
+	// there is such a session (the least recently used of them), else the
+	// least recently used. The client of the evicted session gets 404
+	// "session not found" on its next request and starts a new session
+	// with initialize, as the transport page says. When every session is
+	// busy, initialize gets 503 Service Unavailable with Retry-After. Zero
+	// means 1000.
+	//
+	// So a flood of initialize requests that never come back displaces
+	// only its own sessions while established sessions are idle: a real
+	// client's session survives it.
 	MaxSessions int
+	// MaxSessionsPerClient bounds the sessions of one client: of one
+	// principal when ServerOptions.Principal names one for the request,
+	// else of one remote address (ClientAddress). A client's new session
+	// beyond it takes the place of one of the same client's sessions, by
+	// the rule of MaxSessions, never another client's; when all of that
+	// client's sessions are busy, its initialize gets 503. Zero means 100
+	// (or MaxSessions, if smaller); negative, no bound per client.
+	MaxSessionsPerClient int
+	// ClientAddress names the client a request without a principal comes
+	// from, for MaxSessionsPerClient. Nil means the host of r.RemoteAddr.
+	// Behind a reverse proxy every request comes from the proxy's
+	// address: return the address the proxy forwards instead (for nginx,
+	// the last entry of X-Forwarded-For, which nginx appends; see
+	// docs/replicas.md).
+	ClientAddress func(r *http.Request) string
+	// SessionIDPrefix begins the id of every session the handler opens
+	// (the rest is 128 random bits, URL-safe base64): at most 64 bytes of
+	// visible ASCII; the handler panics on another. A session lives in the
+	// memory of the process that opened it, so the replicas of a server
+	// give themselves different prefixes and the proxy in front of them
+	// routes a request that names a session by the prefix of its
+	// Mcp-Session-Id (docs/replicas.md has an nginx configuration). When a
+	// replica is gone, its clients get 404 from another and start a new
+	// session, as the transport page says.
+	SessionIDPrefix string
 	// SessionIdleTimeout ends a session that has had no request and no open
 	// stream for that long. Zero means 30 minutes; negative, never (only
 	// MaxSessions and DELETE end sessions then).

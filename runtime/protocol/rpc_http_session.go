@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ import (
 // Defaults of the session options of HTTPOptions.
 const (
 	defaultMaxSessions    = 1000
+	defaultClientSessions = 100
 	defaultSessionIdle    = 30 * time.Minute
 	defaultSessionHistory = 256 << 10
 	defaultPollRetry      = time.Second
@@ -51,7 +53,7 @@ const (
 var (
 	errSessionEnded   = errors.New("mcp: the HTTP session has ended")
 	errSessionDeleted = errors.New("mcp: the client ended the HTTP session (DELETE)")
-	errSessionEvicted = errors.New("mcp: the HTTP session made room for a new one (HTTPOptions.MaxSessions)")
+	errSessionEvicted = errors.New("mcp: the HTTP session made room for a new one (HTTPOptions.MaxSessions, MaxSessionsPerClient)")
 	errSessionExpired = errors.New("mcp: the HTTP session expired (HTTPOptions.SessionIdleTimeout)")
 	errClientGone     = errors.New("mcp: the client closed the connection before the response")
 	errHistoryFull    = errors.New("mcp: the session keeps no more messages for its client (HTTPOptions.SessionHistoryBytes): the client is not reading its stream")
@@ -59,18 +61,66 @@ var (
 )
 
 // sessionStore is the sessions of one HTTPHandler.
+//
+// Eviction (HTTPOptions.MaxSessions, MaxSessionsPerClient) takes, among
+// the sessions with no request in flight and no open stream, one that
+// never made a request after its initialize (fresh) before one that did
+// (established), and the least recently used of either kind: a flood of
+// initialize requests that never come back only displaces itself. Every
+// session belongs to a client (its principal, or its remote address when
+// the server names none); a client past its share replaces one of its own
+// sessions, never another client's.
 type sessionStore struct {
 	h *HTTPHandler
 	// oldSSE serves the HTTP+SSE transport (revisions before 2025-03-26).
-	oldSSE  bool
-	max     int
-	idle    time.Duration
-	history int
+	oldSSE    bool
+	max       int
+	perClient int // 0: no bound per client
+	prefix    string
+	idle      time.Duration
+	history   int
+	// principal names the principal of a request (ServerOptions.Principal)
+	// or is nil; addr names the remote address (HTTPOptions.ClientAddress).
+	principal func(context.Context) string
+	addr      func(*http.Request) string
 
 	mu        sync.Mutex
 	byID      map[string]*httpSession
-	lru       list.List // of *httpSession, the most recently used first
+	fresh     list.List // of *httpSession with no request after initialize, the most recently used first
+	lru       list.List // of the other *httpSession, the most recently used first
+	clients   map[string]*list.List
 	lastSweep time.Time
+}
+
+// sessionOwner is who opens a session: the digest of its principal (nil
+// when the server names none) and the client it counts against.
+type sessionOwner struct {
+	principal []byte
+	client    string
+}
+
+// ownerOf is the owner of a session r opens, or the one r must come from
+// to use a session.
+func (st *sessionStore) ownerOf(r *http.Request) sessionOwner {
+	var o sessionOwner
+	if st.principal != nil {
+		// The function reads the request's context, or its headers
+		// through HTTPRequestFromContext, as in a handler.
+		ctx := jsonrpc.WithLink(r.Context(), requestLink{r: r, d: &st.h.d.Dispatcher})
+		o.principal = principalDigest(st.principal(ctx))
+	}
+	if o.principal != nil {
+		o.client = "p\x00" + string(o.principal)
+		return o
+	}
+	if st.addr != nil {
+		o.client = "a\x00" + st.addr(r)
+	} else if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		o.client = "a\x00" + host
+	} else {
+		o.client = "a\x00" + r.RemoteAddr
+	}
+	return o
 }
 
 // newSessionHTTPHandler returns the HTTP handler of a revision with the
@@ -80,9 +130,17 @@ func NewSessionHTTPHandler(d *Core, opts HTTPOptions, revision string) *HTTPHand
 	if opts.Stateless {
 		return h
 	}
-	st := &sessionStore{h: h, oldSSE: spec.Of(revision, true).HTTPWithSSE, max: opts.MaxSessions, idle: opts.SessionIdleTimeout, history: opts.SessionHistoryBytes, byID: map[string]*httpSession{}}
+	checkSessionIDPrefix(opts.SessionIDPrefix)
+	st := &sessionStore{h: h, oldSSE: spec.Of(revision, true).HTTPWithSSE, max: opts.MaxSessions, perClient: opts.MaxSessionsPerClient, prefix: opts.SessionIDPrefix, idle: opts.SessionIdleTimeout, history: opts.SessionHistoryBytes,
+		principal: d.State.principal, addr: opts.ClientAddress, byID: map[string]*httpSession{}, clients: map[string]*list.List{}}
 	if st.max <= 0 {
 		st.max = defaultMaxSessions
+	}
+	switch {
+	case st.perClient == 0:
+		st.perClient = min(defaultClientSessions, st.max)
+	case st.perClient < 0:
+		st.perClient = 0
 	}
 	if st.idle == 0 {
 		st.idle = defaultSessionIdle
@@ -105,11 +163,16 @@ type httpSession struct {
 	ctx  context.Context // ends with the session
 	stop context.CancelCauseFunc
 
+	// owner opened the session; only requests of its principal find it.
+	owner sessionOwner
+
 	// Under st.mu:
-	elem     *list.Element
-	lastUsed time.Time
-	busy     int // requests in flight and attached connections
-	gone     bool
+	elem        *list.Element // in st.fresh or st.lru
+	clientElem  *list.Element // in st.clients[owner.client]
+	established bool          // a request came after initialize
+	lastUsed    time.Time
+	busy        int // requests in flight and attached connections
+	gone        bool
 
 	// Under mu:
 	mu         sync.Mutex
@@ -173,12 +236,28 @@ func (c *streamConn) signal() {
 	}
 }
 
-// newSessionID returns a session id: 128 random bits, in the visible ASCII
-// the transport page requires.
-func newSessionID() string {
+// newSessionID returns a session id: the prefix (HTTPOptions.SessionIDPrefix)
+// and 128 random bits, in the visible ASCII the transport page requires.
+func newSessionID(prefix string) string {
 	var b [16]byte
 	rand.Read(b[:])
-	return base64.RawURLEncoding.EncodeToString(b[:])
+	return prefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// maxSessionIDPrefix bounds HTTPOptions.SessionIDPrefix.
+const maxSessionIDPrefix = 64
+
+// checkSessionIDPrefix panics unless p can begin a session id: at most 64
+// bytes of visible ASCII.
+func checkSessionIDPrefix(p string) {
+	if len(p) > maxSessionIDPrefix {
+		panic("mcp: HTTPOptions.SessionIDPrefix has " + strconv.Itoa(len(p)) + " bytes; at most " + strconv.Itoa(maxSessionIDPrefix))
+	}
+	for i := 0; i < len(p); i++ {
+		if p[i] < 0x21 || p[i] > 0x7E {
+			panic("mcp: HTTPOptions.SessionIDPrefix " + codec.Quote(p) + " has a byte outside visible ASCII (0x21-0x7E) at " + strconv.Itoa(i))
+		}
+	}
 }
 
 // serveHTTP serves the session endpoint (the Host and Origin checks are
@@ -228,8 +307,11 @@ func (st *sessionStore) sessionOf(w http.ResponseWriter, r *http.Request, id []b
 		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header is missing; a session begins with initialize")
 		return nil
 	}
-	hs := st.lookup(sid)
+	hs := st.lookup(sid, st.ownerOf(r).principal)
 	if hs == nil {
+		// A session of another principal is not found either, so that
+		// its id opens nothing to whoever learns it.
+		//
 		// "The server MAY terminate the session at any time, after which
 		// it MUST respond to requests containing that session ID with HTTP
 		// 404 Not Found."
@@ -263,21 +345,44 @@ func (st *sessionStore) checkVersion(w http.ResponseWriter, r *http.Request, hs 
 	return true
 }
 
-// lookup returns the live session id names, marking it used, or nil.
-func (st *sessionStore) lookup(id string) *httpSession {
+// lookup returns the live session id names, marking it used, or nil; a
+// session opened by another principal than the one principal digests is
+// not found.
+func (st *sessionStore) lookup(id string, principal []byte) *httpSession {
 	now := time.Now()
 	st.mu.Lock()
 	expired := st.sweepLocked(now, false)
 	hs := st.byID[id]
+	if hs != nil && !bytes.Equal(hs.owner.principal, principal) {
+		hs = nil
+	}
 	if hs != nil {
-		hs.lastUsed = now
-		st.lru.MoveToFront(hs.elem)
+		if !hs.established {
+			hs.established = true
+			st.fresh.Remove(hs.elem)
+			hs.elem = st.lru.PushFront(hs)
+		}
+		st.touchLocked(hs, now)
 	}
 	st.mu.Unlock()
 	for _, e := range expired {
 		e.close(errSessionExpired)
 	}
 	return hs
+}
+
+// touchLocked marks a session used now.
+func (st *sessionStore) touchLocked(hs *httpSession, now time.Time) {
+	hs.lastUsed = now
+	if hs.gone {
+		return
+	}
+	if hs.established {
+		st.lru.MoveToFront(hs.elem)
+	} else {
+		st.fresh.MoveToFront(hs.elem)
+	}
+	st.clients[hs.owner.client].MoveToFront(hs.clientElem)
 }
 
 // sweepLocked removes sessions idle past the timeout (at most once per
@@ -289,20 +394,22 @@ func (st *sessionStore) sweepLocked(now time.Time, force bool) []*httpSession {
 	}
 	st.lastSweep = now
 	var out []*httpSession
-	for e := st.lru.Back(); e != nil; {
-		hs := e.Value.(*httpSession)
-		prev := e.Prev()
-		if now.Sub(hs.lastUsed) <= st.idle {
-			// The rest were used more recently; busy sessions do not
-			// move, so a busy one at the back is stepped over.
-			if hs.busy == 0 {
-				break
+	for _, l := range []*list.List{&st.fresh, &st.lru} {
+		for e := l.Back(); e != nil; {
+			hs := e.Value.(*httpSession)
+			prev := e.Prev()
+			if now.Sub(hs.lastUsed) <= st.idle {
+				// The rest were used more recently; busy sessions do not
+				// move, so a busy one at the back is stepped over.
+				if hs.busy == 0 {
+					break
+				}
+			} else if hs.busy == 0 {
+				st.removeLocked(hs)
+				out = append(out, hs)
 			}
-		} else if hs.busy == 0 {
-			st.removeLocked(hs)
-			out = append(out, hs)
+			e = prev
 		}
-		e = prev
 	}
 	return out
 }
@@ -313,12 +420,44 @@ func (st *sessionStore) removeLocked(hs *httpSession) {
 	}
 	hs.gone = true
 	delete(st.byID, hs.sess.id)
-	st.lru.Remove(hs.elem)
+	if hs.established {
+		st.lru.Remove(hs.elem)
+	} else {
+		st.fresh.Remove(hs.elem)
+	}
+	if l := st.clients[hs.owner.client]; l != nil {
+		l.Remove(hs.clientElem)
+		if l.Len() == 0 {
+			delete(st.clients, hs.owner.client)
+		}
+	}
 }
 
-// create opens a session and counts it busy (the initialize request); nil
-// when every session is busy and MaxSessions are open.
-func (st *sessionStore) create() *httpSession {
+// idleVictim is the session to evict among those of l (most recently
+// used first, each element's value an *httpSession): the least recently used idle fresh
+// session, else the least recently used idle one; nil when all are busy.
+func idleVictim(l *list.List) *httpSession {
+	var victim *httpSession
+	for e := l.Back(); e != nil; e = e.Prev() {
+		hs := e.Value.(*httpSession)
+		if hs.busy != 0 {
+			continue
+		}
+		if !hs.established {
+			return hs
+		}
+		if victim == nil {
+			victim = hs
+		}
+	}
+	return victim
+}
+
+// create opens a session for owner and counts it busy (the initialize
+// request). It fails when owner has MaxSessionsPerClient sessions open
+// and all of them busy (perClient), or MaxSessions are open and all of
+// them busy.
+func (st *sessionStore) create(owner sessionOwner) (hs *httpSession, perClient bool) {
 	now := time.Now()
 	var closed []*httpSession
 	defer func() {
@@ -329,28 +468,41 @@ func (st *sessionStore) create() *httpSession {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	closed = st.sweepLocked(now, len(st.byID) >= st.max)
-	if len(st.byID) >= st.max {
-		var victim *httpSession
-		for e := st.lru.Back(); e != nil; e = e.Prev() {
-			if hs := e.Value.(*httpSession); hs.busy == 0 {
-				victim = hs
-				break
-			}
-		}
+	mine := st.clients[owner.client]
+	if st.perClient > 0 && mine != nil && mine.Len() >= st.perClient {
+		victim := idleVictim(mine)
 		if victim == nil {
-			return nil
+			return nil, true
 		}
 		st.removeLocked(victim)
 		closed = append(closed, victim)
 	}
-	hs := &httpSession{st: st, streams: map[int64]*sseStream{}, calls: map[string]*sessionCall{}, lastUsed: now, busy: 1}
+	if len(st.byID) >= st.max {
+		// Fresh sessions go first: scanning st.fresh finds an idle one
+		// if there is any, and st.lru only when there is none.
+		victim := idleVictim(&st.fresh)
+		if victim == nil {
+			victim = idleVictim(&st.lru)
+		}
+		if victim == nil {
+			return nil, false
+		}
+		st.removeLocked(victim)
+		closed = append(closed, victim)
+	}
+	hs = &httpSession{st: st, owner: owner, streams: map[int64]*sseStream{}, calls: map[string]*sessionCall{}, lastUsed: now, busy: 1}
 	hs.ctx, hs.stop = context.WithCancelCause(context.Background())
-	hs.sess = newSession(st.h.d, newSessionID(), jsonrpc.NewPeer(&st.h.d.Dispatcher, hs.sendUnrelated))
+	hs.sess = newSession(st.h.d, newSessionID(st.prefix), jsonrpc.NewPeer(&st.h.d.Dispatcher, hs.sendUnrelated))
 	hs.sess.end = func() { st.remove(hs, errSessionEnded) }
-	hs.elem = st.lru.PushFront(hs)
+	hs.elem = st.fresh.PushFront(hs)
+	if mine = st.clients[owner.client]; mine == nil {
+		mine = list.New()
+		st.clients[owner.client] = mine
+	}
+	hs.clientElem = mine.PushFront(hs)
 	st.byID[hs.sess.id] = hs
 	st.h.d.addSession(hs.sess)
-	return hs
+	return hs, false
 }
 
 // remove ends a session.
@@ -366,20 +518,14 @@ func (st *sessionStore) remove(hs *httpSession, cause error) {
 func (st *sessionStore) acquire(hs *httpSession) {
 	st.mu.Lock()
 	hs.busy++
-	hs.lastUsed = time.Now()
-	if !hs.gone {
-		st.lru.MoveToFront(hs.elem)
-	}
+	st.touchLocked(hs, time.Now())
 	st.mu.Unlock()
 }
 
 func (st *sessionStore) release(hs *httpSession) {
 	st.mu.Lock()
 	hs.busy--
-	hs.lastUsed = time.Now()
-	if !hs.gone {
-		st.lru.MoveToFront(hs.elem)
-	}
+	st.touchLocked(hs, time.Now())
 	st.mu.Unlock()
 }
 
@@ -664,10 +810,10 @@ func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env j
 		st.refuseID(w, http.StatusBadRequest, env.ID, jsonrpc.CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+codec.Quote(v)+"; supported: "+codec.QuoteList(st.h.d.Versions))
 		return
 	}
-	hs := st.create()
+	hs, perClient := st.create(st.ownerOf(r))
 	if hs == nil {
 		w.Header().Set("Retry-After", "5")
-		st.refuseID(w, http.StatusServiceUnavailable, env.ID, jsonrpc.CodeInternalError, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
+		st.refuseID(w, http.StatusServiceUnavailable, env.ID, jsonrpc.CodeInternalError, sessionsBusy(perClient))
 		return
 	}
 	w.Header().Set(spec.HeaderSessionID, hs.sess.id)
@@ -679,6 +825,32 @@ func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env j
 		}
 	})
 	st.release(hs) // create counted the session busy until now
+}
+
+// requestLink is the link of the context ServerOptions.Principal reads
+// for a session's owner: the HTTP request, before any message is handled.
+type requestLink struct {
+	r *http.Request
+	d *jsonrpc.Dispatcher
+}
+
+func (requestLink) Notify([]byte) error {
+	return errors.New("mcp: no message is being handled (the context names a session's owner)")
+}
+func (requestLink) Peer() *jsonrpc.Peer               { return nil }
+func (l requestLink) Dispatcher() *jsonrpc.Dispatcher { return l.d }
+func (l requestLink) HTTPRequest() *http.Request      { return l.r }
+func (requestLink) Progress(float64) error {
+	return errors.New("mcp: no request is being handled (the context names a session's owner)")
+}
+
+// sessionsBusy is the message of the 503 answering an initialize that
+// finds no session to replace.
+func sessionsBusy(perClient bool) string {
+	if perClient {
+		return "service unavailable: every session this client may keep (HTTPOptions.MaxSessionsPerClient) is busy; try again later"
+	}
+	return "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later"
 }
 
 // responseIsError reports whether a response object is an error response.
@@ -1144,10 +1316,10 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 			h.refuse(w, http.StatusNotAcceptable, "not acceptable: the stream is text/event-stream")
 			return
 		}
-		hs := st.create()
+		hs, perClient := st.create(st.ownerOf(r))
 		if hs == nil {
 			w.Header().Set("Retry-After", "5")
-			h.refuse(w, http.StatusServiceUnavailable, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
+			h.refuse(w, http.StatusServiceUnavailable, sessionsBusy(perClient))
 			return
 		}
 		defer st.remove(hs, errClientGone)
@@ -1171,7 +1343,7 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 			h.refuse(w, http.StatusUnsupportedMediaType, "unsupported media type: the body must be application/json")
 			return
 		}
-		hs := st.lookup(r.URL.Query().Get("sessionId"))
+		hs := st.lookup(r.URL.Query().Get("sessionId"), st.ownerOf(r).principal)
 		if hs == nil {
 			h.refuse(w, http.StatusNotFound, "session not found: open a stream with GET first and POST to the endpoint it names")
 			return

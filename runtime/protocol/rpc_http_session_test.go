@@ -39,7 +39,7 @@ func TestEventIDs(t *testing.T) {
 func testSession(history int) *httpSession {
 	d := &Core{Versions: []string{"2025-11-25"}}
 	h := NewSessionHTTPHandler(d, HTTPOptions{SessionHistoryBytes: history}, "2025-11-25")
-	hs := h.sessions.create()
+	hs, _ := h.sessions.create(sessionOwner{})
 	h.sessions.release(hs)
 	return hs
 }
@@ -157,7 +157,7 @@ func TestCloseStreams(t *testing.T) {
 	// Wait until the stream is attached, then close it.
 	deadline := time.Now().Add(2 * time.Second)
 	for {
-		hs := h.sessions.lookup(sid)
+		hs := h.sessions.lookup(sid, nil)
 		hs.mu.Lock()
 		attached := hs.standalone != nil && hs.standalone.conn != nil
 		hs.mu.Unlock()
@@ -176,7 +176,7 @@ func TestCloseStreams(t *testing.T) {
 		t.Fatal("CloseStreams left the GET stream open")
 	}
 	// The session stays.
-	if h.sessions.lookup(sid) == nil || h.sessions.sessions() != 1 {
+	if h.sessions.lookup(sid, nil) == nil || h.sessions.sessions() != 1 {
 		t.Error("CloseStreams ended the session")
 	}
 }
@@ -212,7 +212,7 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 	}
 	sid := open()
 	f.Fuzz(func(t *testing.T, method, body string, which int, version, lastID string) {
-		if h.sessions.lookup(sid) == nil {
+		if h.sessions.lookup(sid, nil) == nil {
 			sid = open() // the fuzzer deleted it, or it made room
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -251,4 +251,26 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestSessionIDPrefix(t *testing.T) {
+	d := &Core{Versions: []string{"2025-11-25"}}
+	h := NewSessionHTTPHandler(d, HTTPOptions{SessionIDPrefix: "r2."}, "2025-11-25")
+	hs, _ := h.sessions.create(sessionOwner{})
+	if id := hs.sess.id; !strings.HasPrefix(id, "r2.") || len(id) != len("r2.")+22 {
+		t.Errorf("session id %q: want r2. and 22 characters", id)
+	}
+	if h.sessions.lookup(hs.sess.id, nil) != hs {
+		t.Error("the session is not found by its id")
+	}
+	for _, bad := range []string{"r 1", "r\n", "é", strings.Repeat("r", 65)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SessionIDPrefix %q accepted", bad)
+				}
+			}()
+			NewSessionHTTPHandler(d, HTTPOptions{SessionIDPrefix: bad}, "2025-11-25")
+		}()
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,14 +47,26 @@ const (
 	// taskSweepEvery is how often creating a task also drops the
 	// expired ones (a full store always does).
 	taskSweepEvery = time.Second
+	// defaultTaskLease is TaskStoreOptions.Lease's default.
+	defaultTaskLease = 10 * time.Second
 )
 
-// taskStore holds the tasks of one server dispatcher.
+// taskStore is the task store of one server dispatcher: it keeps its
+// tasks in a SharedTasks (its own MemoryTasks unless
+// TaskStoreOptions.Shared names one) and runs the functions of the tasks it
+// creates.
 type taskStore struct {
 	max  int
 	ttl  time.Duration
 	poll time.Duration
 	now  func() time.Time
+
+	shared SharedTasks
+	// private: shared is the store's own, no other replica reads it (no
+	// liveness, no watching).
+	private bool
+	replica string
+	lease   time.Duration
 
 	// Set when a dispatcher adopts the store (attachTasks).
 	d         *Core
@@ -61,11 +74,12 @@ type taskStore struct {
 	meta      []byte // `"_meta":{...}` of every result, or nil
 	finish    map[string]func(jsonrpc.Result) (jsonrpc.Result, error)
 
-	mu        sync.Mutex
-	tasks     map[string]*task
-	closed    bool
-	lastSweep time.Time
-	running   sync.WaitGroup
+	mu       sync.Mutex
+	local    map[string]*task // the tasks whose functions run here
+	closed   bool
+	watching bool
+	lastBeat time.Time
+	running  sync.WaitGroup
 }
 
 func newTaskStore(max int, ttl, poll time.Duration) taskStore {
@@ -78,43 +92,19 @@ func newTaskStore(max int, ttl, poll time.Duration) taskStore {
 	if poll <= 0 {
 		poll = defaultPollInterval
 	}
-	return taskStore{max: max, ttl: ttl, poll: poll, now: time.Now, tasks: map[string]*task{}}
+	return taskStore{max: max, ttl: ttl, poll: poll, now: time.Now, shared: NewMemoryTasks(), private: true, replica: newTaskID(), lease: defaultTaskLease, local: map[string]*task{}}
 }
 
-// task is one task. The store's mutex guards its mutable fields.
+// task is a task whose function runs in this process; its state is in
+// the shared store. The store's mutex guards answered.
 type task struct {
-	id        string
-	method    string // of the request it answers
-	principal []byte // digest of the principal that created it, or nil
-	meta      []byte // {"_meta":...} of the creating request: its client capabilities
-	created   time.Time
-	expires   time.Time
-	cancel    context.CancelFunc
-
-	updated time.Time
-	status  string
-	message string
-	result  []byte // completed: the result
-	failure []byte // failed: the JSON-RPC error object
-
-	// Input (AwaitInput): the keys asked over the task's life, the
-	// requests of the current round still unanswered (in key order), the
-	// answers received in this round, and a channel closed when the round
-	// is complete.
-	used     map[string]bool
-	pending  []taskInput
-	answers  map[string][]byte
+	id     string
+	method string // of the request it answers
+	meta   []byte // {"_meta":...} of the creating request: its client capabilities
+	cancel context.CancelFunc
+	// answered is closed when the input round the function waits for is
+	// complete; nil when it waits for none.
 	answered chan struct{}
-}
-
-type taskInput struct {
-	key     string
-	request []byte
-	in      sealedInput
-}
-
-func (t *task) terminal() bool {
-	return t.status == taskCompleted || t.status == taskFailed || t.status == taskCancelled
 }
 
 // taskKey is the context key of the task a task's function runs for.
@@ -253,25 +243,37 @@ func newTaskID() string {
 	return base64.RawURLEncoding.EncodeToString(b[:])
 }
 
+// storeTimeout bounds a call to the shared store made outside a request.
+const storeTimeout = 10 * time.Second
+
+// storeError is the error of a request whose call to the shared store
+// failed.
+func (s *taskStore) storeError(err error) error {
+	s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
+	return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task store is unavailable; try again later"}
+}
+
 func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func(context.Context) (jsonrpc.Result, error)) error {
 	now := s.now()
-	t := &task{
-		id:      newTaskID(),
-		method:  ri.Method,
-		created: now,
-		expires: now.Add(s.ttl),
-		updated: now,
-		status:  taskWorking,
+	rec := &TaskRecord{
+		ID:      newTaskID(),
+		Method:  ri.Method,
+		Owner:   s.replica,
+		Status:  taskWorking,
+		Created: now,
+		Updated: now,
+		Expires: now.Add(s.ttl),
 	}
 	if m := codec.Lookup(ri.Params, "_meta"); m != nil {
-		t.meta = append(append([]byte(`{"_meta":`), m...), '}')
+		rec.Meta = append(append([]byte(`{"_meta":`), m...), '}')
 	}
-	t.principal = s.principalOf(ctx)
+	rec.Principal = s.principalOf(ctx)
+	t := &task{id: rec.ID, method: rec.Method, meta: rec.Meta}
 	// The task outlives the request: its context keeps the request's
 	// values but not its cancellation, and ends at the task's expiry.
 	tctx := jsonrpc.WithLink(context.WithoutCancel(ctx), taskNotifier{s.d})
 	tctx = context.WithValue(tctx, taskKey{}, &taskRef{s, t})
-	tctx, cancel := context.WithDeadline(tctx, t.expires)
+	tctx, cancel := context.WithDeadline(tctx, rec.Expires)
 	t.cancel = cancel
 
 	s.mu.Lock()
@@ -280,31 +282,124 @@ func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func
 		cancel()
 		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server is shutting down and takes no new tasks"}
 	}
-	if len(s.tasks) >= s.max || now.Sub(s.lastSweep) >= taskSweepEvery {
-		s.sweepLocked(now)
-	}
-	if len(s.tasks) >= s.max {
-		s.mu.Unlock()
-		cancel()
-		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server holds as many tasks as it keeps (" + strconv.Itoa(s.max) + "); try again later"}
-	}
-	s.tasks[t.id] = t
+	s.local[t.id] = t
 	s.running.Add(1)
-	created := s.appendTask(nil, t, "task", false)
 	s.mu.Unlock()
-
+	drop := func() {
+		s.mu.Lock()
+		delete(s.local, t.id)
+		s.mu.Unlock()
+		s.running.Done()
+		cancel()
+	}
+	if !s.private {
+		// The other replicas fail a task whose owner does not beat: beat
+		// before the task is visible.
+		if err := s.beat(ctx, false); err != nil {
+			drop()
+			return s.storeError(err)
+		}
+	}
+	if err := s.shared.Create(ctx, rec, s.max, now); err != nil {
+		drop()
+		if errors.Is(err, ErrTasksFull) {
+			return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server holds as many tasks as it keeps (" + strconv.Itoa(s.max) + "); try again later"}
+		}
+		return s.storeError(err)
+	}
+	if !s.private {
+		s.watch()
+	}
+	created := s.appendTask(nil, rec, "task", false)
 	go s.run(tctx, t, fn)
 	return &taskCreated{ri: ri, result: created}
 }
 
-// sweepLocked drops the expired tasks, cancelling those still running.
-func (s *taskStore) sweepLocked(now time.Time) {
-	s.lastSweep = now
-	for id, t := range s.tasks {
-		if !now.Before(t.expires) {
-			delete(s.tasks, id)
-			t.cancel()
+// beat records that this replica is alive (SharedTasks.Beat), unless it
+// did within a third of the lease and not force.
+func (s *taskStore) beat(ctx context.Context, force bool) error {
+	now := time.Now()
+	s.mu.Lock()
+	due := force || now.Sub(s.lastBeat) >= s.lease/3
+	s.mu.Unlock()
+	if !due {
+		return nil
+	}
+	if err := s.shared.Beat(ctx, s.replica, s.lease); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.lastBeat = now
+	s.mu.Unlock()
+	return nil
+}
+
+// watch starts the goroutine that, while tasks run here, beats and looks
+// for what other replicas did to them: a task cancelled (or failed, or
+// expired) elsewhere has its function cancelled, and one whose input
+// round was completed elsewhere gets its answers. Done on this replica,
+// both happen at once; done elsewhere, within a third of the lease.
+func (s *taskStore) watch() {
+	s.mu.Lock()
+	if s.watching {
+		s.mu.Unlock()
+		return
+	}
+	s.watching = true
+	s.mu.Unlock()
+	go func() {
+		tick := time.NewTicker(max(s.lease/3, time.Millisecond))
+		defer tick.Stop()
+		for range tick.C {
+			s.mu.Lock()
+			ids := make([]string, 0, len(s.local))
+			for id := range s.local {
+				ids = append(ids, id)
+			}
+			if len(ids) == 0 {
+				s.watching = false
+				s.mu.Unlock()
+				return
+			}
+			s.mu.Unlock()
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			if err := s.beat(ctx, true); err != nil {
+				s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
+			}
+			for _, id := range ids {
+				rec, err := s.shared.Get(ctx, id)
+				switch {
+				case err != nil:
+					s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
+				case rec == nil || rec.Terminal():
+					s.cancelLocal(id)
+				case rec.InputReady:
+					s.wake(id)
+				}
+			}
+			cancel()
 		}
+	}()
+}
+
+// cancelLocal cancels the function of a task that runs here.
+func (s *taskStore) cancelLocal(id string) {
+	s.mu.Lock()
+	t := s.local[id]
+	s.mu.Unlock()
+	if t != nil {
+		t.cancel()
+	}
+}
+
+// wake hands a completed input round to the function of a task that runs
+// here and waits for it.
+func (s *taskStore) wake(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := s.local[id]; t != nil && t.answered != nil {
+		close(t.answered)
+		t.answered = nil
 	}
 }
 
@@ -312,6 +407,11 @@ func (s *taskStore) sweepLocked(now time.Time) {
 func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (jsonrpc.Result, error)) {
 	defer s.running.Done()
 	defer t.cancel()
+	defer func() {
+		s.mu.Lock()
+		delete(s.local, t.id)
+		s.mu.Unlock()
+	}()
 	res, err := s.call(ctx, t, fn)
 	var result, failure []byte
 	var message string
@@ -334,19 +434,40 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 		failure, msg = taskFailure(err)
 		message = "the task failed: " + msg
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if t.terminal() {
-		// Cancelled (by the client, or at shutdown) while it ran.
-		return
+	now := s.now()
+	sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	defer cancel()
+	record := func() error {
+		_, uerr := s.shared.Update(sctx, t.id, func(r *TaskRecord) bool {
+			if r.Terminal() {
+				// Cancelled (by the client, or at shutdown) while it ran.
+				return false
+			}
+			r.Updated = now
+			r.Pending, r.Answers, r.InputReady = nil, nil, false
+			if err != nil {
+				r.Status, r.Message, r.Result, r.Error = taskFailed, message, nil, failure
+			} else {
+				r.Status, r.Message, r.Result, r.Error = taskCompleted, "", result, nil
+			}
+			return true
+		})
+		return uerr
 	}
-	t.updated = s.now()
-	t.pending, t.answers = nil, nil
-	if err != nil {
-		t.status, t.message, t.failure = taskFailed, message, failure
-		return
+	// A shared store may be down for a moment (Redis restarting): try
+	// again until storeTimeout, so that the outcome is not lost to it.
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		uerr := record()
+		if uerr == nil {
+			return
+		}
+		select {
+		case <-sctx.Done():
+			s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: cannot record the outcome of a task", slog.String("task", t.id), slog.String("error", uerr.Error()))
+			return
+		case <-time.After(wait):
+		}
 	}
-	t.status, t.message, t.result = taskCompleted, "", result
 }
 
 // call runs fn, turning a panic into an internal error.
@@ -397,47 +518,46 @@ func taskFailure(err error) ([]byte, string) {
 
 // appendTask appends a task as a result: a CreateTaskResult (resultType
 // "task", the Task alone) or, detailed, the result of tasks/get (resultType
-// "complete", with inputRequests, result or error by status). The caller
-// holds the lock.
-func (s *taskStore) appendTask(b []byte, t *task, resultType string, detailed bool) []byte {
+// "complete", with inputRequests, result or error by status).
+func (s *taskStore) appendTask(b []byte, t *TaskRecord, resultType string, detailed bool) []byte {
 	e := codec.Encoder{Buf: b}
 	e.Buf = append(e.Buf, `{"resultType":`...)
 	e.Str(resultType)
 	e.Buf = append(e.Buf, `,"taskId":`...)
-	e.Str(t.id)
+	e.Str(t.ID)
 	e.Buf = append(e.Buf, `,"status":`...)
-	e.Str(t.status)
-	if t.message != "" {
+	e.Str(t.Status)
+	if t.Message != "" {
 		e.Buf = append(e.Buf, `,"statusMessage":`...)
-		e.Str(t.message)
+		e.Str(t.Message)
 	}
 	e.Buf = append(e.Buf, `,"createdAt":`...)
-	e.Str(taskTime(t.created))
+	e.Str(taskTime(t.Created))
 	e.Buf = append(e.Buf, `,"lastUpdatedAt":`...)
-	e.Str(taskTime(t.updated))
+	e.Str(taskTime(t.Updated))
 	e.Buf = append(e.Buf, `,"ttlMs":`...)
-	e.Int(t.expires.Sub(t.created).Milliseconds())
+	e.Int(t.Expires.Sub(t.Created).Milliseconds())
 	e.Buf = append(e.Buf, `,"pollIntervalMs":`...)
 	e.Int(max(s.poll.Milliseconds(), 1))
 	if detailed {
-		switch t.status {
+		switch t.Status {
 		case taskInputRequired:
 			e.Buf = append(e.Buf, `,"inputRequests":{`...)
-			for i, in := range t.pending {
+			for i, k := range sortedKeys(t.Pending) {
 				if i > 0 {
 					e.Buf = append(e.Buf, ',')
 				}
-				e.Str(in.key)
+				e.Str(k)
 				e.Buf = append(e.Buf, ':')
-				e.Buf = append(e.Buf, in.request...)
+				e.Buf = append(e.Buf, t.Pending[k]...)
 			}
 			e.Buf = append(e.Buf, '}')
 		case taskCompleted:
 			e.Buf = append(e.Buf, `,"result":`...)
-			e.Buf = append(e.Buf, t.result...)
+			e.Buf = append(e.Buf, t.Result...)
 		case taskFailed:
 			e.Buf = append(e.Buf, `,"error":`...)
-			e.Buf = append(e.Buf, t.failure...)
+			e.Buf = append(e.Buf, t.Error...)
 		}
 	}
 	if s.meta != nil {
@@ -445,6 +565,15 @@ func (s *taskStore) appendTask(b []byte, t *task, resultType string, detailed bo
 		e.Buf = append(e.Buf, s.meta...)
 	}
 	return append(e.Buf, '}')
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // taskTime formats a task timestamp: ISO 8601 in UTC, to the millisecond.
@@ -515,25 +644,72 @@ func (s *taskStore) principalOf(ctx context.Context) []byte {
 	return principalDigest(s.principal(ctx))
 }
 
-// lookupLocked finds a task for a request of the principal with the given
+// lookup finds a task for a request of the principal with the given
 // digest: an unknown id, a task of another principal and an expired task
 // are invalid params (-32602), which SEP-2663 names for an invalid or
-// nonexistent taskId.
-func (s *taskStore) lookupLocked(principal []byte, id string) (*task, error) {
-	t := s.tasks[id]
-	if t != nil && !bytes.Equal(t.principal, principal) {
+// nonexistent taskId. A task whose owner has stopped (another replica
+// that no longer beats) is failed first.
+func (s *taskStore) lookup(ctx context.Context, principal []byte, id string) (*TaskRecord, error) {
+	t, err := s.shared.Get(ctx, id)
+	if err != nil {
+		return nil, s.storeError(err)
+	}
+	if t != nil && !bytes.Equal(t.Principal, principal) {
 		t = nil
 	}
 	if t == nil {
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: no task " + codec.Quote(id)}
 	}
-	if !s.now().Before(t.expires) {
-		delete(s.tasks, id)
-		t.cancel()
+	if !s.now().Before(t.Expires) {
+		s.cancelLocal(id)
+		if err := s.shared.Delete(ctx, id); err != nil {
+			return nil, s.storeError(err)
+		}
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: task " + codec.Quote(id) + " has expired"}
+	}
+	if s.private || t.Terminal() {
+		return t, nil
+	}
+	if t.Owner == s.replica {
+		// Ours: stopped only if its function no longer runs here (its
+		// outcome could not be recorded).
+		s.mu.Lock()
+		_, running := s.local[id]
+		s.mu.Unlock()
+		if running {
+			return t, nil
+		}
+	} else {
+		alive, err := s.shared.Alive(ctx, t.Owner)
+		if err != nil {
+			return nil, s.storeError(err)
+		}
+		if alive {
+			return t, nil
+		}
+	}
+	now := s.now()
+	t, err = s.shared.Update(ctx, id, func(r *TaskRecord) bool {
+		if r.Terminal() {
+			return false
+		}
+		r.Status, r.Message, r.Updated = taskFailed, "the task failed: "+ownerStopped, now
+		r.Error = []byte(`{"code":-32603,"message":` + codec.Quote(ownerStopped) + `}`)
+		r.Pending, r.Answers, r.InputReady, r.Result = nil, nil, false, nil
+		return true
+	})
+	if err != nil {
+		return nil, s.storeError(err)
+	}
+	if t == nil {
+		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: no task " + codec.Quote(id)}
 	}
 	return t, nil
 }
+
+// ownerStopped is the message of a task failed because the replica running
+// it stopped beating.
+const ownerStopped = "internal error: the replica running the task stopped"
 
 // serveGet answers tasks/get with the task's current state.
 func (s *taskStore) serveGet(ctx context.Context, params []byte) ([]byte, error) {
@@ -541,10 +717,7 @@ func (s *taskStore) serveGet(ctx context.Context, params []byte) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	principal := s.principalOf(ctx)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.lookupLocked(principal, id)
+	t, err := s.lookup(ctx, s.principalOf(ctx), id)
 	if err != nil {
 		return nil, err
 	}
@@ -572,84 +745,101 @@ func (s *taskStore) serveUpdate(ctx context.Context, params []byte) ([]byte, err
 	if !ok {
 		return nil, paramError("/params/inputResponses", "type", "must be an object")
 	}
-	principal := s.principalOf(ctx)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, err := s.lookupLocked(principal, id)
+	t, err := s.lookup(ctx, s.principalOf(ctx), id)
 	if err != nil {
 		return nil, err
 	}
-	if t.status != taskInputRequired {
+	if t.Status != taskInputRequired {
 		return s.ack(), nil
 	}
-	var got []int // indexes into t.pending
-	for i, in := range t.pending {
-		ans, ok := responses[in.key]
+	// The answers to the keys outstanding are checked against their
+	// requests; keys are unique over a task's life, so a key checked
+	// here names the same request in the update below.
+	checked := map[string][]byte{}
+	for _, k := range sortedKeys(t.Pending) {
+		ans, ok := responses[k]
 		if !ok {
 			continue
 		}
-		if err := s.d.checkAnswer(in.in, in.key, ans); err != nil {
+		if err := s.d.checkAnswer(inputOf(t.Pending[k]), k, ans); err != nil {
 			return nil, err
 		}
-		got = append(got, i)
+		checked[k] = ans
 	}
-	if len(got) == 0 {
+	if len(checked) == 0 {
 		return s.ack(), nil
 	}
-	left := t.pending[:0:0]
-	for i, in := range t.pending {
-		if len(got) > 0 && got[0] == i {
-			got = got[1:]
-			t.answers[in.key] = bytes.Clone(responses[in.key])
-			continue
+	now := s.now()
+	t, err = s.shared.Update(ctx, id, func(r *TaskRecord) bool {
+		if r.Status != taskInputRequired {
+			return false
 		}
-		left = append(left, in)
+		took := false
+		for k, ans := range checked {
+			if _, ok := r.Pending[k]; ok {
+				if r.Answers == nil {
+					r.Answers = map[string][]byte{}
+				}
+				r.Answers[k] = bytes.Clone(ans)
+				delete(r.Pending, k)
+				took = true
+			}
+		}
+		if !took {
+			return false
+		}
+		r.Updated = now
+		if len(r.Pending) == 0 {
+			r.Pending, r.InputReady = nil, true
+			r.Status, r.Message = taskWorking, ""
+		} else {
+			r.Message = waitingMessage(sortedKeys(r.Pending))
+		}
+		return true
+	})
+	if err != nil {
+		return nil, s.storeError(err)
 	}
-	t.pending = left
-	t.updated = s.now()
-	if len(left) == 0 {
-		t.status, t.message = taskWorking, ""
-		close(t.answered)
-	} else {
-		t.message = waitingMessage(left)
+	if t != nil && t.InputReady {
+		s.wake(id)
 	}
 	return s.ack(), nil
 }
 
 // serveCancel answers tasks/cancel: a task that has not finished is
 // cancelled at once (its status becomes cancelled and its function's
-// context is cancelled); a finished one stays as it is. Both get the same
-// empty acknowledgement.
+// context is cancelled: at once on the replica running it, within a third
+// of the lease on another); a finished one stays as it is. Both get the
+// same empty acknowledgement.
 func (s *taskStore) serveCancel(ctx context.Context, params []byte) ([]byte, error) {
 	id, err := checkTaskRequest(params)
 	if err != nil {
 		return nil, err
 	}
-	principal := s.principalOf(ctx)
-	s.mu.Lock()
-	t, err := s.lookupLocked(principal, id)
-	if err != nil {
-		s.mu.Unlock()
+	if _, err := s.lookup(ctx, s.principalOf(ctx), id); err != nil {
 		return nil, err
 	}
-	cancelled := !t.terminal()
-	if cancelled {
-		t.status, t.message = taskCancelled, "cancelled at the client's request (tasks/cancel)"
-		t.updated = s.now()
-		t.pending, t.answers = nil, nil
+	now := s.now()
+	cancelled := false
+	if _, err := s.shared.Update(ctx, id, func(r *TaskRecord) bool {
+		cancelled = false
+		if r.Terminal() {
+			return false
+		}
+		r.Status, r.Message, r.Updated = taskCancelled, "cancelled at the client's request (tasks/cancel)", now
+		r.Pending, r.Answers, r.InputReady = nil, nil, false
+		cancelled = true
+		return true
+	}); err != nil {
+		return nil, s.storeError(err)
 	}
-	s.mu.Unlock()
 	if cancelled {
-		t.cancel()
+		s.cancelLocal(id)
 	}
 	return s.ack(), nil
 }
 
-func waitingMessage(pending []taskInput) string {
-	keys := make([]string, len(pending))
-	for i, in := range pending {
-		keys[i] = in.key
-	}
+func waitingMessage(keys []string) string {
 	return "waiting for input: " + strings.Join(keys, ", ")
 }
 
@@ -673,61 +863,92 @@ func AwaitTaskInput(ctx context.Context, requests []byte) ([]byte, error) {
 		return nil, errors.New("mcp: AwaitInput: no input requests")
 	}
 	s, t := ref.s, ref.t
-	keys := make([]string, 0, len(reqs))
-	for k := range reqs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	pending := make([]taskInput, len(keys))
-	for i, k := range keys {
-		req := reqs[k]
+	pending := make(map[string][]byte, len(reqs))
+	for k, req := range reqs {
 		if req[0] != '{' {
 			return nil, errors.New("mcp: AwaitInput: input request " + codec.Quote(k) + " is not a JSON object")
 		}
-		pending[i] = taskInput{key: k, request: bytes.Clone(req), in: inputOf(req)}
+		pending[k] = bytes.Clone(req)
 	}
+	keys := sortedKeys(pending)
 	if err := InputRequestCapabilities(t.meta, append(append([]byte(`{"inputRequests":`), requests...), '}')); err != nil {
 		return nil, err
 	}
 
+	answered := make(chan struct{})
 	s.mu.Lock()
-	switch {
-	case t.terminal():
-		s.mu.Unlock()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		return nil, errors.New("mcp: AwaitInput: the task has ended")
-	case t.pending != nil:
+	if t.answered != nil {
 		s.mu.Unlock()
 		return nil, errors.New("mcp: AwaitInput: the task is already waiting for input")
 	}
-	for _, k := range keys {
-		if t.used[k] {
-			s.mu.Unlock()
-			return nil, errors.New("mcp: AwaitInput: input request key " + codec.Quote(k) + " was used before; a key names one request over a task's life (SEP-2663)")
+	t.answered = answered
+	s.mu.Unlock()
+	stop := func() {
+		s.mu.Lock()
+		if t.answered == answered {
+			t.answered = nil
+		}
+		s.mu.Unlock()
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	var refusal error
+	now := s.now()
+	_, err := s.shared.Update(sctx, t.id, func(r *TaskRecord) bool {
+		refusal = nil
+		switch {
+		case r.Terminal():
+			refusal = errors.New("mcp: AwaitInput: the task has ended")
+			return false
+		case r.Pending != nil || r.InputReady:
+			refusal = errors.New("mcp: AwaitInput: the task is already waiting for input")
+			return false
+		}
+		for _, k := range keys {
+			if slices.Contains(r.Used, k) {
+				refusal = errors.New("mcp: AwaitInput: input request key " + codec.Quote(k) + " was used before; a key names one request over a task's life (SEP-2663)")
+				return false
+			}
+		}
+		r.Used = append(r.Used, keys...)
+		r.Pending, r.Answers = cloneMap(pending), nil
+		r.Status, r.Message, r.Updated = taskInputRequired, waitingMessage(keys), now
+		return true
+	})
+	if err == nil && refusal != nil {
+		err = refusal
+		if cerr := ctx.Err(); cerr != nil {
+			err = cerr
 		}
 	}
-	if t.used == nil {
-		t.used = map[string]bool{}
+	if err != nil {
+		stop()
+		return nil, err
 	}
-	for _, k := range keys {
-		t.used[k] = true
-	}
-	answered := make(chan struct{})
-	t.pending, t.answers, t.answered = pending, map[string][]byte{}, answered
-	t.status, t.message, t.updated = taskInputRequired, waitingMessage(pending), s.now()
-	s.mu.Unlock()
 
 	select {
 	case <-answered:
 	case <-ctx.Done():
+		stop()
 		return nil, ctx.Err()
 	}
-	s.mu.Lock()
-	answers := t.answers
-	t.pending, t.answers, t.answered = nil, nil, nil
-	s.mu.Unlock()
+	var answers map[string][]byte
+	if _, err := s.shared.Update(sctx, t.id, func(r *TaskRecord) bool {
+		answers = nil
+		if !r.InputReady {
+			return false
+		}
+		answers, r.Answers, r.InputReady = r.Answers, nil, false
+		return true
+	}); err != nil {
+		return nil, err
+	}
+	if answers == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, errors.New("mcp: AwaitInput: the task has ended")
+	}
 	e := codec.Encoder{Buf: []byte{'{'}}
 	for _, k := range keys {
 		if a, ok := answers[k]; ok {
@@ -738,24 +959,30 @@ func AwaitTaskInput(ctx context.Context, requests []byte) ([]byte, error) {
 	return append(e.Buf, '}'), nil
 }
 
-// shutdown cancels the tasks that have not finished (their status becomes
-// cancelled) and takes no new ones, then waits for their functions to
-// return or ctx to end.
+// shutdown cancels the tasks that run here and have not finished (their
+// status becomes cancelled) and takes no new ones, then waits for their
+// functions to return or ctx to end.
 func (s *taskStore) shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.closed = true
-	var cancels []context.CancelFunc
-	now := s.now()
-	for _, t := range s.tasks {
-		if !t.terminal() {
-			t.status, t.message, t.updated = taskCancelled, "cancelled: the server shut down", now
-			t.pending, t.answers = nil, nil
-		}
-		cancels = append(cancels, t.cancel)
+	local := make([]*task, 0, len(s.local))
+	for _, t := range s.local {
+		local = append(local, t)
 	}
 	s.mu.Unlock()
-	for _, c := range cancels {
-		c()
+	now := s.now()
+	for _, t := range local {
+		if _, err := s.shared.Update(ctx, t.id, func(r *TaskRecord) bool {
+			if r.Terminal() {
+				return false
+			}
+			r.Status, r.Message, r.Updated = taskCancelled, "cancelled: the server shut down", now
+			r.Pending, r.Answers, r.InputReady = nil, nil, false
+			return true
+		}); err != nil && s.d != nil {
+			s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: cannot record the cancellation of a task", slog.String("task", t.id), slog.String("error", err.Error()))
+		}
+		t.cancel()
 	}
 	done := make(chan struct{})
 	go func() {

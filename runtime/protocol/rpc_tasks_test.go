@@ -471,9 +471,7 @@ func TestTaskExpiryAndCap(t *testing.T) {
 	env.advance(time.Minute)
 	env.create()
 	env.create()
-	env.s.mu.Lock()
-	n := len(env.s.tasks)
-	env.s.mu.Unlock()
+	n := env.s.shared.(*MemoryTasks).len()
 	if n != 2 {
 		t.Errorf("%d tasks held, want 2", n)
 	}

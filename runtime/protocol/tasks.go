@@ -31,6 +31,26 @@ type TaskStoreOptions struct {
 	// PollInterval is the pollIntervalMs the store suggests to clients.
 	// Zero means one second.
 	PollInterval time.Duration
+
+	// Shared, if set, keeps the tasks where the replicas of the server
+	// share them (for example in Redis, with the module
+	// github.com/mcpgen/mcpgen/replicas; docs/replicas.md): a task created
+	// through one replica is read, answered and cancelled through any. Its
+	// function runs on the replica that created it; what a client does
+	// through another reaches the function within a third of Lease. Nil
+	// keeps the tasks in this store's memory.
+	Shared SharedTasks
+	// Lease is how long, with Shared, a replica is taken for alive after
+	// it last said so (it does every third of Lease while it runs tasks):
+	// a task whose replica stopped (killed, or cut off from the store) is
+	// reported failed (-32603, "the replica running the task stopped")
+	// to the first tasks/get after that. The function is not run again
+	// elsewhere: it may have done part of its work. Zero means 10 seconds.
+	Lease time.Duration
+	// Replica names this replica in Shared; every replica needs its own
+	// name. Empty means a random one (a restarted process is another
+	// replica).
+	Replica string
 }
 
 // TaskStore holds the tasks of a server that serves the tasks extension:
@@ -40,18 +60,27 @@ type TaskStoreOptions struct {
 // the request's client capabilities; -32021 otherwise), and lets a
 // tools/call handler answer with a task (RunAsTask).
 //
-// Tasks live in the memory of the process: the replicas of a server that
-// keeps tasks must route a task's requests to the replica that holds it
-// (by the Mcp-Name header, which carries the taskId over HTTP). Task ids
-// are 128 random bits; with ServerOptions.Principal set, a task is visible
-// only to the principal that created it.
+// Tasks live in the memory of the process unless TaskStoreOptions.Shared
+// names a store that the replicas of the server share. Task ids are 128
+// random bits; with ServerOptions.Principal set, a task is visible only to
+// the principal that created it.
 type TaskStore struct {
 	Store taskStore
 }
 
 // NewTaskStore returns an empty task store.
 func NewTaskStore(opts TaskStoreOptions) *TaskStore {
-	return &TaskStore{Store: newTaskStore(opts.MaxTasks, opts.TTL, opts.PollInterval)}
+	s := &TaskStore{Store: newTaskStore(opts.MaxTasks, opts.TTL, opts.PollInterval)}
+	if opts.Shared != nil {
+		s.Store.shared, s.Store.private = opts.Shared, false
+	}
+	if opts.Lease > 0 {
+		s.Store.lease = opts.Lease
+	}
+	if opts.Replica != "" {
+		s.Store.replica = opts.Replica
+	}
+	return s
 }
 
 // Shutdown cancels the tasks that have not finished (their status becomes

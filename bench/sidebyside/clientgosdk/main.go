@@ -1,4 +1,4 @@
-// Command clientgosdk is the go-sdk v1.8.0 half of the README's client
+// Command clientgosdk is the go-sdk v1.8.0 half of the client
 // side-by-side: it starts the server given on its command line, calls its
 // tool "add" with 40 and 2 and prints the answer, as the SDK's
 // documentation writes a client.

@@ -1,8 +1,8 @@
-// Command clientmcpgen is the mcpgen half of the README's client
+// Command clientmcpgen is the mcpgen half of the client
 // side-by-side: it starts the server given on its command line, calls its
 // tool "add" with 40 and 2 and prints the answer. TestClientSideBySide
 // (bench/sidebyside_test.go) compares it with the go-sdk half, runs both,
-// and checks that the README shows them as they are.
+// and checks that docs/client.md (and the README) show them as they are.
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Command gosdk is the go-sdk (v1.8.0) half of the README's side-by-side:
+// Command gosdk is the go-sdk (v1.8.0) half of the server side-by-side:
 // the same server as ../mcpgen, written with the official Go SDK.
 package main
 

@@ -1,7 +1,8 @@
-// Command mcpgen is the mcpgen half of the README's side-by-side: a stdio
+// Command mcpgen is the mcpgen half of the server side-by-side: a stdio
 // server with one tool, "add", whose arguments are a Go struct. The test
 // TestSideBySide (bench/sidebyside_test.go) compares it with the go-sdk
-// half, runs both, and checks that the README shows them as they are.
+// half, runs both, and checks that docs/serving.md (and the README) show
+// them as they are.
 package main
 
 import (

@@ -1,0 +1,4 @@
+package doc
+
+// data is a JSON document the fragments decode.
+var data []byte
