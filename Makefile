@@ -30,6 +30,12 @@ AUTH_MODULES = auth examples/everything-client auth/interop
 # when they are missing.
 REPLICA_MODULES = replicas
 
+# The OpenTelemetry instrumentation (otel/: go.opentelemetry.io/otel and its
+# SDK; docs/telemetry.md), a module of its own for the same reason. Its tests
+# build examples/everything-server with the instrumentation added and trace
+# a call across the two processes.
+OTEL_MODULES = otel
+
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
 # on every generated package and on the modules above), the tests (with
 # internal/doccheck: every Go block of README.md and docs/ compiles), the
@@ -42,7 +48,7 @@ test: interop-deps
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 	$(GO) test -timeout 25m ./...
-	@for m in $(AUTH_MODULES) $(REPLICA_MODULES); do \
+	@for m in $(AUTH_MODULES) $(REPLICA_MODULES) $(OTEL_MODULES); do \
 		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./..."; \
 		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; \
 	done
@@ -50,6 +56,7 @@ test: interop-deps
 	cd examples/everything-client && $(GO) test ./...
 	cd auth/interop && $(GO) test -skip '^TestHydra' ./...
 	cd replicas && $(GO) test ./...
+	cd otel && $(GO) test -race ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 	cd bench && $(GO) vet ./sidebyside/...
 
@@ -63,7 +70,9 @@ check:
 # alike, the tool set accepts what its schema does, the side-by-side with
 # go-sdk), then the corpus and tool-set benchmarks (BenchmarkToolArgs:
 # mcpgen's argument checking against jsonschema-go's), the dispatcher
-# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server;
+# benchmarks (mcpgen's ServerDispatcher.Handle against the go-sdk server,
+# and BenchmarkDispatchMiddleware: its tools/call with no middleware and
+# with pass-through middleware;
 # BenchmarkClient, the generated client against the go-sdk client, and
 # BenchmarkKeywords*, Validate on internal/kwexample's documents against
 # jsonschema v5, run with the corpus benchmarks),
@@ -80,7 +89,7 @@ SCALE_COUNT ?= 3
 bench:
 	cd bench && $(GO) test -count=1 .
 	cd bench && { $(GO) test -run '^$$' -bench . -skip '^Benchmark(Generate|Scale|Dispatch|HTTP)' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee bench.out && exit $$(cat bench.rc)
-	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
+	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkDispatch(Middleware)?$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkHTTP$$' -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkGenerate' -benchtime 3x -count $(BENCH_COUNT) . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)
 	cd bench && { $(GO) test -run '^$$' -bench '^BenchmarkScale' -benchtime 1x -count $(SCALE_COUNT) -timeout 60m . ; echo $$? > bench.rc; } | tee -a bench.out && exit $$(cat bench.rc)

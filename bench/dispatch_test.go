@@ -138,7 +138,7 @@ func (s *mcpgenAdd) CallTool(_ context.Context, p *mcpgen.CallToolRequestParams)
 	}, nil
 }
 
-func newMcpgenDispatcher() *mcpgen.ServerDispatcher {
+func newMcpgenDispatcher(mw ...mcpgen.Middleware) *mcpgen.ServerDispatcher {
 	h := &mcpgenAdd{tools: []mcpgen.Tool{{
 		Name:        "add",
 		Description: new(dispToolDesc),
@@ -153,6 +153,7 @@ func newMcpgenDispatcher() *mcpgen.ServerDispatcher {
 		Instructions:      dispInstructions,
 		SupportedVersions: []string{dispVersion},
 		DiscoverTTL:       dispDiscoverTTL,
+		Middleware:        mw,
 	})
 }
 

@@ -151,8 +151,9 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		jen.Id("RequestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
 		jen.Id("SkipRequestValidation").Op(":").Id("opts").Dot("SkipRequestValidation"),
 		jen.Id("SkipResponseValidation").Op(":").Id("opts").Dot("SkipResponseValidation"),
-		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
+		loggerValue(),
 		jen.Id("Incoming").Op(":").Op("&").Id("d").Dot("rpc"),
+		middlewareValue(),
 	}
 	if p.Modern {
 		cfg = append(cfg, jen.Id("ProbeTimeout").Op(":").Id("opts").Dot("ProbeTimeout"))

@@ -358,9 +358,14 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	fields = append(fields,
 		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
 		jen.Id("SkipResultValidation").Bool(),
-		jen.Comment(commentText("Logf, if set, receives handler panics and dropped notifications.")),
+		jen.Comment(commentText(loggerDoc(e.pkg.MCP))),
+		jen.Id("Logger").Op("*").Qual("log/slog", "Logger"),
+		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text (message key=value ...). Prefer Logger.")),
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
+	if e.pkg.MCP {
+		fields = append(fields, middlewareOptionField(s.Dir == ir.ClientToServer))
+	}
 	fields = append(fields, serveOptionFields()...)
 	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
 	if s.Dir == ir.ServerToClient {
@@ -420,13 +425,16 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	engineFields := []jen.Code{
 		jen.Id("Batches").Op(":").Lit(p.Batches),
 		jen.Id("OmitUnknownID").Op(":").Lit(p.ErrorIDOptional),
-		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
+		loggerValue(),
 		serveLimitsValue(),
 		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(jsonrpcPkg, "Method").Values(table...),
 	}
 	fields := engineFields
 	if mcp {
 		fields = []jen.Code{jen.Id("Dispatcher").Op(":").Qual(jsonrpcPkg, "Dispatcher").Values(engineFields...)}
+	}
+	if mcp {
+		fields = append(fields, middlewareValue())
 	}
 	if mcp && s.Dir == ir.ClientToServer {
 		fields = append(fields,
@@ -879,4 +887,34 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 		body = append(body, jen.Return(jen.Lit(""), jen.False()))
 	}
 	f.Func().Id(p.Names.CacheKey).Params(jen.Id("method").String(), jen.Id("params").Id("Value")).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
+}
+
+// middlewareOptionField is the Middleware field of an MCP package's
+// ServerOptions (server) or ClientOptions.
+func middlewareOptionField(server bool) jen.Code {
+	doc := "Middleware wraps the serving of every request and notification the\ndispatcher receives, and the sending of the requests and notifications it\nsends the client (Session.Request, SendRequest, SendNotification, Log,\nSendProgress; not the broadcasts to every session); the first is the\noutermost. See docs/middleware.md for where it runs among the runtime's own\nchecks."
+	if !server {
+		doc = "Middleware wraps the sending of every request and notification the Client\nsends (each on the wire: the handshake's, each round of a multi round-trip\nrequest, each retry; not answers from the cache), and the serving of every\none the server sends it; the first is the outermost. See docs/middleware.md."
+	}
+	return jen.Comment(commentText(doc)).Line().Id("Middleware").Index().Id("Middleware")
+}
+
+// middlewareValue sets a protocol.Core's (or ClientConfig's) Middleware
+// from opts.
+func middlewareValue() jen.Code {
+	return jen.Id("Middleware").Op(":").Qual(protocolPkg, "Chain").Call(jen.Id("opts").Dot("Middleware").Op("..."))
+}
+
+// loggerValue sets a dispatcher's (or ClientConfig's) Logger from opts.
+func loggerValue() jen.Code {
+	return jen.Id("Logger").Op(":").Qual(jsonrpcPkg, "LoggerOf").Call(jen.Id("opts").Dot("Logger"), jen.Id("opts").Dot("Logf"))
+}
+
+// loggerDoc documents the Logger option.
+func loggerDoc(mcp bool) string {
+	doc := "Logger, if set, receives what goes wrong outside a response: handler panics\n(Error), dropped notifications and messages, failed writes (Warn); requests\ncancelled by the peer (Debug). Nothing is logged per request at Info"
+	if mcp {
+		return doc + "; log\nrequests with a Middleware. Records use the OpenTelemetry MCP attribute names\nwhere they have one (mcp.method.name, jsonrpc.request.id)."
+	}
+	return doc + "."
 }

@@ -111,6 +111,9 @@ var runtimeNames = []runtimeName{
 	{name: "ToolError", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Middleware", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Handler", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Call", pkg: protocolPkg, kind: "type", layer: "mcp"},
 
 	{name: "TaskStore", pkg: protocolPkg, kind: "type", layer: "tasks"},
 	{name: "TaskStoreOptions", pkg: protocolPkg, kind: "type", layer: "tasks"},

@@ -10,6 +10,7 @@ import (
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
+	"log/slog"
 	"slices"
 	"time"
 )
@@ -430,8 +431,21 @@ type ServerOptions struct {
 	// before sending them. A result that breaks the schema is otherwise answered with an
 	// internal error, not sent.
 	SkipResultValidation bool
-	// Logf, if set, receives handler panics and dropped notifications.
+	// Logger, if set, receives what goes wrong outside a response: handler panics (Error),
+	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
+	// (Debug). Nothing is logged per request at Info; log requests with a Middleware. Records
+	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
+	// jsonrpc.request.id).
+	Logger *slog.Logger
+	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
+	// Middleware wraps the serving of every request and notification the dispatcher receives,
+	// and the sending of the requests and notifications it sends the client (Session.Request,
+	// SendRequest, SendNotification, Log, SendProgress; not the broadcasts to every session);
+	// the first is the outermost. See docs/middleware.md for where it runs among the runtime's
+	// own checks.
+	Middleware []Middleware
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
 	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
@@ -469,7 +483,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Modern: false, Versions: opts.SupportedVersions}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: false, Versions: opts.SupportedVersions}
 	d.rpc.Init()
 	d.rpc.AddExtensions(opts.ExtensionMethods)
 	return d
@@ -994,8 +1008,20 @@ type ClientOptions struct {
 	// before sending them. A result that breaks the schema is otherwise answered with an
 	// internal error, not sent.
 	SkipResultValidation bool
-	// Logf, if set, receives handler panics and dropped notifications.
+	// Logger, if set, receives what goes wrong outside a response: handler panics (Error),
+	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
+	// (Debug). Nothing is logged per request at Info; log requests with a Middleware. Records
+	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
+	// jsonrpc.request.id).
+	Logger *slog.Logger
+	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
+	// Middleware wraps the sending of every request and notification the Client sends (each on
+	// the wire: the handshake's, each round of a multi round-trip request, each retry; not
+	// answers from the cache), and the serving of every one the server sends it; the first is
+	// the outermost. See docs/middleware.md.
+	Middleware []Middleware
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
 	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
@@ -1043,7 +1069,7 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}, Middleware: protocol.Chain(opts.Middleware...)}
 	d.rpc.Init()
 	return d
 }

@@ -11,6 +11,7 @@ import (
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
+	"log/slog"
 	"slices"
 	"time"
 )
@@ -459,8 +460,21 @@ type ServerOptions struct {
 	// before sending them. A result that breaks the schema is otherwise answered with an
 	// internal error, not sent.
 	SkipResultValidation bool
-	// Logf, if set, receives handler panics and dropped notifications.
+	// Logger, if set, receives what goes wrong outside a response: handler panics (Error),
+	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
+	// (Debug). Nothing is logged per request at Info; log requests with a Middleware. Records
+	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
+	// jsonrpc.request.id).
+	Logger *slog.Logger
+	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
+	// Middleware wraps the serving of every request and notification the dispatcher receives,
+	// and the sending of the requests and notifications it sends the client (Session.Request,
+	// SendRequest, SendNotification, Log, SendProgress; not the broadcasts to every session);
+	// the first is the outermost. See docs/middleware.md for where it runs among the runtime's
+	// own checks.
+	Middleware []Middleware
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
 	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
@@ -504,7 +518,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.Capabilities.Extensions = protocol.WithExtension(opts.Capabilities.Extensions, TasksExtension)
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}}, Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
 	d.rpc.Init()
 	d.rpc.CheckInput = d.checkInputResponse
 	d.rpc.AddExtensions(opts.ExtensionMethods)
@@ -1297,8 +1311,20 @@ type ClientOptions struct {
 	// before sending them. A result that breaks the schema is otherwise answered with an
 	// internal error, not sent.
 	SkipResultValidation bool
-	// Logf, if set, receives handler panics and dropped notifications.
+	// Logger, if set, receives what goes wrong outside a response: handler panics (Error),
+	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
+	// (Debug). Nothing is logged per request at Info; log requests with a Middleware. Records
+	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
+	// jsonrpc.request.id).
+	Logger *slog.Logger
+	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
+	// Middleware wraps the sending of every request and notification the Client sends (each on
+	// the wire: the handshake's, each round of a multi round-trip request, each retry; not
+	// answers from the cache), and the serving of every one the server sends it; the first is
+	// the outermost. See docs/middleware.md.
+	Middleware []Middleware
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
 	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
@@ -1362,7 +1388,7 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}, Middleware: protocol.Chain(opts.Middleware...)}
 	d.rpc.Init()
 	return d
 }

@@ -41,6 +41,9 @@ type (
 	ToolError        = protocol.ToolError
 	HTTPHandler      = protocol.HTTPHandler
 	HTTPOptions      = protocol.HTTPOptions
+	Middleware       = protocol.Middleware
+	Handler          = protocol.Handler
+	Call             = protocol.Call
 	TaskStore        = protocol.TaskStore
 	TaskStoreOptions = protocol.TaskStoreOptions
 	Older            = protocol.Older

@@ -29,6 +29,7 @@ const root = "../.."
 // builds, with that test's file (which must name the document).
 var elsewhere = map[string]string{
 	"docs/authorization.md": "auth/interop/docs_test.go",
+	"docs/telemetry.md":     "otel/mcpotel/docs_test.go",
 }
 
 // imports is the table a fragment's undefined package names resolve from.

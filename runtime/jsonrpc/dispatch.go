@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -185,8 +186,11 @@ type Dispatcher struct {
 	// message it can route (msg nil for a line too long), with the error
 	// response it would send otherwise: a client does not answer them.
 	OnBadMessage func(msg, errResp []byte)
-	// Logf reports handler panics and dropped notifications, if set.
-	Logf func(format string, args ...any)
+	// Logger, if set, receives what goes wrong outside a response: handler
+	// and middleware panics (Error), dropped notifications and responses,
+	// failed writes (Warn); requests cancelled by the peer (Debug). Nothing
+	// is logged per request at Info.
+	Logger *slog.Logger
 	// OmitUnknownID leaves the id out of an error response to a message
 	// whose id could not be read, instead of writing null.
 	OmitUnknownID bool
@@ -199,6 +203,15 @@ type Dispatcher struct {
 	Cancel, CancelID string
 	// Protocol, if set, takes part in handling each message.
 	Protocol Protocol
+	// Around, if set, runs around the serving of each request and
+	// notification that reaches the method table, after Route and before
+	// the method lookup: s.Serve finds the method (a request for none gets
+	// method not found), runs Protocol.Before and the method with the
+	// params given, and returns the result (or the error the response
+	// reports). Around returns what the message is answered with; it is
+	// how a protocol on top runs its middleware (protocol.Middleware).
+	// Responses, and messages that are not valid JSON-RPC, never reach it.
+	Around func(ctx context.Context, s *Serving) (Result, error)
 }
 
 // Handle processes one message (or batch) and returns the response bytes,
@@ -383,7 +396,7 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		if d.OnResponse != nil {
 			d.OnResponse(msg)
 		} else {
-			d.log("mcp: dropped a response to a request that is not waiting for one: %s", codec.Quote(string(env.ID)))
+			d.LogAttrs(slog.LevelWarn, "mcp: dropped a response to a request that is not waiting for one", slog.String(LogKeyRequestID, codec.Clip(string(env.ID), codec.MaxQuoted)))
 		}
 		return nil
 	}
@@ -393,48 +406,31 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		}
 	}
 	notification := env.ID == nil
-	m, ok := d.Methods[env.Method]
-	if !ok || m.Notification != notification {
-		if notification {
-			d.log("mcp: dropped notification %s: no handler", codec.Quote(env.Method))
-			return nil
-		}
-		if ok {
-			return d.ErrorResponse(env.ID, CodeInvalidRequest, "invalid request: "+codec.Quote(env.Method)+" is a notification and must not have an id", nil)
-		}
-		return d.ErrorResponse(env.ID, CodeMethodNotFound, "method not found: "+codec.Quote(env.Method), nil)
+	var res Result
+	var err error
+	mctx := ctx // the method's context, for Protocol.After
+	if d.Around == nil {
+		res, mctx, err = d.serve(ctx, peer, &env)
+	} else {
+		res, mctx, err = d.serveAround(ctx, peer, env)
 	}
-	ri := &RequestInfo{ID: env.ID, Method: env.Method, Params: env.Params}
-	ctx = WithRequest(ctx, ri)
-	if d.Protocol != nil {
-		var err error
-		if ctx, err = d.Protocol.Before(ctx, d, peer, &env); err != nil {
-			if notification {
-				d.log("mcp: notification %s: %v", codec.Quote(env.Method), err)
-				return nil
-			}
-			return d.ErrorResponseFor(env.ID, err)
-		}
-	}
-	res, err := d.call(ctx, m, env)
 	if notification {
-		if err != nil {
-			d.log("mcp: notification %s: %v", codec.Quote(env.Method), err)
-		} else if d.Protocol != nil {
-			d.Protocol.After(ctx, d, peer, &env, nil)
+		var nh *noHandler
+		switch {
+		case errors.As(err, &nh):
+			d.LogAttrs(slog.LevelWarn, "mcp: dropped a notification: no handler", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)))
+		case err != nil:
+			d.LogAttrs(slog.LevelWarn, "mcp: a notification failed", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.String("error", err.Error()))
+		case d.Protocol != nil:
+			d.Protocol.After(mctx, d, peer, &env, nil)
 		}
 		return nil
 	}
 	if err != nil {
-		var a Answer
-		if !errors.As(err, &a) {
-			return d.ErrorResponseFor(env.ID, err)
-		}
-		r, ok := a.AnswerFor(ri)
-		if !ok {
-			return d.ErrorResponseFor(env.ID, err)
-		}
-		res = r
+		return d.ErrorResponseFor(env.ID, err)
+	}
+	if res == nil {
+		return d.ErrorResponse(env.ID, CodeInternalError, "internal error: no result", nil)
 	}
 	e := codec.Encoder{Buf: make([]byte, 0, 256)}
 	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","id":`...)
@@ -446,9 +442,88 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		return d.ErrorResponse(env.ID, CodeInternalError, "internal error: cannot encode the result: "+e.Err.Error(), nil)
 	}
 	if d.Protocol != nil {
-		d.Protocol.After(ctx, d, peer, &env, e.Buf)
+		d.Protocol.After(mctx, d, peer, &env, e.Buf)
 	}
 	return e.Buf
+}
+
+// noHandler is why a notification the method table has no entry for is
+// dropped.
+type noHandler struct{ method string }
+
+func (e *noHandler) Error() string { return "no handler for the notification " + codec.Quote(e.method) }
+
+// serve finds env's method, runs Protocol.Before and the method, and turns
+// an Answer into its result: what Around wraps. It returns the method's
+// context (Before may make a new one).
+func (d *Dispatcher) serve(ctx context.Context, peer *Peer, env *Envelope) (Result, context.Context, error) {
+	notification := env.ID == nil
+	m, ok := d.Methods[env.Method]
+	if !ok || m.Notification != notification {
+		switch {
+		case notification:
+			return nil, ctx, &noHandler{env.Method}
+		case ok:
+			return nil, ctx, &RPCError{Code: CodeInvalidRequest, Message: "invalid request: " + codec.Quote(env.Method) + " is a notification and must not have an id"}
+		}
+		return nil, ctx, &RPCError{Code: CodeMethodNotFound, Message: "method not found: " + codec.Quote(env.Method)}
+	}
+	ri := &RequestInfo{ID: env.ID, Method: env.Method, Params: env.Params}
+	ctx = WithRequest(ctx, ri)
+	if d.Protocol != nil {
+		var err error
+		if ctx, err = d.Protocol.Before(ctx, d, peer, env); err != nil {
+			return nil, ctx, err
+		}
+	}
+	res, err := d.call(ctx, m, *env)
+	if err != nil && !notification {
+		var a Answer
+		if errors.As(err, &a) {
+			if r, ok := a.AnswerFor(ri); ok {
+				return r, ctx, nil
+			}
+		}
+	}
+	return res, ctx, err
+}
+
+// Serving is the serving of one message that Around wraps: its envelope,
+// and Serve, which serves it.
+type Serving struct {
+	d    *Dispatcher
+	peer *Peer
+	env  Envelope
+	// ctx is the method's context, once Serve has run (for
+	// Protocol.After).
+	ctx context.Context
+}
+
+// Envelope returns the envelope of the message.
+func (s *Serving) Envelope() *Envelope { return &s.env }
+
+// Serve finds the method (a request for none gets method not found), runs
+// Protocol.Before and the method with params, and returns its result or
+// the error the response reports.
+func (s *Serving) Serve(ctx context.Context, params []byte) (Result, error) {
+	s.env.Params = params
+	r, c, err := s.d.serve(ctx, s.peer, &s.env)
+	s.ctx = c
+	return r, err
+}
+
+// serveAround is serve inside Around, turning a panic in Around into an
+// internal error.
+func (d *Dispatcher) serveAround(ctx context.Context, peer *Peer, env Envelope) (res Result, mctx context.Context, err error) {
+	s := &Serving{d: d, peer: peer, env: env, ctx: ctx}
+	defer func() {
+		if p := recover(); p != nil {
+			d.LogAttrs(slog.LevelError, "mcp: panic in middleware", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the middleware panicked"}
+		}
+	}()
+	res, err = d.Around(ctx, s)
+	return res, s.ctx, err
 }
 
 // CallMethod runs m for a message whose envelope is env, turning a panic
@@ -461,21 +536,12 @@ func (d *Dispatcher) CallMethod(ctx context.Context, m *Method, env Envelope) (R
 func (d *Dispatcher) call(ctx context.Context, m *Method, env Envelope) (res Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			d.log("mcp: panic in handler for %s: %v\n%s", codec.Quote(env.Method), p, debug.Stack())
+			d.LogAttrs(slog.LevelError, "mcp: panic in handler", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler panicked"}
 		}
 	}()
 	return m.Call(ctx, env.Params)
 }
-
-func (d *Dispatcher) log(format string, args ...any) {
-	if d.Logf != nil {
-		d.Logf(format, args...)
-	}
-}
-
-// Log reports through Logf, if set.
-func (d *Dispatcher) Log(format string, args ...any) { d.log(format, args...) }
 
 // ErrorResponseFor maps a handler error to an error response.
 func (d *Dispatcher) ErrorResponseFor(id []byte, err error) []byte {

@@ -102,6 +102,23 @@ func (p *Peer) IsWaiting(key int64) bool { return p.out.isWaiting(key) }
 // Fail ends the wait of the call with the integer id key with err.
 func (p *Peer) Fail(key int64, err error) { p.out.fail(key, err) }
 
+type sentIDKey struct{}
+
+// WithSentID returns ctx for a request about to be sent whose id (JSON)
+// the caller wants: Call and CallWithin store it in *id as they pick it.
+// (Middleware of a request sent reads the id this way.)
+func WithSentID(ctx context.Context, id *json.RawMessage) context.Context {
+	return context.WithValue(ctx, sentIDKey{}, id)
+}
+
+// SentIDFrom returns where WithSentID asked for the id of the request
+// sent with ctx, or nil: a transport that picks ids of its own stores the
+// id there.
+func SentIDFrom(ctx context.Context) *json.RawMessage {
+	id, _ := ctx.Value(sentIDKey{}).(*json.RawMessage)
+	return id
+}
+
 // outbound is the requests one side has sent and awaits responses to. The
 // zero value is ready to use.
 type outbound struct {
@@ -156,6 +173,9 @@ func (o *outbound) call(ctx context.Context, send, sendCancel SendFunc, cancel, 
 	o.pending[key] = c
 	o.mu.Unlock()
 
+	if id, _ := ctx.Value(sentIDKey{}).(*json.RawMessage); id != nil {
+		*id = strconv.AppendInt(nil, key, 10)
+	}
 	e := codec.Encoder{Buf: make([]byte, 0, 64+len(method)+len(params))}
 	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","id":`...)
 	e.Buf = strconv.AppendInt(e.Buf, key, 10)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
@@ -304,7 +305,7 @@ func (c *Conn) Serve(ctx context.Context) error {
 				c.forget(call)
 				call.cancel(nil)
 				buffered -= call.cost
-				d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
+				d.LogAttrs(slog.LevelDebug, "mcp: a request was cancelled by the peer; not answering it", slog.String(LogKeyRequestID, codec.Clip(string(call.id), codec.MaxQuoted)))
 				continue
 			}
 			inFlight++
@@ -361,7 +362,7 @@ func (c *Conn) Serve(ctx context.Context) error {
 			// Being stopped is how a server ends (Ctrl-C): not an error.
 			end(context.Cause(ctx), nil)
 		case <-graceC:
-			d.log("mcp: Serve returns with %d requests still running after the shutdown grace period and %d not started", inFlight, len(pending))
+			d.LogAttrs(slog.LevelWarn, "mcp: Serve returns with requests still running after the shutdown grace period", slog.Int("running", inFlight), slog.Int("not_started", len(pending)))
 			return endErr
 		}
 	}
@@ -431,7 +432,7 @@ func (c *Conn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
 	// reuse it as soon as it reads the response.
 	c.forget(call)
 	if err := c.writeFor(call, resp, true); errors.Is(err, ErrRequestDone) {
-		c.d.log("mcp: request %s was cancelled by the peer; not answering it", call.id)
+		c.d.LogAttrs(slog.LevelDebug, "mcp: a request was cancelled by the peer; not answering it", slog.String(LogKeyRequestID, codec.Clip(string(call.id), codec.MaxQuoted)))
 	}
 	call.cancel(nil)
 	select {
@@ -551,7 +552,7 @@ func (c *Conn) writeFor(call *rpcCall, msg []byte, final bool) error {
 		return ErrConnClosed
 	}
 	if err := c.s.Write(c.wctx, msg); err != nil {
-		c.d.log("mcp: write: %v", err)
+		c.d.LogAttrs(slog.LevelWarn, "mcp: write failed", slog.String("error", err.Error()))
 		return err
 	}
 	return nil

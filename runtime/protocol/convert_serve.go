@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"slices"
 	"strconv"
 
@@ -64,13 +66,13 @@ func NewOlderFront(modern *Core, cfg OlderServe) *Core {
 		cfg.Version = modern.Versions[0]
 	}
 	f := &olderFront{OlderServe: cfg, modern: modern, hello: map[string][]byte{}}
-	d := &Core{Dispatcher: jsonrpc.Dispatcher{OmitUnknownID: true, Logf: modern.Logf, Limits: modern.Limits, Methods: map[string]*jsonrpc.Method{}}, batchesBySession: true}
+	d := &Core{Dispatcher: jsonrpc.Dispatcher{OmitUnknownID: true, Logger: modern.Logger, Limits: modern.Limits, Methods: map[string]*jsonrpc.Method{}}, batchesBySession: true, Middleware: modern.Middleware}
 	d.Init()
 	var olders []*Older
 	for _, o := range cfg.Olders {
 		b, err := f.initializeResult(o)
 		if err != nil {
-			modern.Log("mcp: not serving clients of %s: %v", o.Revision(), err)
+			modern.LogAttrs(slog.LevelWarn, "mcp: not serving the clients of a revision", slog.String("revision", o.Revision()), slog.String("error", err.Error()))
 			continue
 		}
 		f.hello[o.Revision()] = b
@@ -332,7 +334,9 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 		if err := sess.mayRequest(in.method, p); err != nil {
 			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: " + err.Error()}
 		}
-		res, err := sess.peer.Call(ctx, link.Notify, in.method, p)
+		res, err := sendThrough(ctx, sess.core.mw, &Call{Method: in.method, Params: p, Session: sess, HTTP: link.HTTPRequest()}, func(ctx context.Context, p []byte) (json.RawMessage, error) {
+			return sess.peer.Call(ctx, link.Notify, in.method, p)
+		})
 		if err != nil {
 			var re *jsonrpc.RPCError
 			if errors.As(err, &re) {

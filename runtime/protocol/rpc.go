@@ -52,6 +52,11 @@ type Core struct {
 	// batchesBySession, set on such an older dispatcher, answers batches
 	// in the sessions of a revision with batches (2025-03-26).
 	batchesBySession bool
+	// Middleware, if set, wraps the serving of every request and
+	// notification the dispatcher's method table serves, and the sending
+	// of the requests a server sends its client (docs/middleware.md).
+	Middleware Middleware
+	mw         *chain
 
 	once sync.Once
 }
@@ -64,6 +69,9 @@ func (c *Core) Init() {
 	c.once.Do(func() {
 		c.Dispatcher.Protocol = c
 		c.Dispatcher.Cancel, c.Dispatcher.CancelID = spec.MethodCancelled, "requestId"
+		if c.mw = newChain(c.Middleware); c.mw != nil {
+			c.Dispatcher.Around = c.around
+		}
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"sync"
@@ -49,7 +50,14 @@ type ClientConfig struct {
 	// SkipRequestValidation and SkipResponseValidation turn off the
 	// schema checks of Request and Notification.
 	SkipRequestValidation, SkipResponseValidation bool
-	Logf                                          func(format string, args ...any)
+	// Logger receives what goes wrong outside a response (messages from
+	// the server no request could take); nil logs nothing.
+	Logger *slog.Logger
+	// Middleware wraps the sending of every request and notification the
+	// client sends (each one on the wire: the handshake's, each round of a
+	// multi round-trip request, each retry; not the answers from the
+	// cache). Incoming's own Middleware wraps what the server sends.
+	Middleware Middleware
 	// AnswerInput answers one input request of an InputRequiredResult
 	// (elicitation/create, sampling/createMessage, roots/list) with the
 	// handler: params and result as JSON.
@@ -192,6 +200,8 @@ type ClientCore struct {
 	// live is t, for what the server sends: its reader starts before
 	// newClientCore has t.
 	live atomic.Pointer[clientTransport]
+	// mw is cfg.Middleware, applied.
+	mw *chain
 }
 
 // badNote is a message the server sent that no request could take.
@@ -204,8 +214,8 @@ type badNote struct {
 // could take.
 func (c *ClientCore) noteBad(what string) {
 	c.bad.Store(&badNote{at: time.Now(), what: what})
-	if c.cfg.Logf != nil {
-		c.cfg.Logf("mcp: dropped a message from the server: %s", what)
+	if c.cfg.Logger != nil {
+		c.cfg.Logger.LogAttrs(context.Background(), slog.LevelWarn, "mcp: dropped a message from the server", slog.String("message", what))
 	}
 }
 
@@ -271,6 +281,9 @@ type clientRequest struct {
 	// timeout bounds the wait (zero: jsonrpc.DefaultRequestTimeout; negative: only
 	// the context).
 	timeout time.Duration
+	// sent, when the message goes through middleware, is what it sees: the
+	// HTTP transports put their POST in it.
+	sent *Call
 }
 
 // headerField is one header to send.
@@ -300,7 +313,7 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 	if err != nil {
 		return nil, err
 	}
-	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1}
+	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1, mw: newChain(cfg.Middleware)}
 	c.in = c.incoming(cfg.Incoming)
 	var t clientTransport
 	var key string
@@ -620,7 +633,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 		e.Buf = append(e.Buf, `{"name":"mcpgen-client","version":"0"}`...)
 	}
 	e.Buf = append(e.Buf, '}')
-	raw, err := c.t.request(ctx, clientRequest{method: spec.MethodInitialize, params: e.Buf, timeout: c.cfg.RequestTimeout})
+	raw, err := c.request(ctx, clientRequest{method: spec.MethodInitialize, params: e.Buf, timeout: c.cfg.RequestTimeout})
 	if connEnded(err) {
 		return err // says it all, and starts with "mcp:"
 	}
@@ -641,7 +654,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	if !ok {
 		return fmt.Errorf("mcp: initialize: the server answered with protocol version %s; this client speaks %s", codec.Quote(got), codec.QuoteList(c.speaks()))
 	}
-	if err := c.t.notify(ctx, &clientRequest{method: spec.MethodInitialized, version: got}); err != nil {
+	if err := c.notify(ctx, &clientRequest{method: spec.MethodInitialized, version: got}); err != nil {
 		return fmt.Errorf("mcp: notifications/initialized: %w", err)
 	}
 	c.t.started()
@@ -813,7 +826,7 @@ func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (
 			c.requestHeaders(&r)
 		}
 		start := time.Now()
-		raw, err := c.t.request(ctx, r)
+		raw, err := c.request(ctx, r)
 		err = c.explain(err, start)
 		if err == nil || attempt > 0 || ctx.Err() != nil {
 			return raw, err
@@ -930,13 +943,13 @@ func (c *ClientCore) learnTools(raw []byte) []byte {
 	if !modern || !c.overHTTP {
 		return raw
 	}
-	return c.headers.learn(raw, c.cfg.Logf)
+	return c.headers.learn(raw, c.cfg.Logger)
 }
 
 // learn records the bindings of the tools in a tools/list result and
 // returns the result without the tools whose annotations break the rules,
-// logging why with logf (nil: not at all).
-func (b *headerBook) learn(raw []byte, logf func(format string, args ...any)) []byte {
+// logging why with logger (nil: not at all).
+func (b *headerBook) learn(raw []byte, logger *slog.Logger) []byte {
 	tools := codec.Lookup(raw, "tools")
 	if tools == nil || tools[0] != '[' {
 		return raw
@@ -954,8 +967,8 @@ func (b *headerBook) learn(raw []byte, logf func(format string, args ...any)) []
 		bindings, err := toolHeaderBindings(codec.Lookup(tool, "inputSchema"))
 		if err != nil {
 			dropped++
-			if logf != nil {
-				logf("mcp: tools/list: dropping tool %s: %v", codec.Quote(name), err)
+			if logger != nil {
+				logger.LogAttrs(context.Background(), slog.LevelWarn, "mcp: tools/list: dropping a tool", slog.String("gen_ai.tool.name", name), slog.String("error", err.Error()))
 			}
 			continue
 		}
@@ -1117,7 +1130,33 @@ func (c *ClientCore) Notify(ctx context.Context, method string, params []byte) e
 		return errClientClosed
 	}
 	version, modern := c.negotiated()
-	return c.t.notify(ctx, &clientRequest{method: method, params: params, version: version, modern: modern})
+	return c.notify(ctx, &clientRequest{method: method, params: params, version: version, modern: modern})
+}
+
+// request sends r through the middleware.
+func (c *ClientCore) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
+	if c.mw == nil {
+		return c.t.request(ctx, r)
+	}
+	mr := &Call{Method: r.method, Params: r.params, version: r.version}
+	r.sent = mr
+	return sendThrough(ctx, c.mw, mr, func(ctx context.Context, params []byte) (json.RawMessage, error) {
+		r.params = params
+		return c.t.request(ctx, r)
+	})
+}
+
+// notify sends r, a notification, through the middleware.
+func (c *ClientCore) notify(ctx context.Context, r *clientRequest) error {
+	if c.mw == nil {
+		return c.t.notify(ctx, r)
+	}
+	mr := &Call{Method: r.method, Params: r.params, version: r.version}
+	r.sent = mr
+	return notifyThrough(ctx, c.mw, mr, func(ctx context.Context, params []byte) error {
+		r.params = params
+		return c.t.notify(ctx, r)
+	})
 }
 
 // close ends the connection.
@@ -1135,11 +1174,13 @@ func (c *ClientCore) Close() error {
 // and that fill the defaults of an accepted elicitation form.
 func (c *ClientCore) incoming(d *Core) *Core {
 	in := &Core{Dispatcher: jsonrpc.Dispatcher{Methods: map[string]*jsonrpc.Method{}, OmitUnknownID: true}}
-	in.Init()
 	if d == nil {
+		in.Init()
 		return in
 	}
-	in.Batches, in.OmitUnknownID, in.Logf, in.Limits = d.Batches, d.OmitUnknownID, d.Logf, d.Limits
+	in.Middleware = d.Middleware
+	in.Init()
+	in.Batches, in.OmitUnknownID, in.Logger, in.Limits = d.Batches, d.OmitUnknownID, d.Logger, d.Limits
 	for name, m := range d.Methods {
 		in.Methods[name] = m
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strconv"
@@ -170,6 +171,9 @@ func (t *httpBase) newRequest(ctx context.Context, body []byte, r *clientRequest
 	if err != nil {
 		return nil, fmt.Errorf("mcp: HTTPTransport: %w", err)
 	}
+	if r.sent != nil {
+		r.sent.HTTP = req
+	}
 	req.Header = make(http.Header, len(t.cfg.Header)+6+len(r.paramHeaders))
 	for k, vs := range t.cfg.Header {
 		req.Header[k] = append([]string(nil), vs...)
@@ -245,6 +249,9 @@ func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (js
 		return context.Cause(parent)
 	}
 	id := strconv.AppendInt(nil, t.ids.Add(1), 10)
+	if p := jsonrpc.SentIDFrom(ctx); p != nil {
+		*p = id
+	}
 	req, err := t.newRequest(ctx, requestBody(id, r.method, r.params), r)
 	if err != nil {
 		return nil, err
@@ -298,7 +305,7 @@ func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id 
 			default:
 				// streamable-http.mdx: "The server MUST NOT send
 				// independent JSON-RPC requests on this stream."
-				t.logf("mcp: %s: the server sent a request (%s) on the response stream, which this revision forbids; ignored", codec.Quote(method), codec.Quote(env.Method))
+				t.log("mcp: the server sent a request on a response stream, which this revision forbids; ignored", slog.String("request", codec.Clip(method, codec.MaxQuoted)), slog.String(jsonrpc.LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)))
 			}
 		}
 	case "":
@@ -438,9 +445,9 @@ func readBody(r io.Reader) ([]byte, error) {
 	return b, nil
 }
 
-func (t *httpTransport) logf(format string, args ...any) {
-	if l := t.core.cfg.Logf; l != nil {
-		l(format, args...)
+func (t *httpTransport) log(msg string, attrs ...slog.Attr) {
+	if l := t.core.cfg.Logger; l != nil {
+		l.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	}
 }
 
@@ -780,7 +787,7 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 			version := t.version
 			t.mu.Unlock()
 			if err := t.postMessage(t.ctx, resp, &clientRequest{method: env.Method, version: version}); err != nil {
-				t.logf("mcp: answering the server's %s request: %v", codec.Quote(env.Method), err)
+				t.log("mcp: answering the server's request failed", slog.String(jsonrpc.LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.String("error", err.Error()))
 			}
 		}()
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"mime"
 	"net"
 	"net/http"
@@ -844,7 +845,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 			if err != nil {
 				// A client must leave such a tool out; the server checks
 				// the annotations that are valid.
-				h.d.Log("mcp: tool %q: invalid x-mcp-header annotation: %v", t.Name, err)
+				h.d.LogAttrs(slog.LevelWarn, "mcp: a tool has an invalid x-mcp-header annotation", slog.String("gen_ai.tool.name", t.Name), slog.String("error", err.Error()))
 			}
 			if len(b) > 0 {
 				idx.tools[t.Name] = b
@@ -980,7 +981,7 @@ func (x *httpExchange) write(b []byte, flush bool) {
 		rc.SetWriteDeadline(time.Time{})
 	}
 	if x.err != nil {
-		x.h.d.Log("mcp: http: write: %v", x.err)
+		x.h.d.LogAttrs(slog.LevelDebug, "mcp: http: write failed", slog.String("error", x.err.Error()))
 	}
 }
 

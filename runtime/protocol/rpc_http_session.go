@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -694,7 +695,7 @@ func (hs *httpSession) forgetLocked(need int, unwritten bool) {
 	}
 	hs.order = keep
 	if lost > 0 {
-		hs.st.h.d.Log("mcp: http: session history full (HTTPOptions.SessionHistoryBytes): forgot %d messages no client has read", lost)
+		hs.st.h.d.LogAttrs(slog.LevelWarn, "mcp: http: session history full (HTTPOptions.SessionHistoryBytes): forgot messages no client has read", slog.Int("forgotten", lost))
 	}
 }
 
@@ -1202,7 +1203,7 @@ func (hs *httpSession) pump(w http.ResponseWriter, r *http.Request, s *sseStream
 		}
 		if len(buf) > 0 {
 			if err := writeTimed(w, buf, opts.WriteTimeout); err != nil {
-				st.h.d.Log("mcp: http: write: %v", err)
+				st.h.d.LogAttrs(slog.LevelDebug, "mcp: http: write failed", slog.String("error", err.Error()))
 				return
 			}
 			hs.mu.Lock()

@@ -1,10 +1,12 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +71,10 @@ type Session struct {
 	peer *jsonrpc.Peer
 	// end ends an HTTP session (nil on a connection served by Serve).
 	end func()
+	// started is when the session began; done is closed when it ends.
+	started  time.Time
+	done     chan struct{}
+	doneOnce sync.Once
 
 	mu          sync.Mutex
 	version     string
@@ -84,7 +90,7 @@ const maxSubscriptions = 1024
 
 // newSession makes the session of peer, served by core.
 func newSession(core *Core, id string, peer *jsonrpc.Peer) *Session {
-	s := &Session{core: core, id: id, peer: peer, level: -1}
+	s := &Session{core: core, id: id, peer: peer, level: -1, started: time.Now(), done: make(chan struct{})}
 	peer.State = s
 	return s
 }
@@ -164,7 +170,10 @@ func (s *Session) Notify(method string, params interface {
 	if err != nil {
 		return err
 	}
-	return s.peer.Send(msg)
+	if s.core.mw == nil {
+		return s.peer.Send(msg)
+	}
+	return notifyMessage(context.Background(), s.core.mw, s, nil, msg, s.peer.Send)
 }
 
 // Close ends an HTTP session as a DELETE from the client does: the requests
@@ -191,7 +200,19 @@ func (s *Session) request(ctx context.Context, send jsonrpc.SendFunc, method str
 	if err := s.mayRequest(method, p); err != nil {
 		return err
 	}
-	raw, err := s.peer.Call(ctx, send, method, p)
+	var raw json.RawMessage
+	var err error
+	if s.core.mw == nil {
+		raw, err = s.peer.Call(ctx, send, method, p)
+	} else {
+		r := &Call{Method: method, Params: p, Session: s}
+		if l := linkOf(ctx); l != nil {
+			r.HTTP = l.HTTPRequest()
+		}
+		raw, err = sendThrough(ctx, s.core.mw, r, func(ctx context.Context, p []byte) (json.RawMessage, error) {
+			return s.peer.Call(ctx, send, method, p)
+		})
+	}
 	if err != nil {
 		return err
 	}
@@ -370,7 +391,17 @@ func (r *Core) removeSession(s *Session) {
 	r.sessions.mu.Lock()
 	delete(r.sessions.m, s)
 	r.sessions.mu.Unlock()
+	s.doneOnce.Do(func() { close(s.done) })
 }
+
+// Started returns when the session began: the connection was opened, or
+// the HTTP session was created by initialize.
+func (s *Session) Started() time.Time { return s.started }
+
+// Done returns a channel that is closed when the session ends: its
+// connection closed, or the HTTP session was deleted, expired or ended
+// with the server.
+func (s *Session) Done() <-chan struct{} { return s.done }
 
 // broadcast sends msg to every session that keep accepts and returns how
 // many it reached.
@@ -454,7 +485,38 @@ func SendNotification(ctx context.Context, method string, params interface {
 	if err != nil {
 		return err
 	}
-	return n.Notify(msg)
+	return notifyLink(ctx, n, msg)
+}
+
+// notifyLink sends msg, a notification about the request of n, through
+// the middleware of the dispatcher serving it.
+func notifyLink(ctx context.Context, n jsonrpc.Link, msg []byte) error {
+	c := linkCore(n)
+	if c == nil || c.mw == nil {
+		return n.Notify(msg)
+	}
+	return notifyMessage(ctx, c.mw, linkSession(n), n.HTTPRequest(), msg, n.Notify)
+}
+
+// notifyMessage sends msg, a notification this side encoded, through the
+// middleware of ch with send; the middleware may change its params.
+func notifyMessage(ctx context.Context, ch *chain, s *Session, hr *http.Request, msg []byte, send func([]byte) error) error {
+	method, _ := HeaderText(codec.Lookup(msg, "method"))
+	params := codec.Lookup(msg, "params")
+	r := &Call{Method: method, Params: params, Session: s, HTTP: hr}
+	return notifyThrough(ctx, ch, r, func(_ context.Context, p []byte) error {
+		if bytes.Equal(p, params) {
+			return send(msg)
+		}
+		e := codec.Encoder{Buf: make([]byte, 0, 64+len(method)+len(p))}
+		e.Buf = append(e.Buf, `{"jsonrpc":"2.0","method":`...)
+		e.Str(method)
+		if p != nil {
+			e.Buf = append(e.Buf, `,"params":`...)
+			e.Buf = append(e.Buf, p...)
+		}
+		return send(append(e.Buf, '}'))
+	})
 }
 
 // SendRequest sends a request to the peer of the request the handler's
@@ -542,7 +604,7 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 	e.Buf = append(e.Buf, `,"data":`...)
 	e.Buf = append(e.Buf, raw...)
 	e.Buf = append(e.Buf, "}}"...)
-	return n.Notify(e.Buf)
+	return notifyLink(ctx, n, e.Buf)
 }
 
 // SendProgress sends a progress notification (notifications/progress) for
@@ -589,7 +651,7 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 		}
 	}
 	e.Buf = append(e.Buf, "}}"...)
-	return n.Notify(e.Buf)
+	return notifyLink(ctx, n, e.Buf)
 }
 
 // CloseSSEStream ends the connection that carries the response stream of

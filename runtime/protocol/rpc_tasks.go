@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -248,7 +249,7 @@ const storeTimeout = 10 * time.Second
 // storeError is the error of a request whose call to the shared store
 // failed.
 func (s *taskStore) storeError(err error) error {
-	s.d.Log("mcp: tasks: the task store failed: %v", err)
+	s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
 	return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task store is unavailable; try again later"}
 }
 
@@ -363,13 +364,13 @@ func (s *taskStore) watch() {
 			s.mu.Unlock()
 			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 			if err := s.beat(ctx, true); err != nil {
-				s.d.Log("mcp: tasks: the task store failed: %v", err)
+				s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
 			}
 			for _, id := range ids {
 				rec, err := s.shared.Get(ctx, id)
 				switch {
 				case err != nil:
-					s.d.Log("mcp: tasks: the task store failed: %v", err)
+					s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
 				case rec == nil || rec.Terminal():
 					s.cancelLocal(id)
 				case rec.InputReady:
@@ -462,7 +463,7 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 		}
 		select {
 		case <-sctx.Done():
-			s.d.Log("mcp: tasks: cannot record the outcome of task %s: %v", t.id, uerr)
+			s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: cannot record the outcome of a task", slog.String("task", t.id), slog.String("error", uerr.Error()))
 			return
 		case <-time.After(wait):
 		}
@@ -473,7 +474,7 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 func (s *taskStore) call(ctx context.Context, t *task, fn func(context.Context) (jsonrpc.Result, error)) (res jsonrpc.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.d.Log("mcp: panic in task %s (%s): %v\n%s", t.id, t.method, p, debug.Stack())
+			s.d.LogAttrs(slog.LevelError, "mcp: panic in task", slog.String("task", t.id), slog.String(jsonrpc.LogKeyMethod, t.method), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task panicked"}
 		}
 	}()
@@ -979,7 +980,7 @@ func (s *taskStore) shutdown(ctx context.Context) error {
 			r.Pending, r.Answers, r.InputReady = nil, nil, false
 			return true
 		}); err != nil && s.d != nil {
-			s.d.Log("mcp: tasks: cannot record the cancellation of task %s: %v", t.id, err)
+			s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: cannot record the cancellation of a task", slog.String("task", t.id), slog.String("error", err.Error()))
 		}
 		t.cancel()
 	}

@@ -55,11 +55,11 @@ func newTaskEnv(t *testing.T, max int, ttl time.Duration) *taskEnv {
 		State:      testSealer(key1),
 		CheckInput: checkTypes,
 		Dispatcher: jsonrpc.Dispatcher{
-			Logf: func(format string, args ...any) {
+			Logger: jsonrpc.LoggerOf(nil, func(format string, args ...any) {
 				env.mu.Lock()
 				env.logs = append(env.logs, fmt.Sprintf(format, args...))
 				env.mu.Unlock()
-			},
+			}),
 			Methods: map[string]*jsonrpc.Method{
 				"tools/call": {Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 					return nil, RunAsTask(ctx, "tools/call", env.run)

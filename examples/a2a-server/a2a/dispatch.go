@@ -8,6 +8,7 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"io"
+	"log/slog"
 	"time"
 )
 
@@ -252,7 +253,12 @@ type ServerOptions struct {
 	// before sending them. A result that breaks the schema is otherwise answered with an
 	// internal error, not sent.
 	SkipResultValidation bool
-	// Logf, if set, receives handler panics and dropped notifications.
+	// Logger, if set, receives what goes wrong outside a response: handler panics (Error),
+	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
+	// (Debug). Nothing is logged per request at Info.
+	Logger *slog.Logger
+	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
+	// of text (message key=value ...). Prefer Logger.
 	Logf func(format string, args ...any)
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
@@ -290,7 +296,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logf: opts.Logf, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
+	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
 	d.rpc.AddExtensions(opts.ExtensionMethods, nil)
 	return d
 }
