@@ -32,7 +32,7 @@ const (
 // tasks/resubscribe answers with a stream of message/stream results and
 // has no result of its own.
 var a2aWarnings = []string{
-	a2aURL + `: /definitions/TaskResubscriptionRequest: request TaskResubscriptionRequest (method "tasks/resubscribe") has no result to pair it with (no TaskResubscriptionResult definition, no "result" member in a TaskResubscriptionSuccessResponse or TaskResubscriptionResponse definition), so the dispatcher leaves the method out; see "Pairing requests with results" in mcpgen's README`,
+	a2aURL + `: /definitions/TaskResubscriptionRequest: request TaskResubscriptionRequest (method "tasks/resubscribe") has no result to pair it with (no TaskResubscriptionResult definition, no "result" member in a TaskResubscriptionSuccessResponse or TaskResubscriptionResponse definition), so the dispatcher leaves the method out; see "Pairing requests with results" in mcpgen's docs/other-schemas.md`,
 }
 
 // a2aSchema reads a2a.json and checks it is the version the package is
