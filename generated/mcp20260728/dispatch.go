@@ -520,6 +520,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	if !opts.OnlyThisRevision {
 		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions})
 	}
+	attachServer(d)
 	return d
 }
 
@@ -831,6 +832,9 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultT
 			c.Meta = &m
 		}
 	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
+	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
 			return nil, jsonrpc.InvalidResult(err)
@@ -872,6 +876,9 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, res
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -926,6 +933,9 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resul
 			c.Meta = &m
 		}
 	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
+	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
 			return nil, jsonrpc.InvalidResult(err)
@@ -967,6 +977,9 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1012,6 +1025,9 @@ func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType Re
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1144,6 +1160,9 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {

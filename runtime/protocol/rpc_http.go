@@ -727,13 +727,19 @@ func headerMismatch(msg string) *jsonrpc.RPCError {
 	return &jsonrpc.RPCError{Code: rtCodeHeaderMismatch, Message: "header mismatch: " + msg}
 }
 
-// toolHeaders returns the x-mcp-header bindings of a tool. They come from
-// the server's own tools/list answer (every page of it), asked with the
+// toolHeaders returns the x-mcp-header bindings of a tool. A tool of the
+// Server's own tool set (Core.UseToolSet) has them from the set; others
+// come from the server's own tools/list answer (every page of it), asked with the
 // _meta of the tools/call request; an answer whose cacheScope is public is
 // reused for its ttlMs. A server without tools/list has no bindings. A
 // tools/list that fails on the request's _meta leaves the failure to the
 // tools/call itself.
 func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams []byte) ([]paramHeader, *jsonrpc.RPCError) {
+	if src := h.d.toolSource; src != nil {
+		if b, ok := src.toolHeaders(tool); ok {
+			return b, nil
+		}
+	}
 	if idx := h.tools.Load(); idx != nil && time.Now().Before(idx.expires) {
 		return idx.tools[tool], nil
 	}

@@ -103,10 +103,10 @@ type argField struct {
 	node     *argNode
 }
 
-// argsCodec is the plan for one Go type of tool arguments or of
+// ArgsCodec is the plan for one Go type of tool arguments or of
 // structured results: its JSON Schema (an object), and how to decode
 // JSON into it, or encode it, by that schema.
-type argsCodec struct {
+type ArgsCodec struct {
 	typ    reflect.Type
 	root   *argNode
 	schema []byte
@@ -134,7 +134,7 @@ type argsBuilder struct {
 
 // newArgsCodec builds the plan and schema of t. what names the use in
 // errors ("arguments", "structured result").
-func newArgsCodec(t reflect.Type, output bool) (*argsCodec, error) {
+func newArgsCodec(t reflect.Type, output bool) (*ArgsCodec, error) {
 	b := &argsBuilder{output: output, headers: map[string]string{}}
 	root := t
 	if output && root.Kind() == reflect.Pointer && root.Elem().Kind() == reflect.Struct {
@@ -155,7 +155,7 @@ func newArgsCodec(t reflect.Type, output bool) (*argsCodec, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &argsCodec{typ: t, root: n}
+	c := &ArgsCodec{typ: t, root: n}
 	var e codec.Encoder
 	n.writeSchema(&e, nil)
 	c.schema = e.Buf
@@ -580,7 +580,7 @@ var emptyArguments = []byte("{}")
 // to a value of the codec's type, checking the schema as it goes. It
 // returns a *ValidationError listing every violation, with JSON pointers,
 // or a *SyntaxError.
-func (c *argsCodec) decode(data []byte, v any) error {
+func (c *ArgsCodec) decode(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.Type().Elem() != c.typ {
 		return errors.New("mcp: decoding tool arguments into " + rv.Type().String() + ", want *" + c.typ.String())
@@ -868,7 +868,7 @@ func (n *argNode) decodeString(d *codec.Decoder, off int, s string, v reflect.Va
 // slice is [] and a nil map {}, omitempty and omitzero leave members out as
 // encoding/json does, and map keys are sorted. A string outside its enum,
 // or a value without a JSON form (NaN), is an error.
-func (c *argsCodec) encode(v any) ([]byte, error) {
+func (c *ArgsCodec) encode(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Type() != c.typ {
 		return nil, errors.New("mcp: encoding a structured result of type " + reflectTypeName(rv) + ", want " + c.typ.String())
@@ -1024,7 +1024,7 @@ func rtOmit(f *argField, v reflect.Value) bool {
 // with an error that says what in T has no schema: adding a tool is a
 // program's own setup, and a type that cannot work must not wait for the
 // first call to show it.
-func ToolCodec[T any](tool string, output bool) *argsCodec {
+func ToolCodec[T any](tool string, output bool) *ArgsCodec {
 	c, err := newArgsCodec(reflect.TypeFor[T](), output)
 	if err != nil {
 		what := "arguments"
@@ -1038,7 +1038,7 @@ func ToolCodec[T any](tool string, output bool) *argsCodec {
 
 // setToolSchema fills dst (a tool's empty inputSchema or outputSchema)
 // with the schema of c, or panics if dst is not empty or cannot hold it.
-func SetToolSchema(tool, member string, dst interface{ UnmarshalJSON([]byte) error }, c *argsCodec) {
+func SetToolSchema(tool, member string, dst interface{ UnmarshalJSON([]byte) error }, c *ArgsCodec) {
 	if !reflect.ValueOf(dst).Elem().IsZero() {
 		panic("mcp: tool " + codec.Quote(tool) + ": " + member + " is derived from the Go type; leave it empty")
 	}
@@ -1089,7 +1089,7 @@ func argumentsMessage(tool string, err error) string {
 // is an *jsonrpc.RPCError, NeedInput's or the context's stays an error (a protocol
 // error, or no response); any other error is a tool execution error (its
 // text in a result with isError). A nil result is an empty one.
-func CallTool[In, R any](c *argsCodec, tool string, args []byte, run func(In) (*R, error), failed func(msg string) *R) (*R, error) {
+func CallTool[In, R any](c *ArgsCodec, tool string, args []byte, run func(In) (*R, error), failed func(msg string) *R) (*R, error) {
 	var in In
 	if err := c.decode(args, &in); err != nil {
 		return failed(argumentsMessage(tool, err)), nil
@@ -1122,7 +1122,7 @@ func toolProtocolError(err error) bool {
 
 // structuredResult encodes a tool's structured result, or returns an
 // internal error: a result the output schema refuses is not sent.
-func StructuredResult(c *argsCodec, tool string, v any) ([]byte, error) {
+func StructuredResult(c *ArgsCodec, tool string, v any) ([]byte, error) {
 	b, err := c.encode(v)
 	if err != nil {
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: tool " + codec.Quote(tool) + ": structured result: " + err.Error()}
@@ -1130,50 +1130,53 @@ func StructuredResult(c *argsCodec, tool string, v any) ([]byte, error) {
 	return b, nil
 }
 
-// toolSet holds the tools of a Tools: T is the revision's Tool, P and R
+// ToolSet holds the tools of a Server: T is the revision's Tool, P and R
 // its tools/call params and result. It is safe for concurrent use.
 type ToolSet[T, P, R any] struct {
-	mu    sync.RWMutex
-	index map[string]int
-	tools []T
-	calls []func(context.Context, *P) (*R, error)
+	Entries[T, func(context.Context, *P) (*R, error)]
+	// headers are the x-mcp-header bindings of the tools that have any.
+	headers sync.Map // string -> []paramHeader
 }
 
-// add adds a tool; a name already in the set panics.
-func (s *ToolSet[T, P, R]) Add(name string, t T, call func(context.Context, *P) (*R, error)) {
+// Add adds a tool whose arguments args decodes; a name already in the set
+// panics.
+func (s *ToolSet[T, P, R]) Add(name string, t T, args *ArgsCodec, call func(context.Context, *P) (*R, error)) {
 	if name == "" {
 		panic("mcp: a tool needs a name")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, dup := s.index[name]; dup {
+	if !s.Entries.Add(name, t, call) {
 		panic("mcp: tool " + codec.Quote(name) + " is added twice")
 	}
-	if s.index == nil {
-		s.index = map[string]int{}
+	if args != nil {
+		if b, err := paramHeaders(args.schema); err == nil && len(b) > 0 {
+			s.headers.Store(name, b)
+		}
 	}
-	s.index[name] = len(s.tools)
-	s.tools = append(s.tools, t)
-	s.calls = append(s.calls, call)
 }
 
-// list returns the tools in the order they were added.
-func (s *ToolSet[T, P, R]) List() []T {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return append(make([]T, 0, len(s.tools)), s.tools...)
+// Remove removes the named tools and returns how many it removed.
+func (s *ToolSet[T, P, R]) Remove(names ...string) int {
+	for _, n := range names {
+		s.headers.Delete(n)
+	}
+	return s.Entries.Remove(names...)
 }
 
-// call runs the tool called name; an unknown name is the protocol error
+// toolHeaders returns the x-mcp-header bindings of a tool of the set, and
+// whether the set has the tool.
+func (s *ToolSet[T, P, R]) toolHeaders(name string) ([]paramHeader, bool) {
+	if _, ok := s.Func(name); !ok {
+		return nil, false
+	}
+	b, _ := s.headers.Load(name)
+	h, _ := b.([]paramHeader)
+	return h, true
+}
+
+// Call runs the tool called name; an unknown name is the protocol error
 // tools.mdx gives it, invalid params.
 func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, error) {
-	s.mu.RLock()
-	i, ok := s.index[name]
-	var call func(context.Context, *P) (*R, error)
-	if ok {
-		call = s.calls[i]
-	}
-	s.mu.RUnlock()
+	call, ok := s.Func(name)
 	if !ok {
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + codec.Quote(name)}
 	}

@@ -18,7 +18,7 @@ import (
 // The rules of the tool-set runtime (tools.go), one test each, with the
 // error texts pinned.
 
-func mustCodec[T any](t *testing.T, output bool) *argsCodec {
+func mustCodec[T any](t *testing.T, output bool) *ArgsCodec {
 	t.Helper()
 	c, err := newArgsCodec(reflect.TypeFor[T](), output)
 	if err != nil {
@@ -639,8 +639,8 @@ func TestToolSet(t *testing.T) {
 	call := func(name string) func(context.Context, *string) (*result, error) {
 		return func(_ context.Context, p *string) (*result, error) { return &result{Text: name + ":" + *p}, nil }
 	}
-	s.Add("b", "tool b", call("b"))
-	s.Add("a", "tool a", call("a"))
+	s.Add("b", "tool b", nil, call("b"))
+	s.Add("a", "tool a", nil, call("a"))
 	if got := s.List(); !reflect.DeepEqual(got, []string{"tool b", "tool a"}) {
 		t.Errorf("list = %q, want the order of adding", got)
 	}
@@ -654,8 +654,8 @@ func TestToolSet(t *testing.T) {
 	if !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams || re.Message != `unknown tool "nope"` {
 		t.Errorf("unknown tool: %v, want invalid params naming it", err)
 	}
-	mustPanic(t, `mcp: tool "a" is added twice`, func() { s.Add("a", "again", call("a")) })
-	mustPanic(t, `mcp: a tool needs a name`, func() { s.Add("", "none", call("")) })
+	mustPanic(t, `mcp: tool "a" is added twice`, func() { s.Add("a", "again", nil, call("a")) })
+	mustPanic(t, `mcp: a tool needs a name`, func() { s.Add("", "none", nil, call("")) })
 	if var0 := (&ToolSet[string, string, result]{}).List(); var0 == nil || len(var0) != 0 {
 		t.Errorf("an empty set lists %#v, want an empty, non-nil slice", var0)
 	}

@@ -83,3 +83,14 @@ func Era(name string, where int) (EraMember, bool) {
 	}
 	return EraMember{}, false
 }
+
+// ResourceNotFoundCode is the JSON-RPC error code of resources/read for a
+// URI the server does not have: invalid params (-32602) in the revisions
+// with per-request _meta (2026-07-28, resources.mdx), -32002 in the
+// initialize era before them.
+func ResourceNotFoundCode(modern bool) int {
+	if modern {
+		return -32602
+	}
+	return -32002
+}
