@@ -17,7 +17,7 @@ import (
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
-// The generated client (client.go, gen/rt/rpc_client*.go) against the
+// The generated client (client.go, runtime/protocol/rpc_client*.go) against the
 // generated server of the same revision, over stdio framing and over
 // Streamable HTTP.
 

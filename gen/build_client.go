@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // clientNames are the package-level names client.go declares (the rest of
@@ -52,10 +53,10 @@ func (b *builder) buildClient(p *ir.Protocol, defs map[string]ir.Decl) *ir.Clien
 		}
 	}
 	for _, m := range p.Methods {
-		if m.Direction != ir.ClientToServer || m.Name == "initialize" || m.Name == "notifications/initialized" {
+		if m.Direction != ir.ClientToServer || m.Name == spec.MethodInitialize || m.Name == spec.MethodInitialized {
 			continue
 		}
-		call := &ir.ClientCall{Method: m, Name: m.Handler}
+		call := &ir.ClientCall{Method: m, Name: m.Handler, Listen: m.Name == spec.MethodListen}
 		if m.Notification {
 			call.Name = "Notify" + strings.TrimPrefix(m.Handler, "On")
 		}
@@ -108,9 +109,9 @@ func clientMeta(p *ir.Protocol, defs map[string]ir.Decl) *ir.ClientMeta {
 	}
 	m := &ir.ClientMeta{
 		Struct:             st,
-		ProtocolVersion:    toolField(st, "io.modelcontextprotocol/protocolVersion"),
-		ClientInfo:         toolField(st, "io.modelcontextprotocol/clientInfo"),
-		ClientCapabilities: toolField(st, "io.modelcontextprotocol/clientCapabilities"),
+		ProtocolVersion:    toolField(st, spec.MetaProtocolVersion),
+		ClientInfo:         toolField(st, spec.MetaClientInfo),
+		ClientCapabilities: toolField(st, spec.MetaClientCapabilities),
 	}
 	if !isKind(m.ProtocolVersion, ir.TString, true) {
 		return nil
@@ -204,7 +205,7 @@ func clientInputs(p *ir.Protocol) []*ir.ClientInput {
 			continue
 		}
 		in := &ir.ClientInput{Method: method, Handler: strings.TrimSuffix(req.Definition, "Request"), Result: kind.Result,
-			FillDefaults: method == "elicitation/create"}
+			FillDefaults: method == spec.MethodElicit}
 		if pf := req.FieldByJSON("params"); pf != nil {
 			in.Params = pf.Type
 		}

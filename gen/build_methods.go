@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -142,7 +144,7 @@ func taskSupport(p *ir.Protocol) *ir.TaskSupport {
 	}
 	var call *ir.Method
 	for _, m := range p.Methods {
-		if m.Name == "tools/call" && m.Direction == ir.ClientToServer && !m.Notification {
+		if m.Name == spec.MethodCallTool && m.Direction == ir.ClientToServer && !m.Notification {
 			call = m
 		}
 	}
@@ -353,7 +355,7 @@ func (b *builder) protocolFacts(defs map[string]ir.Decl, carriers map[string]*ir
 	if d, ok := defs["ResultType"]; ok {
 		p.ResultType = d
 	}
-	if _, ok := carriers["server/discover"]; ok {
+	if _, ok := carriers[spec.MethodDiscover]; ok {
 		p.Modern = true
 	}
 	if msg, ok := defs["JSONRPCMessage"].(*ir.Union); ok {
@@ -437,16 +439,16 @@ func (b *builder) method(p *ir.Protocol, defs map[string]ir.Decl, name string, s
 		return nil
 	}
 	switch {
-	case p.Modern && name == "server/discover":
-		m.Default = "discover"
-	case !p.Modern && name == "initialize":
-		m.Default = "initialize"
-	case !p.Modern && name == "notifications/initialized":
-		m.Default = "initialized"
-	case name == "ping" && emptiable(m.Result):
-		m.Default = "ping"
+	case p.Modern && name == spec.MethodDiscover:
+		m.Default = ir.DefaultDiscover
+	case !p.Modern && name == spec.MethodInitialize:
+		m.Default = ir.DefaultInitialize
+	case !p.Modern && name == spec.MethodInitialized:
+		m.Default = ir.DefaultInitialized
+	case name == spec.MethodPing && emptiable(m.Result):
+		m.Default = ir.DefaultPing
 	case !p.Modern && sessionMethods[name] && emptiable(m.Result):
-		m.Default = "session"
+		m.Default = ir.DefaultSession
 	}
 	return m
 }

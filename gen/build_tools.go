@@ -18,9 +18,9 @@ func (b *builder) buildTools(p *ir.Protocol, defs map[string]ir.Decl) *ir.ToolSu
 			continue
 		}
 		switch m.Name {
-		case "tools/list":
+		case spec.MethodListTools:
 			list = m
-		case "tools/call":
+		case spec.MethodCallTool:
 			call = m
 		}
 	}
@@ -110,7 +110,7 @@ func (b *builder) buildTools(p *ir.Protocol, defs map[string]ir.Decl) *ir.ToolSu
 		if c := toolField(p.ServerCapabilities, "tools"); c != nil && c.Pointer() && structOfType(c.Type) != nil {
 			t.Capability, t.CapabilityType = c.Name, structOfType(c.Type).Name
 			if lc := toolField(structOfType(c.Type), "listChanged"); isKind(lc, ir.TBool, false) && lc.Pointer() {
-				if m := methodNamed(p, "notifications/tools/list_changed", ir.ServerToClient); m != nil {
+				if m := methodNamed(p, spec.MethodToolsListChanged, ir.ServerToClient); m != nil {
 					t.ListChanged, t.ListChangedMethod = lc.Name, m.Const
 				}
 			}
@@ -240,7 +240,7 @@ func buildContent(defs map[string]ir.Decl) *ir.ContentSupport {
 // resources/templates/list and resources/read, or returns nil when they
 // lack the shape the specification gives them.
 func buildResources(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *ir.ResourceSupport {
-	list, tlist, read := methodNamed(p, "resources/list", ir.ClientToServer), methodNamed(p, "resources/templates/list", ir.ClientToServer), methodNamed(p, "resources/read", ir.ClientToServer)
+	list, tlist, read := methodNamed(p, spec.MethodListResources, ir.ClientToServer), methodNamed(p, spec.MethodListResourceTemplates, ir.ClientToServer), methodNamed(p, spec.MethodReadResource, ir.ClientToServer)
 	if list == nil || tlist == nil || read == nil || t.Capability == "" {
 		return nil
 	}
@@ -286,7 +286,7 @@ func buildResources(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) 
 		return nil
 	}
 	r.Capability, r.CapabilityType, r.ListChanged, r.Subscribe = toolField(p.ServerCapabilities, "resources").Name, caps.Name, cf2[0], cf2[1]
-	up, lc := methodNamed(p, "notifications/resources/updated", ir.ServerToClient), methodNamed(p, "notifications/resources/list_changed", ir.ServerToClient)
+	up, lc := methodNamed(p, spec.MethodResourceUpdated, ir.ServerToClient), methodNamed(p, spec.MethodResourcesListChanged, ir.ServerToClient)
 	if up == nil || lc == nil {
 		return nil
 	}
@@ -298,7 +298,7 @@ func buildResources(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) 
 // buildPrompts decides the Server's prompts from prompts/list and
 // prompts/get, or returns nil.
 func buildPrompts(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *ir.PromptSupport {
-	list, get := methodNamed(p, "prompts/list", ir.ClientToServer), methodNamed(p, "prompts/get", ir.ClientToServer)
+	list, get := methodNamed(p, spec.MethodListPrompts, ir.ClientToServer), methodNamed(p, spec.MethodGetPrompt, ir.ClientToServer)
 	if list == nil || get == nil || t.Capability == "" {
 		return nil
 	}
@@ -319,7 +319,7 @@ func buildPrompts(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *i
 	if c == nil || fieldsOf(structOfType(c.Type), "listChanged") == nil {
 		return nil
 	}
-	m := methodNamed(p, "notifications/prompts/list_changed", ir.ServerToClient)
+	m := methodNamed(p, spec.MethodPromptsListChanged, ir.ServerToClient)
 	if m == nil {
 		return nil
 	}
@@ -342,7 +342,7 @@ func buildPrompts(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *i
 // the revision has it, with the filter and acknowledgement of 2026-07-28
 // under the Go names the emitter writes.
 func buildListen(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) bool {
-	if methodNamed(p, "subscriptions/listen", ir.ClientToServer) == nil || t.Resources == nil || t.Prompts == nil || t.ListChangedMethod == "" {
+	if methodNamed(p, spec.MethodListen, ir.ClientToServer) == nil || t.Resources == nil || t.Prompts == nil || t.ListChangedMethod == "" {
 		return false
 	}
 	want := map[string][]string{
@@ -359,7 +359,7 @@ func buildListen(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) boo
 			return false
 		}
 	}
-	return methodNamed(p, "notifications/subscriptions/acknowledged", ir.ServerToClient) != nil
+	return methodNamed(p, spec.MethodListenAcknowledged, ir.ServerToClient) != nil
 }
 
 // listParams is the Go name of a list method's params, with the cursor

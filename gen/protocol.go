@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/schema"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
@@ -164,7 +166,7 @@ var jsonrpcCodes = []int64{-32700, -32600, -32601, -32602, -32603}
 // resourceNotFound is the code the resources pages of 2025-11-25 and
 // earlier give an unknown resource; 2026-07-28 retires it (servers answer
 // -32602) but clients still accept it from earlier servers.
-const resourceNotFound = -32002
+const resourceNotFound = spec.CodeResourceNotFound
 
 // errorCodes lists the error codes of the revision: one per error
 // definition with a constant code (XError gets CodeX), and, for MCP,
@@ -252,42 +254,33 @@ var protocolNames = ir.ProtocolNames{
 // the member: resultType gets EffectiveResultType, ttlMs gets TTL and
 // Fresh. They are claimed in every struct with the member (memberNames).
 var helperMethods = map[string][]string{
-	memberResultType: {protocolNames.EffectiveResultType},
-	memberTTL:        {protocolNames.TTL, protocolNames.Fresh},
+	spec.MemberResultType: {protocolNames.EffectiveResultType},
+	spec.MemberTTL:        {protocolNames.TTL, protocolNames.Fresh},
 }
-
-// The members the protocol gives a meaning.
-const (
-	memberResultType = "resultType"
-	memberTTL        = "ttlMs"
-	memberCacheScope = "cacheScope"
-	memberMeta       = "_meta"
-	metaServerInfo   = "io.modelcontextprotocol/serverInfo"
-)
 
 // defaultSources says which members of server/discover's and initialize's
 // results the dispatcher fills from its options (or the request).
 var defaultSources = map[string]ir.Source{
-	"supportedVersions": ir.FromSupportedVersions,
-	"capabilities":      ir.FromCapabilities,
-	"serverInfo":        ir.FromServerInfo,
-	"instructions":      ir.FromInstructions,
-	"protocolVersion":   ir.FromNegotiatedVersion,
-	memberTTL:           ir.FromDiscoverTTL,
-	memberCacheScope:    ir.FromDiscoverCacheScope,
+	"supportedVersions":   ir.FromSupportedVersions,
+	"capabilities":        ir.FromCapabilities,
+	"serverInfo":          ir.FromServerInfo,
+	"instructions":        ir.FromInstructions,
+	"protocolVersion":     ir.FromNegotiatedVersion,
+	spec.MemberTTL:        ir.FromDiscoverTTL,
+	spec.MemberCacheScope: ir.FromDiscoverCacheScope,
 }
 
 // claimProtocolNames claims what dispatch.go declares: the sides' names
 // and the package-level names (the helper methods are claimed by each
 // struct, see memberNames).
 // sessionMethods are the requests of revisions with the initialize
-// handshake whose bookkeeping the runtime does (gen/rt/rpc_session.go): the
+// handshake whose bookkeeping the runtime does (runtime/protocol/rpc_session.go): the
 // dispatcher answers them with an empty result when the handler does not
-// (Method.Default "session"), and keeps what they set in the session.
+// (ir.DefaultSession), and keeps what they set in the session.
 var sessionMethods = map[string]bool{
-	"logging/setLevel":      true,
-	"resources/subscribe":   true,
-	"resources/unsubscribe": true,
+	spec.MethodSetLevel:    true,
+	spec.MethodSubscribe:   true,
+	spec.MethodUnsubscribe: true,
 }
 
 // glueNames are the functions the emitted glue of the HTTP transport and
@@ -327,7 +320,7 @@ func (b *builder) results(p *ir.Protocol) []*ir.Result {
 		if !ok {
 			continue
 		}
-		if f := st.FieldByJSON(memberResultType); f != nil && f.Name != "" && !f.Pointer() && p.ResultType != nil &&
+		if f := st.FieldByJSON(spec.MemberResultType); f != nil && f.Name != "" && !f.Pointer() && p.ResultType != nil &&
 			f.Type.Kind == ir.TDecl && f.Type.Decl == p.ResultType {
 			get(st).ResultType = f
 		}
@@ -344,7 +337,7 @@ func (b *builder) results(p *ir.Protocol) []*ir.Result {
 			continue
 		}
 		answers = append(answers, st)
-		if f := st.FieldByJSON(memberTTL); m.Cacheable && f != nil && f.Type.Kind == ir.TInt && !f.Pointer() {
+		if f := st.FieldByJSON(spec.MemberTTL); m.Cacheable && f != nil && f.Type.Kind == ir.TInt && !f.Pointer() {
 			get(st).TTL = f
 		}
 	}
@@ -352,12 +345,12 @@ func (b *builder) results(p *ir.Protocol) []*ir.Result {
 		answers = append(answers, p.InputRequired)
 	}
 	for _, st := range answers {
-		meta := st.FieldByJSON(memberMeta)
+		meta := st.FieldByJSON(spec.MemberMeta)
 		if meta == nil || p.Implementation == nil || meta.Type.Kind != ir.TDecl {
 			continue
 		}
 		if ms, ok := meta.Type.Resolve().Decl.(*ir.Struct); ok {
-			if si := ms.FieldByJSON(metaServerInfo); si != nil && si.Type.Same(p.Implementation) && si.Pointer() {
+			if si := ms.FieldByJSON(spec.MetaServerInfo); si != nil && si.Type.Same(p.Implementation) && si.Pointer() {
 				r := get(st)
 				r.Meta, r.ServerInfo = meta, si
 			}
@@ -374,7 +367,7 @@ func (b *builder) results(p *ir.Protocol) []*ir.Result {
 // defaultFields lists the fields of a default answer (server/discover,
 // initialize) the dispatcher fills, each where the types allow it.
 func defaultFields(p *ir.Protocol, m *ir.Method) []*ir.DefaultField {
-	if m.Result == nil || (m.Default != "discover" && m.Default != "initialize") {
+	if m.Result == nil || (m.Default != ir.DefaultDiscover && m.Default != ir.DefaultInitialize) {
 		return nil
 	}
 	st, ok := m.Result.Resolve().Decl.(*ir.Struct)
@@ -399,7 +392,7 @@ func defaultFields(p *ir.Protocol, m *ir.Method) []*ir.DefaultField {
 		case ir.FromInstructions:
 			ok = t.Kind == ir.TString && fl.Pointer()
 		case ir.FromNegotiatedVersion:
-			ok = m.Default == "initialize" && t.Kind == ir.TString && !fl.Pointer() && m.Params != nil && m.Params.IsStruct()
+			ok = m.Default == ir.DefaultInitialize && t.Kind == ir.TString && !fl.Pointer() && m.Params != nil && m.Params.IsStruct()
 			if ok {
 				pf := m.Params.Resolve().Decl.(*ir.Struct).FieldByJSON("protocolVersion")
 				ok = pf != nil && pf.Type.Kind == ir.TString && !pf.Pointer()

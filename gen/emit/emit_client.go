@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file emits client.go: the typed Client of a package (Connect, one
@@ -14,7 +15,8 @@ import (
 // what the server said when the connection started), the ClientHandler
 // methods that answer the input requests of multi round-trip requests,
 // and the Client's options. The transports, the version negotiation, the
-// retries and the cache are the runtime's (gen/rt/rpc_client*.go).
+// retries, the cache and the body of every method are the runtime's
+// (runtime/protocol: rpc_client*.go, Request).
 
 func (e *emitter) emitClient() *jen.File {
 	p := e.pkg.Protocol
@@ -79,20 +81,18 @@ func (e *emitter) emitClient() *jen.File {
 	f.Comment(commentText("Close ends the connection: requests still waiting fail, and the transport closes (see its documentation). It returns nil when the server ended cleanly."))
 	f.Func().Params(recv.Clone()).Id("Close").Params().Error().Block(jen.Return(jen.Id("c").Dot("core").Dot("Close").Call()))
 
+	e.emitClientMethods(f, p, c)
 	for _, call := range c.Requests {
 		e.emitClientRequest(f, p, c, call, ctx)
 	}
 	for _, call := range c.Notifications {
-		e.emitClientNotification(f, p, c, call, ctx)
+		e.emitClientNotification(f, c, call, ctx)
 	}
 	if c.Meta != nil {
 		e.emitFillMeta(f, c)
 	}
 	if len(c.Inputs) > 0 {
 		e.emitAnswerInput(f, c)
-	}
-	if e.clientOlder(p) {
-		e.emitClientOlder(f, p, c)
 	}
 	return f
 }
@@ -149,6 +149,8 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		jen.Id("ClientInfo").Op(":").Id("info"),
 		jen.Id("Capabilities").Op(":").Id("caps"),
 		jen.Id("RequestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
+		jen.Id("SkipRequestValidation").Op(":").Id("opts").Dot("SkipRequestValidation"),
+		jen.Id("SkipResponseValidation").Op(":").Id("opts").Dot("SkipResponseValidation"),
 		jen.Id("Logf").Op(":").Id("opts").Dot("Logf"),
 		jen.Id("Incoming").Op(":").Op("&").Id("d").Dot("rpc"),
 	}
@@ -202,93 +204,48 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 	).Params(jen.Op("*").Id(c.Client), jen.Error()).Block(body...)
 }
 
-// emitClientRequest writes the Client's method for one request.
+// emitClientRequest writes the Client's method for one request: its params
+// made ready (a copy, with _meta filled), then protocol.Request with the
+// method's descriptor (emitClientMethods) and what fills the members an
+// earlier server may leave out.
 func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSupport, call *ir.ClientCall, ctx *jen.Statement) {
 	m := call.Method
 	recv := jen.Id("c").Op("*").Id(c.Client)
 	params := []jen.Code{ctx.Clone()}
 	var body []jen.Code
-	enc := jen.Nil()
-	older := e.clientOlder(p)
+	arg := jen.Nil()
 	if m.Params != nil {
 		params = append(params, jen.Id("params").Add(paramsGoType(m)))
-		body = append(body, encodeParamsCode(m, call, []jen.Code{jen.Nil()}, older)...)
-		enc = jen.Id("b")
+		var prep []jen.Code
+		prep, arg = paramsCode(m, call)
+		body = append(body, prep...)
 	}
-	method := []jen.Code{jen.Id("Name").Op(":").Id(m.Const)}
-	if m.Cacheable {
-		method = append(method, jen.Id("Cacheable").Op(":").True())
-	}
-	if m.InputRequired && len(c.Inputs) > 0 {
-		method = append(method, jen.Id("InputRequired").Op(":").True())
-	}
-	body = append(body,
-		jen.List(jen.Id("raw"), jen.Id("err")).Op(":=").Id("c").Dot("core").Dot("Call").Call(jen.Id("ctx"), jen.Qual(protocolPkg, "ClientMethod").Values(method...), enc),
-		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-	)
-	if older {
-		// Through the conversions: the older revision's result, checked
-		// against its schema and converted to this package's type.
-		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
-			jen.List(jen.Id("v"), jen.Id("err")).Op(":=").Id("o").Dot("ResultFromOlder").Call(jen.Id(m.Const), jen.Id("raw")),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ResultInvalid").Call(jen.Id(m.Const), jen.Id("err")))),
-			jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("v").Assert(resultGoType(m)),
-			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ResultInvalid").Call(jen.Id(m.Const), jen.Qual("fmt", "Errorf").Call(jen.Lit("the conversion gave a %T"), jen.Id("v"))))),
-			jen.Return(jen.Id("r"), jen.Nil()),
-		))
-	}
-	var ret jen.Code
-	var target jen.Code // what decodes and validates
-	decode := []jen.Code{jen.Var().Id("d").Qual(codecPkg, "Decoder"), jen.Id("d").Dot("InitShared").Call(jen.Id("raw"))}
+	var holder string
+	rt := goType(m.Result)
 	switch {
 	case m.Result.IsStruct():
-		body = append(body, jen.Id("r").Op(":=").New(goType(m.Result)))
-		target, ret = jen.Id("r"), jen.Id("r")
 	case m.Result.Union() != nil:
-		body = append(body, jen.Var().Id("r").Id(m.Result.Union().Holder))
-		target, ret = jen.Id("r"), jen.Id("r").Dot("Value")
-	default:
-		body = append(body, jen.Var().Id("r").Add(goType(m.Result)))
-		target, ret = jen.Id("r"), jen.Id("r")
+		holder = m.Result.Union().Holder
+		rt = jen.Id(holder)
 	}
-	body = append(body, decode...)
-	body = append(body, jen.Add(target).Dot("DecodeJSON").Call(jen.Op("&").Id("d")))
-	// The members an earlier server may leave out, and what they are
-	// then: resultType first (resultError checks its value).
-	args := []jen.Code{jen.Id(m.Const), jen.Id("raw"), jen.Id("d").Dot("Finish").Call()}
-	var fills, after []jen.Code
-	if call.ResultType != nil && p.Complete != "" {
-		args = append(args, jen.Lit("resultType"))
-		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
+	fill := jen.Nil()
+	if fl := clientFill(p, c, call); len(fl) > 0 {
+		fill = jen.Func().Params(jen.Id("r").Op("*").Add(rt.Clone()), jen.Id("missing").Uint()).Block(fl...)
 	}
-	if call.TTL != nil {
-		args = append(args, jen.Lit("ttlMs")) // 0: the zero value
-		// caching.mdx: "If ttlMs is negative, clients SHOULD ignore it
-		// and treat it as 0."
-		after = append(after, jen.If(jen.Id("r").Dot(call.TTL.Name).Op("<").Lit(0)).Block(jen.Id("r").Dot(call.TTL.Name).Op("=").Lit(0)))
-	}
-	if call.CacheScope != nil {
-		args = append(args, jen.Lit("cacheScope"))
-		fills = append(fills, jen.If(jen.Id("missing").Op("&").Lit(1<<(len(args)-4)).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
-	}
-	if len(fills) > 0 {
-		body = append(body,
-			jen.List(jen.Id("missing"), jen.Id("err")).Op(":=").Qual(protocolPkg, "ResultError").Call(args...),
-			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
-		)
-		body = append(body, fills...)
+	req := jen.Qual(protocolPkg, "Request").Index(rt.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("core"), jen.Op("&").Id(clientMethodVar(m)), arg, fill)
+	if m.Result.IsStruct() {
+		body = append(body, jen.Return(req))
 	} else {
+		ret := jen.Op("*").Id("r")
+		if holder != "" {
+			ret = jen.Id("r").Dot("Value")
+		}
 		body = append(body,
-			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Qual(protocolPkg, "ResultError").Call(args...), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+			jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Add(req),
+			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(resultZero(m), jen.Id("err"))),
+			jen.Return(ret, jen.Nil()),
 		)
 	}
-	body = append(body, after...)
-	body = append(body, jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipResponseValidation")).Block(
-		jen.If(jen.Id("err").Op(":=").Add(target).Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Qual(protocolPkg, "ResultInvalid").Call(jen.Id(m.Const), jen.Id("err"))),
-		),
-	))
-	body = append(body, jen.Return(ret, jen.Nil()))
 
 	doc := fmt.Sprintf("%s sends the request %q ([%s]) and returns its result.", call.Name, m.Name, m.Definition.Name)
 	if m.Params != nil && m.Params.IsStruct() {
@@ -304,11 +261,79 @@ func (e *emitter) emitClientRequest(f *jen.File, p *ir.Protocol, c *ir.ClientSup
 	if m.Cacheable {
 		doc += " A fresh cached result is returned without a request, and a result whose caching hints allow it is cached (see Cache; ClientOptions.NoCache turns this off)."
 	}
-	if m.Name == "subscriptions/listen" {
+	if call.Listen {
 		doc += " The request stays open, and the notifications it asked for reach the ClientHandler, until ctx ends (it then returns ctx's error) or the server ends the subscription."
 	}
 	f.Comment(commentText(doc))
 	f.Func().Params(recv).Id(call.Name).Params(params...).Params(resultGoType(m), jen.Error()).Block(body...)
+}
+
+// clientDefaults are the members of call's result an earlier server may
+// leave out (ClientMethod.Defaults), in the order of their bits.
+func clientDefaults(p *ir.Protocol, call *ir.ClientCall) []string {
+	var d []string
+	if call.ResultType != nil && p.Complete != "" {
+		d = append(d, spec.MemberResultType)
+	}
+	if call.TTL != nil {
+		d = append(d, spec.MemberTTL)
+	}
+	if call.CacheScope != nil {
+		d = append(d, spec.MemberCacheScope)
+	}
+	return d
+}
+
+// clientFill is the body of the function that gives a result the members
+// an earlier server left out (bit i of missing: clientDefaults(call)[i]):
+// resultType "complete", cacheScope "private", and a ttlMs that is
+// negative or missing 0 (caching.mdx: "If ttlMs is negative, clients
+// SHOULD ignore it and treat it as 0.").
+func clientFill(p *ir.Protocol, c *ir.ClientSupport, call *ir.ClientCall) []jen.Code {
+	var body []jen.Code
+	for i, name := range clientDefaults(p, call) {
+		switch name {
+		case spec.MemberResultType:
+			body = append(body, jen.If(jen.Id("missing").Op("&").Lit(1<<i).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.ResultType.Name).Op("=").Id(p.Complete)))
+		case spec.MemberTTL:
+			body = append(body, jen.If(jen.Id("r").Dot(call.TTL.Name).Op("<").Lit(0)).Block(jen.Id("r").Dot(call.TTL.Name).Op("=").Lit(0)))
+		case spec.MemberCacheScope:
+			body = append(body, jen.If(jen.Id("missing").Op("&").Lit(1<<i).Op("!=").Lit(0)).Block(jen.Id("r").Dot(call.CacheScope.Name).Op("=").Id(c.CacheScopePrivate)))
+		}
+	}
+	return body
+}
+
+// clientMethodVar names the package variable that describes a request to
+// the runtime (protocol.ClientMethod).
+func clientMethodVar(m *ir.Method) string {
+	return "client" + strings.TrimPrefix(m.Const, "Method")
+}
+
+// emitClientMethods writes the descriptors of the requests the Client
+// sends.
+func (e *emitter) emitClientMethods(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
+	var vars []jen.Code
+	for _, call := range c.Requests {
+		m := call.Method
+		fields := []jen.Code{jen.Id("Name").Op(":").Id(m.Const)}
+		if m.Cacheable {
+			fields = append(fields, jen.Id("Cacheable").Op(":").True())
+		}
+		if m.InputRequired && len(c.Inputs) > 0 {
+			fields = append(fields, jen.Id("InputRequired").Op(":").True())
+		}
+		if d := clientDefaults(p, call); len(d) > 0 {
+			var lits []jen.Code
+			for _, n := range d {
+				lits = append(lits, jen.Lit(n))
+			}
+			fields = append(fields, jen.Id("Defaults").Op(":").Index().String().Values(lits...))
+		}
+		vars = append(vars, jen.Id(clientMethodVar(m)).Op("=").Qual(protocolPkg, "ClientMethod").Values(fields...))
+	}
+	f.Comment("The requests the Client sends, as the runtime needs to know them.")
+	f.Var().Defs(vars...)
 }
 
 // inputHandlers names the ClientHandler methods that answer input
@@ -325,18 +350,19 @@ func inputHandlers(c *ir.ClientSupport) string {
 }
 
 // emitClientNotification writes the Client's method for one notification.
-func (e *emitter) emitClientNotification(f *jen.File, p *ir.Protocol, c *ir.ClientSupport, call *ir.ClientCall, ctx *jen.Statement) {
+func (e *emitter) emitClientNotification(f *jen.File, c *ir.ClientSupport, call *ir.ClientCall, ctx *jen.Statement) {
 	m := call.Method
 	recv := jen.Id("c").Op("*").Id(c.Client)
 	params := []jen.Code{ctx.Clone()}
 	var body []jen.Code
-	enc := jen.Nil()
+	arg := jen.Nil()
 	if m.Params != nil {
 		params = append(params, jen.Id("params").Add(paramsGoType(m)))
-		body = append(body, encodeParamsCode(m, call, nil, e.clientOlder(p))...)
-		enc = jen.Id("b")
+		var prep []jen.Code
+		prep, arg = paramsCode(m, call)
+		body = append(body, prep...)
 	}
-	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("Notify").Call(jen.Id("ctx"), jen.Id(m.Const), enc)))
+	body = append(body, jen.Return(jen.Id("c").Dot("core").Dot("Notification").Call(jen.Id("ctx"), jen.Id(m.Const), arg)))
 	doc := fmt.Sprintf("%s sends the notification %q ([%s]).", call.Name, m.Name, m.Definition.Name)
 	if m.Params != nil && m.Params.IsStruct() {
 		doc += " params may be nil (no members)."
@@ -513,15 +539,11 @@ func clientOptionFields(p *ir.Protocol) []jen.Code {
 	return fields
 }
 
-// encodeParamsCode declares b, the JSON of the method's params, from the
-// Client method's params argument: a copy of a struct (with its _meta
-// filled), or the union or value itself, checked against the schema unless
-// the options say not to. errValues are what the method returns besides the
-// error (nil for a notification's method).
-func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, older bool) []jen.Code {
-	ret := func(err jen.Code) jen.Code {
-		return jen.Return(append(append([]jen.Code(nil), errValues...), err)...)
-	}
+// paramsCode makes p, what the runtime sends as the method's params, from
+// the Client method's params argument: a copy of a struct (with its _meta
+// filled), or a holder of the union, or the value itself. It returns the
+// statements and the argument (&p) to pass on.
+func paramsCode(m *ir.Method, call *ir.ClientCall) ([]jen.Code, *jen.Statement) {
 	var body []jen.Code
 	switch {
 	case m.Params.IsStruct():
@@ -537,41 +559,5 @@ func encodeParamsCode(m *ir.Method, call *ir.ClientCall, errValues []jen.Code, o
 	default:
 		body = append(body, jen.Id("p").Op(":=").Id("params"))
 	}
-	own := []jen.Code{
-		jen.If(jen.Op("!").Id("c").Dot("opts").Dot("SkipRequestValidation")).Block(
-			jen.If(jen.Id("err").Op(":=").Id("p").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
-				ret(jen.Qual(protocolPkg, "ParamsError").Call(jen.Id(m.Const), jen.Id("err"))),
-			),
-		),
-		jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("p").Dot("AppendJSON").Call(jen.Make(jen.Index().Byte(), jen.Lit(0), jen.Lit(512))),
-	}
-	body = append(body, jen.Var().Id("b").Index().Byte(), jen.Var().Id("err").Error())
-	if older {
-		// Through the conversions: the older revision's params, checked
-		// against its schema.
-		arg := jen.Op("&").Id("p")
-		if m.Params.Union() != nil {
-			arg = jen.Id("params")
-		}
-		body = append(body, jen.If(jen.Id("o").Op(":=").Id("c").Dot("older").Call(), jen.Id("o").Op("!=").Nil()).Block(
-			jen.List(jen.Id("b"), jen.Id("err")).Op("=").Id("o").Dot("ParamsToOlder").Call(jen.Id(m.Const), arg),
-		).Else().Block(own...))
-	} else {
-		body = append(body, own...)
-	}
-	body = append(body, jen.If(jen.Id("err").Op("!=").Nil()).Block(ret(jen.Qual(protocolPkg, "ParamsError").Call(jen.Id(m.Const), jen.Id("err")))))
-	return body
-}
-
-// emitClientOlder writes what the Client needs to talk to a server of an
-// older revision through the package's conversions: the one the
-// connection uses (Client.older). The core converts the rest (ClientConfig.Older).
-func (e *emitter) emitClientOlder(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
-	f.Comment(commentText(fmt.Sprintf("older returns the conversions of the older revision the server speaks, or nil when it speaks %s's.", e.pkg.Revision)))
-	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("older").Params().Op("*").Id("Older").Block(
-		jen.If(jen.Id("i").Op(":=").Id("c").Dot("core").Dot("OlderIndex").Call(), jen.Id("i").Op(">=").Lit(0)).Block(
-			jen.Return(jen.Id(e.pkg.OlderRevisions).Index(jen.Id("i"))),
-		),
-		jen.Return(jen.Nil()),
-	)
+	return body, jen.Op("&").Id("p")
 }

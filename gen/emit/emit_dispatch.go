@@ -269,7 +269,7 @@ func (e *emitter) emitSide(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir.Met
 		doc = fmt.Sprintf("%s handles the request %q ([%s]).", m.Handler, m.Name, m.Definition.Name)
 		switch m.Default {
 		case "":
-		case "session":
+		case ir.DefaultSession:
 			doc += " " + sessionMethodDoc(s.Dispatcher, m.Name)
 		default:
 			doc += fmt.Sprintf(" The %s answers it from its options when the handler does not implement it.", s.Dispatcher)
@@ -392,13 +392,13 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 			entry = append([]jen.Code{jen.Id("Notification").Op(":").True()}, entry...)
 		}
 		table = append(table, jen.Id(m.Const).Op(":").Values(entry...))
-		hasInitialize = hasInitialize || m.Name == "initialize"
+		hasInitialize = hasInitialize || m.Name == spec.MethodInitialize
 	}
 	rejectInit := p.Modern && s.Dir == ir.ClientToServer && !hasInitialize
 	if rejectInit {
 		// A legacy client opens with initialize: name the versions this
 		// server speaks (basic/versioning: backward compatibility).
-		table = append(table, jen.Lit("initialize").Op(":").Values(jen.Id("Call").Op(":").Id("d").Dot("rejectInitialize")))
+		table = append(table, jen.Lit(spec.MethodInitialize).Op(":").Values(jen.Id("Call").Op(":").Id("d").Dot("rejectInitialize")))
 	}
 	// A nil handler is the Unimplemented one.
 	body := []jen.Code{jen.If(jen.Id("h").Op("==").Nil()).Block(jen.Id("h").Op("=").Id(s.Unimplemented).Values())}
@@ -741,15 +741,15 @@ func (e *emitter) emitDefaults(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*ir
 		st, _ := m.Result.Resolve().Decl.(*ir.Struct)
 		var body []jen.Code
 		switch m.Default {
-		case "ping", "session":
+		case ir.DefaultPing, ir.DefaultSession:
 			body = []jen.Code{jen.Return(emptyResult(m), jen.Nil())}
-		case "discover", "initialize":
+		case ir.DefaultDiscover, ir.DefaultInitialize:
 			body = e.defaultAnswer(p, m, st)
 		}
 		if len(body) == 0 {
 			body = []jen.Code{jen.Return(resultZero(m), jen.Qual(jsonrpcPkg, "ErrNotImplemented"))}
 		}
-		if m.Default != "initialize" && m.Params != nil {
+		if m.Default != ir.DefaultInitialize && m.Params != nil {
 			params[0] = jen.Id("_").Add(paramsGoType(m))
 		}
 		f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(name).Params(params...).Params(resultGoType(m), jen.Error()).Block(body...)

@@ -3,7 +3,7 @@ package emit
 import "github.com/dave/jennifer/jen"
 
 // The ServerOptions and ClientOptions fields that bound a connection
-// served by Serve (gen/rt/rpc_stdio.go: serveLimits and its defaults).
+// served by Serve (runtime/jsonrpc: Limits and its defaults).
 
 // serveOptionFields declares the fields.
 func serveOptionFields() []jen.Code {

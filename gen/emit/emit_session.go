@@ -3,21 +3,23 @@ package emit
 import (
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
 
 // This file emits the typed glue of what the runtime keeps per peer
-// (gen/rt/rpc_session.go, rpc_outbound.go, rpc_http_session.go): the option
+// (runtime/protocol: rpc_session.go, rpc_http_session.go): the option
 // that bounds requests sent to the peer, the dispatcher methods that notify
 // every session, and the documentation of the methods the runtime answers.
 
 // sessionMethodDoc is the sentence the handler interface's doc adds for a
-// method the runtime keeps the bookkeeping of (Method.Default "session").
+// method the runtime keeps the bookkeeping of (ir.DefaultSession).
 func sessionMethodDoc(dispatcher, method string) string {
 	what := "the resource among the session's subscriptions, which NotifyResourceUpdated reaches"
-	if method == "logging/setLevel" {
+	if method == spec.MethodSetLevel {
 		what = "the level in the session, by which Log filters messages"
 	}
 	return fmt.Sprintf("The %s answers it with an empty result when the handler does not implement it; either way, once it succeeds, the runtime keeps %s.", dispatcher, what)
@@ -59,7 +61,7 @@ func (e *emitter) emitSessionMethods(f *jen.File, p *ir.Protocol, s *ir.Side, ms
 		jen.Return(jen.Id("d").Dot("rpc").Dot("BroadcastJSON").Call(jen.Id("method"), jen.Id("params"))),
 	)
 	for _, m := range ms {
-		if m.Name != "resources/subscribe" {
+		if m.Name != spec.MethodSubscribe {
 			continue
 		}
 		f.Comment(commentText("NotifyResourceUpdated sends notifications/resources/updated for uri to the\nclients of every session that subscribed to it (resources/subscribe) and has not\nunsubscribed since, and returns how many it reached."))

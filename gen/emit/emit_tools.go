@@ -11,7 +11,7 @@ import (
 // This file emits tools.go: the typed glue of the tool set (Tools,
 // AddTool, AddStructuredTool) and how the server dispatcher serves it. The
 // machinery (a Go type's schema, decoding arguments against it, the set
-// itself) is in gen/rt/tools.go.
+// itself) is in runtime/protocol/tools.go.
 
 // serverDoc is the doc comment of Server; it states the rules of
 // runtime/protocol/tools.go.

@@ -48,6 +48,9 @@ type ClientCall struct {
 	// server of an earlier revision leaves out (the Client then reads
 	// them as 0 and private); nil when the result has none.
 	TTL, CacheScope *Field
+	// Listen marks the request that stays open while the server sends the
+	// notifications it asked for (subscriptions/listen).
+	Listen bool
 }
 
 // ClientMeta is the request _meta struct and the members the Client fills:

@@ -551,16 +551,25 @@ type Method struct {
 	// InputRequiredResult (multi round-trip requests).
 	InputRequired bool
 	// Default says the dispatcher answers the method itself when the
-	// handler does not implement it: "discover", "initialize", "ping",
-	// "initialized" (a notification it accepts silently), "session" (an
-	// empty result; the runtime keeps what the request sets in the
-	// session: logging/setLevel, resources/subscribe and unsubscribe), or
-	// "".
+	// handler does not implement it, and how (the Default constants); ""
+	// when it does not.
 	Default string
 	// DefaultFields are the fields of the default answer (discover,
 	// initialize) the dispatcher fills from its options.
 	DefaultFields []*DefaultField
 }
+
+// The answers the dispatcher gives itself (Method.Default).
+const (
+	DefaultDiscover    = "discover"    // server/discover, from the options
+	DefaultInitialize  = "handshake"   // initialize, from the options
+	DefaultPing        = "pong"        // an empty result (ping)
+	DefaultInitialized = "initialized" // a notification accepted silently
+	// DefaultSession is an empty result, the runtime keeping what the
+	// request sets in the session (logging/setLevel, resources/subscribe
+	// and unsubscribe).
+	DefaultSession = "session"
+)
 
 // Value is a JSON value the schema states (a const, an enum value).
 type Value struct {

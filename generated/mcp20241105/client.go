@@ -60,7 +60,7 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: false, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, Logf: opts.Logf, Incoming: &d.rpc, NoCache: true})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: false, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, SkipRequestValidation: opts.SkipRequestValidation, SkipResponseValidation: opts.SkipResponseValidation, Logf: opts.Logf, Incoming: &d.rpc, NoCache: true})
 	if err != nil {
 		return nil, err
 	}
@@ -112,6 +112,22 @@ func (c *Client) Close() error {
 	return c.core.Close()
 }
 
+// The requests the Client sends, as the runtime needs to know them.
+var (
+	clientComplete              = protocol.ClientMethod{Name: MethodComplete}
+	clientSetLevel              = protocol.ClientMethod{Name: MethodSetLevel}
+	clientPing                  = protocol.ClientMethod{Name: MethodPing}
+	clientGetPrompt             = protocol.ClientMethod{Name: MethodGetPrompt}
+	clientListPrompts           = protocol.ClientMethod{Name: MethodListPrompts}
+	clientListResources         = protocol.ClientMethod{Name: MethodListResources}
+	clientReadResource          = protocol.ClientMethod{Name: MethodReadResource}
+	clientSubscribe             = protocol.ClientMethod{Name: MethodSubscribe}
+	clientListResourceTemplates = protocol.ClientMethod{Name: MethodListResourceTemplates}
+	clientUnsubscribe           = protocol.ClientMethod{Name: MethodUnsubscribe}
+	clientCallTool              = protocol.ClientMethod{Name: MethodCallTool}
+	clientListTools             = protocol.ClientMethod{Name: MethodListTools}
+)
+
 // Complete sends the request "completion/complete" ([CompleteRequest]) and returns its
 // result. params may be nil (no members).
 func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error) {
@@ -119,34 +135,7 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodComplete, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodComplete, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodComplete}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(CompleteResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodComplete, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodComplete, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[CompleteResult](ctx, c.core, &clientComplete, &p, nil)
 }
 
 // SetLevel sends the request "logging/setLevel" ([SetLevelRequest]) and returns its result.
@@ -156,34 +145,7 @@ func (c *Client) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodSetLevel, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodSetLevel, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodSetLevel}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(EmptyResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodSetLevel, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodSetLevel, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[EmptyResult](ctx, c.core, &clientSetLevel, &p, nil)
 }
 
 // Ping sends the request "ping" ([PingRequest]) and returns its result. params may be nil
@@ -193,34 +155,7 @@ func (c *Client) Ping(ctx context.Context, params *PingRequestParams) (*EmptyRes
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodPing, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodPing, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodPing}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(EmptyResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodPing, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodPing, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[EmptyResult](ctx, c.core, &clientPing, &p, nil)
 }
 
 // GetPrompt sends the request "prompts/get" ([GetPromptRequest]) and returns its result.
@@ -230,34 +165,7 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodGetPrompt, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodGetPrompt, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodGetPrompt}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(GetPromptResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodGetPrompt, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodGetPrompt, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[GetPromptResult](ctx, c.core, &clientGetPrompt, &p, nil)
 }
 
 // ListPrompts sends the request "prompts/list" ([ListPromptsRequest]) and returns its
@@ -267,34 +175,7 @@ func (c *Client) ListPrompts(ctx context.Context, params *ListPromptsRequestPara
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodListPrompts, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListPrompts, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListPrompts}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(ListPromptsResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodListPrompts, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListPrompts, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[ListPromptsResult](ctx, c.core, &clientListPrompts, &p, nil)
 }
 
 // ListResources sends the request "resources/list" ([ListResourcesRequest]) and returns its
@@ -304,34 +185,7 @@ func (c *Client) ListResources(ctx context.Context, params *ListResourcesRequest
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodListResources, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListResources, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResources}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(ListResourcesResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodListResources, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListResources, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[ListResourcesResult](ctx, c.core, &clientListResources, &p, nil)
 }
 
 // ReadResource sends the request "resources/read" ([ReadResourceRequest]) and returns its
@@ -341,34 +195,7 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodReadResource, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodReadResource, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodReadResource}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(ReadResourceResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodReadResource, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodReadResource, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[ReadResourceResult](ctx, c.core, &clientReadResource, &p, nil)
 }
 
 // Subscribe sends the request "resources/subscribe" ([SubscribeRequest]) and returns its
@@ -378,34 +205,7 @@ func (c *Client) Subscribe(ctx context.Context, params *SubscribeRequestParams) 
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodSubscribe, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodSubscribe, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodSubscribe}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(EmptyResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodSubscribe, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodSubscribe, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[EmptyResult](ctx, c.core, &clientSubscribe, &p, nil)
 }
 
 // ListResourceTemplates sends the request "resources/templates/list"
@@ -415,34 +215,7 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *ListResource
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodListResourceTemplates, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListResourceTemplates, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResourceTemplates}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(ListResourceTemplatesResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodListResourceTemplates, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListResourceTemplates, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[ListResourceTemplatesResult](ctx, c.core, &clientListResourceTemplates, &p, nil)
 }
 
 // Unsubscribe sends the request "resources/unsubscribe" ([UnsubscribeRequest]) and returns
@@ -452,34 +225,7 @@ func (c *Client) Unsubscribe(ctx context.Context, params *UnsubscribeRequestPara
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodUnsubscribe, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodUnsubscribe, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodUnsubscribe}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(EmptyResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodUnsubscribe, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodUnsubscribe, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[EmptyResult](ctx, c.core, &clientUnsubscribe, &p, nil)
 }
 
 // CallTool sends the request "tools/call" ([CallToolRequest]) and returns its result. params
@@ -489,34 +235,7 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodCallTool, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodCallTool, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodCallTool}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(CallToolResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodCallTool, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodCallTool, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[CallToolResult](ctx, c.core, &clientCallTool, &p, nil)
 }
 
 // ListTools sends the request "tools/list" ([ListToolsRequest]) and returns its result.
@@ -526,34 +245,7 @@ func (c *Client) ListTools(ctx context.Context, params *ListToolsRequestParams) 
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return nil, protocol.ParamsError(MethodListTools, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListTools, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListTools}, b)
-	if err != nil {
-		return nil, err
-	}
-	r := new(ListToolsResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	if _, err := protocol.ResultError(MethodListTools, raw, d.Finish()); err != nil {
-		return nil, err
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListTools, err)
-		}
-	}
-	return r, nil
+	return protocol.Request[ListToolsResult](ctx, c.core, &clientListTools, &p, nil)
 }
 
 // NotifyCancelled sends the notification "notifications/cancelled"
@@ -563,18 +255,7 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return protocol.ParamsError(MethodCancelledNotification, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return protocol.ParamsError(MethodCancelledNotification, err)
-	}
-	return c.core.Notify(ctx, MethodCancelledNotification, b)
+	return c.core.Notification(ctx, MethodCancelledNotification, &p)
 }
 
 // NotifyProgress sends the notification "notifications/progress" ([ProgressNotification]).
@@ -584,18 +265,7 @@ func (c *Client) NotifyProgress(ctx context.Context, params *ProgressNotificatio
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return protocol.ParamsError(MethodProgressNotification, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return protocol.ParamsError(MethodProgressNotification, err)
-	}
-	return c.core.Notify(ctx, MethodProgressNotification, b)
+	return c.core.Notification(ctx, MethodProgressNotification, &p)
 }
 
 // NotifyRootsListChanged sends the notification "notifications/roots/list_changed"
@@ -605,16 +275,5 @@ func (c *Client) NotifyRootsListChanged(ctx context.Context, params *RootsListCh
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if !c.opts.SkipRequestValidation {
-		if err := p.Validate(); err != nil {
-			return protocol.ParamsError(MethodRootsListChangedNotification, err)
-		}
-	}
-	b, err = p.AppendJSON(make([]byte, 0, 512))
-	if err != nil {
-		return protocol.ParamsError(MethodRootsListChangedNotification, err)
-	}
-	return c.core.Notify(ctx, MethodRootsListChangedNotification, b)
+	return c.core.Notification(ctx, MethodRootsListChangedNotification, &p)
 }

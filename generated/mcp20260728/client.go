@@ -66,7 +66,7 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptio
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: true, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, Logf: opts.Logf, Incoming: &d.rpc, ProbeTimeout: opts.ProbeTimeout, MaxRounds: opts.MaxInputRounds, AnswerInput: d.answerInput, Cache: opts.Cache, NoCache: opts.NoCache, AuthContext: opts.AuthContext, Older: OlderRevisions})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: true, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, SkipRequestValidation: opts.SkipRequestValidation, SkipResponseValidation: opts.SkipResponseValidation, Logf: opts.Logf, Incoming: &d.rpc, ProbeTimeout: opts.ProbeTimeout, MaxRounds: opts.MaxInputRounds, AnswerInput: d.answerInput, Cache: opts.Cache, NoCache: opts.NoCache, AuthContext: opts.AuthContext, Older: OlderRevisions})
 	if err != nil {
 		return nil, err
 	}
@@ -118,6 +118,20 @@ func (c *Client) Close() error {
 	return c.core.Close()
 }
 
+// The requests the Client sends, as the runtime needs to know them.
+var (
+	clientComplete              = protocol.ClientMethod{Name: MethodComplete, Defaults: []string{"resultType"}}
+	clientGetPrompt             = protocol.ClientMethod{Name: MethodGetPrompt, InputRequired: true, Defaults: []string{"resultType"}}
+	clientListPrompts           = protocol.ClientMethod{Name: MethodListPrompts, Cacheable: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
+	clientListResources         = protocol.ClientMethod{Name: MethodListResources, Cacheable: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
+	clientReadResource          = protocol.ClientMethod{Name: MethodReadResource, Cacheable: true, InputRequired: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
+	clientListResourceTemplates = protocol.ClientMethod{Name: MethodListResourceTemplates, Cacheable: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
+	clientDiscover              = protocol.ClientMethod{Name: MethodDiscover, Cacheable: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
+	clientSubscriptionsListen   = protocol.ClientMethod{Name: MethodSubscriptionsListen, Defaults: []string{"resultType"}}
+	clientCallTool              = protocol.ClientMethod{Name: MethodCallTool, InputRequired: true, Defaults: []string{"resultType"}}
+	clientListTools             = protocol.ClientMethod{Name: MethodListTools, Cacheable: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
+)
+
 // Complete sends the request "completion/complete" ([CompleteRequest]) and returns its
 // result. params may be nil (no members); the Client fills its _meta: the protocol version,
 // and the clientInfo and clientCapabilities of ClientOptions unless params sets them.
@@ -127,53 +141,11 @@ func (c *Client) Complete(ctx context.Context, params *CompleteRequestParams) (*
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodComplete, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodComplete, err)
-			}
+	return protocol.Request[CompleteResult](ctx, c.core, &clientComplete, &p, func(r *CompleteResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodComplete, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodComplete}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodComplete, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodComplete, err)
-		}
-		r, ok := v.(*CompleteResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodComplete, fmt.Errorf("the conversion gave a %T", v))
-		}
-		return r, nil
-	}
-	r := new(CompleteResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodComplete, raw, d.Finish(), "resultType")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodComplete, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // GetPrompt sends the request "prompts/get" ([GetPromptRequest]) and returns its result.
@@ -189,53 +161,11 @@ func (c *Client) GetPrompt(ctx context.Context, params *GetPromptRequestParams) 
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodGetPrompt, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodGetPrompt, err)
-			}
+	return protocol.Request[GetPromptResult](ctx, c.core, &clientGetPrompt, &p, func(r *GetPromptResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodGetPrompt, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodGetPrompt, InputRequired: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodGetPrompt, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodGetPrompt, err)
-		}
-		r, ok := v.(*GetPromptResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodGetPrompt, fmt.Errorf("the conversion gave a %T", v))
-		}
-		return r, nil
-	}
-	r := new(GetPromptResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodGetPrompt, raw, d.Finish(), "resultType")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodGetPrompt, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // ListPrompts sends the request "prompts/list" ([ListPromptsRequest]) and returns its
@@ -249,59 +179,17 @@ func (c *Client) ListPrompts(ctx context.Context, params *PaginatedRequestParams
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodListPrompts, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodListPrompts, err)
-			}
+	return protocol.Request[ListPromptsResult](ctx, c.core, &clientListPrompts, &p, func(r *ListPromptsResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListPrompts, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListPrompts, Cacheable: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodListPrompts, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodListPrompts, err)
+		if r.TTLMs < 0 {
+			r.TTLMs = 0
 		}
-		r, ok := v.(*ListPromptsResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodListPrompts, fmt.Errorf("the conversion gave a %T", v))
+		if missing&4 != 0 {
+			r.CacheScope = CacheScopePrivate
 		}
-		return r, nil
-	}
-	r := new(ListPromptsResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodListPrompts, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if missing&4 != 0 {
-		r.CacheScope = CacheScopePrivate
-	}
-	if r.TTLMs < 0 {
-		r.TTLMs = 0
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListPrompts, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // ListResources sends the request "resources/list" ([ListResourcesRequest]) and returns its
@@ -315,59 +203,17 @@ func (c *Client) ListResources(ctx context.Context, params *PaginatedRequestPara
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodListResources, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodListResources, err)
-			}
+	return protocol.Request[ListResourcesResult](ctx, c.core, &clientListResources, &p, func(r *ListResourcesResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListResources, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResources, Cacheable: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodListResources, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodListResources, err)
+		if r.TTLMs < 0 {
+			r.TTLMs = 0
 		}
-		r, ok := v.(*ListResourcesResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodListResources, fmt.Errorf("the conversion gave a %T", v))
+		if missing&4 != 0 {
+			r.CacheScope = CacheScopePrivate
 		}
-		return r, nil
-	}
-	r := new(ListResourcesResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodListResources, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if missing&4 != 0 {
-		r.CacheScope = CacheScopePrivate
-	}
-	if r.TTLMs < 0 {
-		r.TTLMs = 0
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListResources, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // ReadResource sends the request "resources/read" ([ReadResourceRequest]) and returns its
@@ -385,59 +231,17 @@ func (c *Client) ReadResource(ctx context.Context, params *ReadResourceRequestPa
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodReadResource, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodReadResource, err)
-			}
+	return protocol.Request[ReadResourceResult](ctx, c.core, &clientReadResource, &p, func(r *ReadResourceResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodReadResource, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodReadResource, Cacheable: true, InputRequired: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodReadResource, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodReadResource, err)
+		if r.TTLMs < 0 {
+			r.TTLMs = 0
 		}
-		r, ok := v.(*ReadResourceResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodReadResource, fmt.Errorf("the conversion gave a %T", v))
+		if missing&4 != 0 {
+			r.CacheScope = CacheScopePrivate
 		}
-		return r, nil
-	}
-	r := new(ReadResourceResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodReadResource, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if missing&4 != 0 {
-		r.CacheScope = CacheScopePrivate
-	}
-	if r.TTLMs < 0 {
-		r.TTLMs = 0
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodReadResource, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // ListResourceTemplates sends the request "resources/templates/list"
@@ -452,59 +256,17 @@ func (c *Client) ListResourceTemplates(ctx context.Context, params *PaginatedReq
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodListResourceTemplates, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodListResourceTemplates, err)
-			}
+	return protocol.Request[ListResourceTemplatesResult](ctx, c.core, &clientListResourceTemplates, &p, func(r *ListResourceTemplatesResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListResourceTemplates, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListResourceTemplates, Cacheable: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodListResourceTemplates, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodListResourceTemplates, err)
+		if r.TTLMs < 0 {
+			r.TTLMs = 0
 		}
-		r, ok := v.(*ListResourceTemplatesResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodListResourceTemplates, fmt.Errorf("the conversion gave a %T", v))
+		if missing&4 != 0 {
+			r.CacheScope = CacheScopePrivate
 		}
-		return r, nil
-	}
-	r := new(ListResourceTemplatesResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodListResourceTemplates, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if missing&4 != 0 {
-		r.CacheScope = CacheScopePrivate
-	}
-	if r.TTLMs < 0 {
-		r.TTLMs = 0
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListResourceTemplates, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // Discover sends the request "server/discover" ([DiscoverRequest]) and returns its result.
@@ -518,59 +280,17 @@ func (c *Client) Discover(ctx context.Context, params *RequestParams) (*Discover
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodDiscover, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodDiscover, err)
-			}
+	return protocol.Request[DiscoverResult](ctx, c.core, &clientDiscover, &p, func(r *DiscoverResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodDiscover, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodDiscover, Cacheable: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodDiscover, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodDiscover, err)
+		if r.TTLMs < 0 {
+			r.TTLMs = 0
 		}
-		r, ok := v.(*DiscoverResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodDiscover, fmt.Errorf("the conversion gave a %T", v))
+		if missing&4 != 0 {
+			r.CacheScope = CacheScopePrivate
 		}
-		return r, nil
-	}
-	r := new(DiscoverResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodDiscover, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if missing&4 != 0 {
-		r.CacheScope = CacheScopePrivate
-	}
-	if r.TTLMs < 0 {
-		r.TTLMs = 0
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodDiscover, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // SubscriptionsListen sends the request "subscriptions/listen"
@@ -585,53 +305,11 @@ func (c *Client) SubscriptionsListen(ctx context.Context, params *SubscriptionsL
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodSubscriptionsListen, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodSubscriptionsListen, err)
-			}
+	return protocol.Request[SubscriptionsListenResult](ctx, c.core, &clientSubscriptionsListen, &p, func(r *SubscriptionsListenResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodSubscriptionsListen, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodSubscriptionsListen}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodSubscriptionsListen, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodSubscriptionsListen, err)
-		}
-		r, ok := v.(*SubscriptionsListenResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodSubscriptionsListen, fmt.Errorf("the conversion gave a %T", v))
-		}
-		return r, nil
-	}
-	r := new(SubscriptionsListenResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodSubscriptionsListen, raw, d.Finish(), "resultType")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodSubscriptionsListen, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // CallTool sends the request "tools/call" ([CallToolRequest]) and returns its result. params
@@ -647,53 +325,11 @@ func (c *Client) CallTool(ctx context.Context, params *CallToolRequestParams) (*
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodCallTool, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodCallTool, err)
-			}
+	return protocol.Request[CallToolResult](ctx, c.core, &clientCallTool, &p, func(r *CallToolResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodCallTool, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodCallTool, InputRequired: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodCallTool, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodCallTool, err)
-		}
-		r, ok := v.(*CallToolResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodCallTool, fmt.Errorf("the conversion gave a %T", v))
-		}
-		return r, nil
-	}
-	r := new(CallToolResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodCallTool, raw, d.Finish(), "resultType")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodCallTool, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // ListTools sends the request "tools/list" ([ListToolsRequest]) and returns its result.
@@ -707,59 +343,17 @@ func (c *Client) ListTools(ctx context.Context, params *PaginatedRequestParams) 
 		p = *params
 	}
 	c.fillMeta(&p.Meta)
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodListTools, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return nil, protocol.ParamsError(MethodListTools, err)
-			}
+	return protocol.Request[ListToolsResult](ctx, c.core, &clientListTools, &p, func(r *ListToolsResult, missing uint) {
+		if missing&1 != 0 {
+			r.ResultType = ResultTypeComplete
 		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return nil, protocol.ParamsError(MethodListTools, err)
-	}
-	raw, err := c.core.Call(ctx, protocol.ClientMethod{Name: MethodListTools, Cacheable: true}, b)
-	if err != nil {
-		return nil, err
-	}
-	if o := c.older(); o != nil {
-		v, err := o.ResultFromOlder(MethodListTools, raw)
-		if err != nil {
-			return nil, protocol.ResultInvalid(MethodListTools, err)
+		if r.TTLMs < 0 {
+			r.TTLMs = 0
 		}
-		r, ok := v.(*ListToolsResult)
-		if !ok {
-			return nil, protocol.ResultInvalid(MethodListTools, fmt.Errorf("the conversion gave a %T", v))
+		if missing&4 != 0 {
+			r.CacheScope = CacheScopePrivate
 		}
-		return r, nil
-	}
-	r := new(ListToolsResult)
-	var d codec.Decoder
-	d.InitShared(raw)
-	r.DecodeJSON(&d)
-	missing, err := protocol.ResultError(MethodListTools, raw, d.Finish(), "resultType", "ttlMs", "cacheScope")
-	if err != nil {
-		return nil, err
-	}
-	if missing&1 != 0 {
-		r.ResultType = ResultTypeComplete
-	}
-	if missing&4 != 0 {
-		r.CacheScope = CacheScopePrivate
-	}
-	if r.TTLMs < 0 {
-		r.TTLMs = 0
-	}
-	if !c.opts.SkipResponseValidation {
-		if err := r.Validate(); err != nil {
-			return nil, protocol.ResultInvalid(MethodListTools, err)
-		}
-	}
-	return r, nil
+	})
 }
 
 // NotifyCancelled sends the notification "notifications/cancelled"
@@ -769,22 +363,7 @@ func (c *Client) NotifyCancelled(ctx context.Context, params *CancelledNotificat
 	if params != nil {
 		p = *params
 	}
-	var b []byte
-	var err error
-	if o := c.older(); o != nil {
-		b, err = o.ParamsToOlder(MethodCancelledNotification, &p)
-	} else {
-		if !c.opts.SkipRequestValidation {
-			if err := p.Validate(); err != nil {
-				return protocol.ParamsError(MethodCancelledNotification, err)
-			}
-		}
-		b, err = p.AppendJSON(make([]byte, 0, 512))
-	}
-	if err != nil {
-		return protocol.ParamsError(MethodCancelledNotification, err)
-	}
-	return c.core.Notify(ctx, MethodCancelledNotification, b)
+	return c.core.Notification(ctx, MethodCancelledNotification, &p)
 }
 
 // fillMeta fills what the Client puts in the _meta of every request: the negotiated protocol
@@ -872,13 +451,4 @@ func (d *ClientDispatcher) answerInput(ctx context.Context, method string, raw [
 		return b, nil
 	}
 	return nil, fmt.Errorf("mcp: the server asks for %q, which is not an input request of this revision", method)
-}
-
-// older returns the conversions of the older revision the server speaks, or nil when it
-// speaks 2026-07-28's.
-func (c *Client) older() *Older {
-	if i := c.core.OlderIndex(); i >= 0 {
-		return OlderRevisions[i]
-	}
-	return nil
 }

@@ -91,9 +91,9 @@ func NewOlderFront(modern *Core, cfg OlderServe) *Core {
 		}
 	}
 	empty := func(context.Context, []byte) (jsonrpc.Result, error) { return jsonrpc.RawResult("{}"), nil }
-	d.Methods["initialize"] = &jsonrpc.Method{Call: f.initialize}
-	d.Methods["ping"] = &jsonrpc.Method{Call: empty}
-	d.Methods["logging/setLevel"] = &jsonrpc.Method{Call: func(_ context.Context, raw []byte) (jsonrpc.Result, error) {
+	d.Methods[spec.MethodInitialize] = &jsonrpc.Method{Call: f.initialize}
+	d.Methods[spec.MethodPing] = &jsonrpc.Method{Call: empty}
+	d.Methods[spec.MethodSetLevel] = &jsonrpc.Method{Call: func(_ context.Context, raw []byte) (jsonrpc.Result, error) {
 		if levelOf(codec.Lookup(raw, "level")) < 0 {
 			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: level must be one of " + codec.QuoteList(logLevels[:])}
 		}
@@ -105,10 +105,10 @@ func NewOlderFront(modern *Core, cfg OlderServe) *Core {
 		}
 		return jsonrpc.RawResult("{}"), nil
 	}
-	d.Methods["resources/subscribe"] = &jsonrpc.Method{Call: uri}
-	d.Methods["resources/unsubscribe"] = &jsonrpc.Method{Call: uri}
+	d.Methods[spec.MethodSubscribe] = &jsonrpc.Method{Call: uri}
+	d.Methods[spec.MethodUnsubscribe] = &jsonrpc.Method{Call: uri}
 	note := func(context.Context, []byte) (jsonrpc.Result, error) { return nil, nil }
-	for _, n := range []string{"notifications/initialized", "notifications/roots/list_changed", "notifications/progress"} {
+	for _, n := range []string{spec.MethodInitialized, spec.MethodRootsListChanged, spec.MethodProgress} {
 		if d.Methods[n] == nil {
 			d.Methods[n] = &jsonrpc.Method{Notification: true, Call: note}
 		}
@@ -237,20 +237,15 @@ func (f *olderFront) wrap(name string, m *jsonrpc.Method) func(context.Context, 
 	}
 }
 
-// codeResourceNotFound is the code the older revisions give an unknown
-// resource (resources.mdx, 2025-03-26 to 2025-11-25); 2026-07-28 answers
-// -32602 with the uri in data.
-const codeResourceNotFound = -32002
-
 // olderError is the error an older client gets for err: resources/read's
 // "resource not found" (2026-07-28: -32602 with data.uri) gets the older
 // revisions' code, -32002, with the same message and data.
 func olderError(method string, err error) error {
 	var re *jsonrpc.RPCError
-	if method != "resources/read" || !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams || codec.Lookup(re.Data, "uri") == nil {
+	if method != spec.MethodReadResource || !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams || codec.Lookup(re.Data, "uri") == nil {
 		return err
 	}
-	return &jsonrpc.RPCError{Code: codeResourceNotFound, Message: re.Message, Data: re.Data}
+	return &jsonrpc.RPCError{Code: spec.CodeResourceNotFound, Message: re.Message, Data: re.Data}
 }
 
 // params is converted params b (JSON of the package's revision; nil for

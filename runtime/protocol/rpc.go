@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -48,7 +50,7 @@ type Core struct {
 	// and the HTTP handler sends it their requests.
 	Older *Core
 	// batchesBySession, set on such an older dispatcher, answers batches
-	// in the sessions that negotiated batchRevision.
+	// in the sessions of a revision with batches (2025-03-26).
 	batchesBySession bool
 	// toolSource, if set, gives the x-mcp-header bindings of the tools it
 	// has (a Server's tool set), so that the HTTP handler need not ask
@@ -76,7 +78,7 @@ func (c *Core) UseToolSet(s interface {
 func (c *Core) Init() {
 	c.once.Do(func() {
 		c.Dispatcher.Protocol = c
-		c.Dispatcher.Cancel, c.Dispatcher.CancelID = "notifications/cancelled", "requestId"
+		c.Dispatcher.Cancel, c.Dispatcher.CancelID = spec.MethodCancelled, "requestId"
 	})
 }
 
@@ -130,12 +132,6 @@ func (c *Core) AddExtensions(ext map[string]jsonrpc.ExtensionMethod) {
 	c.Dispatcher.AddExtensions(ext, check)
 }
 
-// batchRevision is the revision with JSON-RPC batches (2025-03-26: clients
-// and servers MUST accept them; 2025-06-18 removed them). A dispatcher
-// that serves several revisions (Core.Older) answers batches in the
-// sessions that negotiated it.
-const batchRevision = "2025-03-26"
-
 // Route is the jsonrpc.Protocol hook that picks the dispatcher for a
 // message read on a connection served by Serve (peer), when c also serves
 // clients of older revisions: c.Older for a message without the
@@ -153,15 +149,15 @@ func (c *Core) Route(ctx context.Context, d *jsonrpc.Dispatcher, peer *jsonrpc.P
 		return o, jsonrpc.WithLink(ctx, jsonrpc.Rerouted{Link: jsonrpc.LinkFromContext(ctx), To: o})
 	}
 	if env == nil {
-		if sess.ProtocolVersion() == batchRevision {
+		if batches(sess) {
 			return reroute()
 		}
 		return d, ctx
 	}
-	if codec.Lookup(codec.Lookup(env.Params, "_meta"), metaProtocolVersion) != nil {
+	if codec.Lookup(codec.Lookup(env.Params, "_meta"), spec.MetaProtocolVersion) != nil {
 		return d, ctx
 	}
-	if env.Method == "initialize" || env.Method == "ping" || sess.ProtocolVersion() != "" {
+	if env.Method == spec.MethodInitialize || env.Method == spec.MethodPing || sess.ProtocolVersion() != "" {
 		return reroute()
 	}
 	return d, ctx
@@ -175,7 +171,7 @@ func (c *Core) AllowsBatch(d *jsonrpc.Dispatcher, peer *jsonrpc.Peer) bool {
 		return false
 	}
 	sess := sessionOf(peer)
-	return sess != nil && sess.ProtocolVersion() == batchRevision
+	return batches(sess)
 }
 
 // Before is the jsonrpc.Protocol hook that checks a request in a session
@@ -208,7 +204,7 @@ func (c *Core) After(ctx context.Context, d *jsonrpc.Dispatcher, peer *jsonrpc.P
 // comes (the requests the client sends next may run first, and may send
 // requests of their own, which wait for it).
 func (c *Core) Read(d *jsonrpc.Dispatcher, peer *jsonrpc.Peer, env *jsonrpc.Envelope) {
-	if env.Method == "notifications/initialized" && c.server() {
+	if env.Method == spec.MethodInitialized && c.server() {
 		if sess := sessionOf(peer); sess != nil {
 			sess.observe(env.Method, env.Params, nil)
 		}
@@ -226,4 +222,11 @@ func (c *Core) Closed(d *jsonrpc.Dispatcher, peer *jsonrpc.Peer) {
 	if s := sessionOf(peer); s != nil {
 		c.removeSession(s)
 	}
+}
+
+// batches reports whether sess negotiated a revision with JSON-RPC batches
+// (spec.Revision.Batches). A dispatcher that serves several revisions
+// (Core.Older) answers batches in those sessions only.
+func batches(sess *Session) bool {
+	return sess != nil && spec.Of(sess.ProtocolVersion(), true).Batches
 }

@@ -28,29 +28,33 @@ import (
 
 // clientConfig is what a generated Client tells the core.
 type ClientConfig struct {
-	// revision is the package's protocol version; modern marks a revision
+	// Revision is the package's protocol version; Modern marks a revision
 	// with per-request _meta (2026-07-28).
 	Revision string
 	Modern   bool
-	// clientInfo and capabilities are the Implementation and the
+	// ClientInfo and Capabilities are the Implementation and the
 	// ClientCapabilities the client declares, as JSON (initialize sends
 	// them; in the modern era the typed layer puts them in _meta).
 	ClientInfo, Capabilities []byte
-	// maxRounds bounds the retries of one multi round-trip request.
+	// MaxRounds bounds the retries of one multi round-trip request.
 	MaxRounds int
-	// requestTimeout bounds a request (zero: jsonrpc.DefaultRequestTimeout;
-	// negative: none); probeTimeout bounds the server/discover probe.
+	// RequestTimeout bounds a request (zero: jsonrpc.DefaultRequestTimeout;
+	// negative: none); ProbeTimeout bounds the server/discover probe.
 	RequestTimeout, ProbeTimeout time.Duration
-	// cache, unless noCache: nil means a cache of the client's own.
+	// Cache, unless NoCache: nil means a cache of the client's own.
+	// AuthContext names the authorization context of private entries.
 	Cache       *Cache
 	NoCache     bool
 	AuthContext string
-	Logf        func(format string, args ...any)
-	// answerInput answers one input request of an InputRequiredResult
+	// SkipRequestValidation and SkipResponseValidation turn off the
+	// schema checks of Request and Notification.
+	SkipRequestValidation, SkipResponseValidation bool
+	Logf                                          func(format string, args ...any)
+	// AnswerInput answers one input request of an InputRequiredResult
 	// (elicitation/create, sampling/createMessage, roots/list) with the
 	// handler: params and result as JSON.
 	AnswerInput func(ctx context.Context, method string, params []byte) ([]byte, error)
-	// incoming is the ClientDispatcher's table: what the server sends.
+	// Incoming is the ClientDispatcher's table: what the server sends.
 	Incoming *Core
 	// Older are the older revisions the package converts to (newest
 	// first): a modern client falls back to one of them for a server of
@@ -131,13 +135,19 @@ func (o *clientOlder) answer(ctx context.Context, method string, raw []byte, ans
 	return b, nil
 }
 
-// clientMethod is what the core knows of a request method.
+// A ClientMethod is what the core knows of a request method.
 type ClientMethod struct {
 	Name string
-	// cacheable: the result carries ttlMs and cacheScope.
+	// Cacheable: the result carries ttlMs and cacheScope.
 	Cacheable bool
-	// inputRequired: the result may be an InputRequiredResult.
+	// InputRequired: the result may be an InputRequiredResult.
 	InputRequired bool
+	// Defaults are the top-level members of the result that a server may
+	// leave out although the schema requires them, because the
+	// specification says what they are then (resultType: "complete",
+	// cacheScope: "private"); Request lets them be missing and tells its
+	// fill function which are.
+	Defaults []string
 }
 
 // defaultMaxRounds bounds the retries of a multi round-trip request when
@@ -357,7 +367,7 @@ func (c *ClientCore) ProtocolVersion() string {
 	return v
 }
 
-// olderIndex is the index of the older revision the client talks through
+// OlderIndex is the index of the older revision the client talks through
 // conversions (in the package's OlderRevisions), or -1.
 func (c *ClientCore) OlderIndex() int {
 	c.mu.RLock()
@@ -374,7 +384,7 @@ func (c *ClientCore) olderRev() *clientOlder {
 	return nil
 }
 
-// helloResult is the server's DiscoverResult or InitializeResult.
+// HelloResult is the server's DiscoverResult or InitializeResult.
 func (c *ClientCore) HelloResult() json.RawMessage {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -422,7 +432,7 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 		// A modern server: surface its error (an unsupported version
 		// was retried already when the server named ours), unless it
 		// names an older version this package converts to.
-		if re.Code == rtCodeUnsupportedProtocolVersion {
+		if re.Code == spec.CodeUnsupportedProtocolVersion {
 			if i := c.commonOlder(unsupportedData(re)); i >= 0 {
 				return c.initializeOlder(ctx, i)
 			}
@@ -443,7 +453,7 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 // error").
 func modernCode(code int64) bool {
 	switch code {
-	case rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
+	case spec.CodeHeaderMismatch, spec.CodeMissingRequiredClientCapability, spec.CodeUnsupportedProtocolVersion:
 		return true
 	}
 	return false
@@ -503,7 +513,7 @@ func (c *ClientCore) initializeOlder(ctx context.Context, i int) error {
 // client's revision.
 func (c *ClientCore) discover(ctx context.Context) (json.RawMessage, error) {
 	params := c.modernMeta(nil)
-	return c.Call(ctx, ClientMethod{Name: "server/discover", Cacheable: true}, params)
+	return c.Call(ctx, ClientMethod{Name: spec.MethodDiscover, Cacheable: true}, params)
 }
 
 // modernMeta returns params (a JSON object, nil for none) with the _meta
@@ -604,7 +614,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 		e.Buf = append(e.Buf, `{"name":"mcpgen-client","version":"0"}`...)
 	}
 	e.Buf = append(e.Buf, '}')
-	raw, err := c.t.request(ctx, clientRequest{method: "initialize", params: e.Buf, timeout: c.cfg.RequestTimeout})
+	raw, err := c.t.request(ctx, clientRequest{method: spec.MethodInitialize, params: e.Buf, timeout: c.cfg.RequestTimeout})
 	if err != nil {
 		return fmt.Errorf("mcp: initialize: %w", err)
 	}
@@ -622,7 +632,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	if !ok {
 		return fmt.Errorf("mcp: initialize: the server answered with protocol version %q; this client speaks %s", got, codec.QuoteList(c.speaks()))
 	}
-	if err := c.t.notify(ctx, &clientRequest{method: "notifications/initialized", version: got}); err != nil {
+	if err := c.t.notify(ctx, &clientRequest{method: spec.MethodInitialized, version: got}); err != nil {
 		return fmt.Errorf("mcp: notifications/initialized: %w", err)
 	}
 	c.t.started()
@@ -643,7 +653,7 @@ func (c *ClientCore) Call(ctx context.Context, m ClientMethod, params []byte) (j
 	}
 	if cacheable {
 		if raw, ok := c.cache.get(c.serverKey, c.authKey, key); ok {
-			if m.Name == "tools/list" {
+			if m.Name == spec.MethodListTools {
 				c.learnTools(raw)
 			}
 			return raw, nil
@@ -654,7 +664,7 @@ func (c *ClientCore) Call(ctx context.Context, m ClientMethod, params []byte) (j
 		c.afterError(&m, params, err)
 		return nil, err
 	}
-	if m.Name == "tools/list" {
+	if m.Name == spec.MethodListTools {
 		raw = c.learnTools(raw)
 	}
 	if cacheable && rounds == 0 {
@@ -786,7 +796,7 @@ func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (
 	for attempt := 0; ; attempt++ {
 		version, modern := c.negotiated()
 		r := clientRequest{method: m.Name, params: params, version: version, modern: modern, timeout: c.cfg.RequestTimeout}
-		if m.Name == "subscriptions/listen" {
+		if m.Name == spec.MethodListen {
 			r.timeout = -1 // open until cancelled
 		}
 		if modern && c.overHTTP {
@@ -809,9 +819,9 @@ func (c *ClientCore) send(ctx context.Context, m *ClientMethod, params []byte) (
 			return nil, err
 		}
 		switch {
-		case re.Code == rtCodeUnsupportedProtocolVersion && slices.Contains(unsupportedData(re), version):
+		case re.Code == spec.CodeUnsupportedProtocolVersion && slices.Contains(unsupportedData(re), version):
 			continue
-		case re.Code == rtCodeHeaderMismatch && m.Name == "tools/call" && c.overHTTP:
+		case re.Code == spec.CodeHeaderMismatch && m.Name == spec.MethodCallTool && c.overHTTP:
 			if c.refreshTools(ctx) {
 				continue
 			}
@@ -839,11 +849,11 @@ type headerBook struct {
 func (b *headerBook) fill(r *clientRequest) {
 	var member string
 	switch r.method {
-	case "tools/call", "prompts/get":
+	case spec.MethodCallTool, spec.MethodGetPrompt:
 		member = "name"
-	case "resources/read":
+	case spec.MethodReadResource:
 		member = "uri"
-	case "tasks/get", "tasks/update", "tasks/cancel":
+	case spec.MethodTasksGet, spec.MethodTasksUpdate, spec.MethodTasksCancel:
 		member = "taskId"
 	default:
 		return
@@ -854,7 +864,7 @@ func (b *headerBook) fill(r *clientRequest) {
 	}
 	name, _ := HeaderText(v)
 	r.name = encodeHeaderValue(name)
-	if r.method != "tools/call" {
+	if r.method != spec.MethodCallTool {
 		return
 	}
 	b.mu.RLock()
@@ -887,7 +897,7 @@ func (c *ClientCore) refreshTools(ctx context.Context) bool {
 		if cursor != nil {
 			params = append(append([]byte(`{"cursor":`), cursor...), '}')
 		}
-		raw, err := c.send(ctx, &ClientMethod{Name: "tools/list"}, c.modernMeta(params))
+		raw, err := c.send(ctx, &ClientMethod{Name: spec.MethodListTools}, c.modernMeta(params))
 		if err != nil {
 			return false
 		}
@@ -1085,8 +1095,8 @@ func (c *ClientCore) afterError(m *ClientMethod, params []byte, err error) {
 	switch {
 	case m.Cacheable && codec.Lookup(params, "cursor") != nil:
 		c.cache.invalidate(c.serverKey, m.Name, "")
-	case m.Name == "tools/call":
-		c.cache.invalidate(c.serverKey, "tools/list", "")
+	case m.Name == spec.MethodCallTool:
+		c.cache.invalidate(c.serverKey, spec.MethodListTools, "")
 	}
 }
 
@@ -1127,8 +1137,8 @@ func (c *ClientCore) incoming(d *Core) *Core {
 		c.noteBad("a response to id " + string(codec.Lookup(msg, "id")) + ", which no request awaits: " + codec.Quote(string(msg)))
 	}
 	in.OnBadMessage = func(msg, errResp []byte) { c.noteBad(describeBad(msg, errResp)) }
-	if m := in.Methods["notifications/cancelled"]; m != nil {
-		in.Methods["notifications/cancelled"] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+	if m := in.Methods[spec.MethodCancelled]; m != nil {
+		in.Methods[spec.MethodCancelled] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			// In the modern era the server sends no requests: the id is
 			// one of the client's (its subscriptions/listen). In the
 			// legacy era it names a request of the server's own.
@@ -1143,9 +1153,9 @@ func (c *ClientCore) incoming(d *Core) *Core {
 		}}
 	}
 	invalidates := map[string][]string{
-		"notifications/tools/list_changed":     {"tools/list"},
-		"notifications/prompts/list_changed":   {"prompts/list"},
-		"notifications/resources/list_changed": {"resources/list", "resources/templates/list"},
+		spec.MethodToolsListChanged:     {spec.MethodListTools},
+		spec.MethodPromptsListChanged:   {spec.MethodListPrompts},
+		spec.MethodResourcesListChanged: {spec.MethodListResources, spec.MethodListResourceTemplates},
 	}
 	for name, methods := range invalidates {
 		m := in.Methods[name]
@@ -1161,19 +1171,19 @@ func (c *ClientCore) incoming(d *Core) *Core {
 			return m.Call(ctx, params)
 		}}
 	}
-	if m := in.Methods["notifications/resources/updated"]; m != nil {
-		in.Methods["notifications/resources/updated"] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+	if m := in.Methods[spec.MethodResourceUpdated]; m != nil {
+		in.Methods[spec.MethodResourceUpdated] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			if c.cache != nil {
 				if uri, ok := HeaderText(codec.Lookup(params, "uri")); ok {
-					c.cache.invalidate(c.serverKey, "resources/read", uri)
+					c.cache.invalidate(c.serverKey, spec.MethodReadResource, uri)
 				}
 			}
 			return m.Call(ctx, params)
 		}}
 	}
 	c.olderMethods(in)
-	if m := in.Methods["elicitation/create"]; m != nil && !m.Notification {
-		in.Methods["elicitation/create"] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+	if m := in.Methods[spec.MethodElicit]; m != nil && !m.Notification {
+		in.Methods[spec.MethodElicit] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 			res, err := m.Call(ctx, params)
 			if err != nil || res == nil {
 				return res, err
@@ -1203,7 +1213,7 @@ func (c *ClientCore) olderMethods(in *Core) {
 		}
 	}
 	if len(c.olders) > 0 {
-		kinds["ping"] = false
+		kinds[spec.MethodPing] = false
 	}
 	for name, notification := range kinds {
 		orig := in.Methods[name]
@@ -1214,7 +1224,7 @@ func (c *ClientCore) olderMethods(in *Core) {
 				return orig.Call(ctx, params)
 			case o == nil:
 				return nil, jsonrpc.ErrNotImplemented
-			case name == "ping":
+			case name == spec.MethodPing:
 				return jsonrpc.RawResult("{}"), nil
 			case notification:
 				b, err := o.params(name, params)
@@ -1325,7 +1335,7 @@ func HelloMember(hello []byte, name string) []byte {
 		return v
 	}
 	if name == "serverInfo" {
-		return codec.Lookup(hello, "_meta", "io.modelcontextprotocol/serverInfo")
+		return codec.Lookup(hello, spec.MemberMeta, spec.MetaServerInfo)
 	}
 	return nil
 }

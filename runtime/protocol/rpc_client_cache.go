@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 )
 
@@ -145,7 +147,7 @@ func (c *Cache) put(server, auth, key, method string, params, result []byte) {
 		id = public
 	}
 	e := &cacheEntry{id: id, method: method, result: result, received: c.now(), ttl: ttl}
-	if method == "resources/read" {
+	if method == spec.MethodReadResource {
 		e.uri, _ = HeaderText(codec.Lookup(params, "uri"))
 	}
 	cost := e.cost()

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -181,12 +183,12 @@ func (t *httpBase) newRequest(ctx context.Context, body []byte, r *clientRequest
 	set("Content-Type", "application/json")
 	set("Accept", "application/json, text/event-stream")
 	if r.version != "" {
-		set(headerProtocolVersion, r.version)
+		set(spec.HeaderProtocolVersion, r.version)
 	}
 	if r.modern {
-		set(headerMethod, r.method)
+		set(spec.HeaderMethod, r.method)
 		if r.name != "" {
-			set(headerName, r.name)
+			set(spec.HeaderName, r.name)
 		}
 		for _, h := range r.paramHeaders {
 			set(h.key, h.value)
@@ -194,7 +196,7 @@ func (t *httpBase) newRequest(ctx context.Context, body []byte, r *clientRequest
 	} else {
 		t.mu.Lock()
 		if t.session != "" {
-			set(headerSessionID, t.session)
+			set(spec.HeaderSessionID, t.session)
 		}
 		t.mu.Unlock()
 	}
@@ -490,7 +492,7 @@ func (t *httpBase) hasSession() bool {
 // When ctx ends, notifications/cancelled tells the server (2025-11-25:
 // disconnecting does not cancel a request).
 func (t *httpTransport) legacyRequest(ctx context.Context, r *clientRequest) (json.RawMessage, error) {
-	if r.method == "initialize" {
+	if r.method == spec.MethodInitialize {
 		// A new session: the old one, if any, is over.
 		t.mu.Lock()
 		t.session, t.legacy, t.version = "", true, ""
@@ -500,10 +502,10 @@ func (t *httpTransport) legacyRequest(ctx context.Context, r *clientRequest) (js
 	defer cancel()
 	send := func(msg []byte) error { return t.legacyPost(pctx, msg, r) }
 	sendCancel := func(msg []byte) error {
-		return t.postMessage(t.ctx, msg, &clientRequest{method: "notifications/cancelled", version: r.version})
+		return t.postMessage(t.ctx, msg, &clientRequest{method: spec.MethodCancelled, version: r.version})
 	}
 	raw, err := t.out.CallWithin(ctx, send, sendCancel, r.method, r.params, r.timeout)
-	if r.method == "initialize" && err == nil {
+	if r.method == spec.MethodInitialize && err == nil {
 		t.mu.Lock()
 		if v, ok := HeaderText(codec.Lookup(raw, "protocolVersion")); ok {
 			t.version = v
@@ -533,8 +535,8 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 	if err != nil {
 		return fmt.Errorf("mcp: %s: %w", codec.Quote(r.method), err)
 	}
-	if r.method == "initialize" {
-		if sid := resp.Header.Get(headerSessionID); sid != "" {
+	if r.method == spec.MethodInitialize {
+		if sid := resp.Header.Get(spec.HeaderSessionID); sid != "" {
 			t.mu.Lock()
 			t.session = sid
 			t.mu.Unlock()
@@ -543,7 +545,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 {
 		defer resp.Body.Close()
-		if resp.StatusCode == http.StatusNotFound && r.method != "initialize" && t.hasSession() {
+		if resp.StatusCode == http.StatusNotFound && r.method != spec.MethodInitialize && t.hasSession() {
 			return errSessionGone
 		}
 		return statusError(resp, ct)
@@ -670,10 +672,10 @@ func (t *httpBase) get(ctx context.Context, lastID string) (*http.Response, erro
 	req.Header["Accept"] = []string{"text/event-stream"}
 	t.mu.Lock()
 	if t.session != "" {
-		req.Header[headerSessionID] = []string{t.session}
+		req.Header[spec.HeaderSessionID] = []string{t.session}
 	}
 	if t.version != "" {
-		req.Header[headerProtocolVersion] = []string{t.version}
+		req.Header[spec.HeaderProtocolVersion] = []string{t.version}
 	}
 	t.mu.Unlock()
 	if lastID != "" {
@@ -729,7 +731,7 @@ func (t *httpTransport) route(ctx context.Context, msg []byte) {
 			t.core.noteBad("a response to id " + string(env.ID) + ", which no request awaits: " + codec.Quote(string(msg)))
 		}
 	case env.ID == nil:
-		if env.Method == "notifications/cancelled" {
+		if env.Method == spec.MethodCancelled {
 			if id := codec.Lookup(env.Params, "requestId"); id != nil && jsonrpc.IsRequestID(id) {
 				t.mu.Lock()
 				cancel := t.serverReqs[jsonrpc.IDKey(id)]
@@ -894,9 +896,9 @@ func (t *httpBase) end(session, version string) {
 			for k, vs := range t.cfg.Header {
 				req.Header[k] = append([]string(nil), vs...)
 			}
-			req.Header[headerSessionID] = []string{session}
+			req.Header[spec.HeaderSessionID] = []string{session}
 			if version != "" {
-				req.Header[headerProtocolVersion] = []string{version}
+				req.Header[spec.HeaderProtocolVersion] = []string{version}
 			}
 			if resp, err := t.hc.Do(req); err == nil {
 				resp.Body.Close()

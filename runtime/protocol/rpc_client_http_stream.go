@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -95,13 +97,13 @@ func (s *httpStream) Write(ctx context.Context, msg []byte) error {
 	method, _ := HeaderText(codec.Lookup(msg, "method"))
 	params := codec.Lookup(msg, "params")
 	r := &clientRequest{method: method, params: params}
-	if v, ok := HeaderText(codec.Lookup(params, "_meta", metaProtocolVersion)); ok && v != "" {
+	if v, ok := HeaderText(codec.Lookup(params, "_meta", spec.MetaProtocolVersion)); ok && v != "" {
 		r.version, r.modern = v, true
 		s.headers.fill(r)
 	} else {
 		r.version = s.legacyVersion()
 	}
-	if method == "notifications/cancelled" {
+	if method == spec.MethodCancelled {
 		if rid := codec.Lookup(params, "requestId"); rid != nil && jsonrpc.IsRequestID(rid) {
 			s.mu.Lock()
 			cancel := s.open[jsonrpc.IDKey(rid)]
@@ -125,10 +127,10 @@ func (s *httpStream) Write(ctx context.Context, msg []byte) error {
 		return errHTTPStreamClosed
 	}
 	switch {
-	case method == "initialize":
+	case method == spec.MethodInitialize:
 		// A new session: the old one, if any, is over.
 		s.initID, s.session, s.version = key, "", ""
-	case method == "tools/list" && r.modern:
+	case method == spec.MethodListTools && r.modern:
 		s.lists[key] = true
 	}
 	if r.modern {
@@ -176,8 +178,8 @@ func (s *httpStream) post(ctx context.Context, msg, id []byte, r *clientRequest)
 		return err
 	}
 	defer resp.Body.Close()
-	if r.method == "initialize" {
-		if sid := resp.Header.Get(headerSessionID); sid != "" {
+	if r.method == spec.MethodInitialize {
+		if sid := resp.Header.Get(spec.HeaderSessionID); sid != "" {
 			s.mu.Lock()
 			s.session = sid
 			s.mu.Unlock()
@@ -213,7 +215,7 @@ func (s *httpStream) post(ctx context.Context, msg, id []byte, r *clientRequest)
 		io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	}
 	if id == nil {
-		if r.method == "notifications/initialized" && s.hasSession() {
+		if r.method == spec.MethodInitialized && s.hasSession() {
 			s.startListening()
 		}
 		return nil

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -402,10 +404,10 @@ func readLimited(r io.Reader, size, max int64) ([]byte, error) {
 // names a session, or a protocol version the dispatcher does not support,
 // or (as clients of revisions before 2025-06-18 do) none.
 func (h *HTTPHandler) wantsFallback(r *http.Request) bool {
-	if _, ok := r.Header[headerSessionID]; ok {
+	if _, ok := r.Header[spec.HeaderSessionID]; ok {
 		return true
 	}
-	v, present, ok := headerOne(r.Header, headerProtocolVersion)
+	v, present, ok := headerOne(r.Header, spec.HeaderProtocolVersion)
 	return !present || !ok || !h.supports(v)
 }
 
@@ -419,10 +421,10 @@ func (h *HTTPHandler) modernForOlder(r *http.Request, body []byte) bool {
 	if h.older == nil {
 		return false
 	}
-	if _, ok := r.Header[headerSessionID]; ok {
+	if _, ok := r.Header[spec.HeaderSessionID]; ok {
 		return false
 	}
-	return codec.Lookup(codec.Lookup(codec.Lookup(body, "params"), "_meta"), metaProtocolVersion) != nil
+	return codec.Lookup(codec.Lookup(codec.Lookup(body, "params"), "_meta"), spec.MetaProtocolVersion) != nil
 }
 
 func (h *HTTPHandler) supports(version string) bool {
@@ -456,7 +458,7 @@ func (h *HTTPHandler) statusOf(resp []byte) int {
 		// "If the server does not implement the requested RPC method, it
 		// MUST respond with 404 Not Found and ... -32601".
 		return http.StatusNotFound
-	case jsonrpc.CodeInvalidParams, rtCodeHeaderMismatch, rtCodeMissingRequiredClientCapability, rtCodeUnsupportedProtocolVersion:
+	case jsonrpc.CodeInvalidParams, spec.CodeHeaderMismatch, spec.CodeMissingRequiredClientCapability, spec.CodeUnsupportedProtocolVersion:
 		// basic/index.mdx and the transport page: 400 Bad Request.
 		return http.StatusBadRequest
 	}
@@ -613,7 +615,7 @@ func qValue(params string) float64 {
 // and Mcp-Param-* headers, which must match the body ("Server
 // Validation"). It returns the error to answer with 400, or nil.
 func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *jsonrpc.Envelope) *jsonrpc.RPCError {
-	version, present, ok := headerOne(r.Header, headerProtocolVersion)
+	version, present, ok := headerOne(r.Header, spec.HeaderProtocolVersion)
 	if !ok {
 		return headerMismatch("the MCP-Protocol-Version header appears more than once")
 	}
@@ -627,7 +629,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 		return nil
 	}
 	if !present {
-		if env.Method == "initialize" {
+		if env.Method == spec.MethodInitialize {
 			// A legacy client opens with initialize and no version
 			// header: the dispatcher names the versions it supports.
 			return nil
@@ -639,14 +641,14 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 			Supported []string `json:"supported"`
 			Requested string   `json:"requested"`
 		}{h.d.Versions, version})
-		return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
+		return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
 	}
-	if raw := codec.Lookup(codec.Lookup(env.Params, "_meta"), metaProtocolVersion); raw != nil {
+	if raw := codec.Lookup(codec.Lookup(env.Params, "_meta"), spec.MetaProtocolVersion); raw != nil {
 		if s, ok := HeaderText(raw); ok && raw[0] == '"' && s != version {
-			return headerMismatch("the MCP-Protocol-Version header " + codec.Quote(version) + " does not match the body's " + metaProtocolVersion + " " + codec.Quote(s))
+			return headerMismatch("the MCP-Protocol-Version header " + codec.Quote(version) + " does not match the body's " + spec.MetaProtocolVersion + " " + codec.Quote(s))
 		}
 	}
-	method, present, ok := headerOne(r.Header, headerMethod)
+	method, present, ok := headerOne(r.Header, spec.HeaderMethod)
 	switch {
 	case !ok:
 		return headerMismatch("the Mcp-Method header appears more than once")
@@ -657,9 +659,9 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 	}
 	var member string
 	switch env.Method {
-	case "tools/call", "prompts/get":
+	case spec.MethodCallTool, spec.MethodGetPrompt:
 		member = "name"
-	case "resources/read":
+	case spec.MethodReadResource:
 		member = "uri"
 	default:
 		// An extension's method may name its target in Mcp-Name too
@@ -674,7 +676,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 		return nil
 	}
 	bodyName, _ := HeaderText(raw)
-	name, present, ok := headerOne(r.Header, headerName)
+	name, present, ok := headerOne(r.Header, spec.HeaderName)
 	switch {
 	case !ok:
 		return headerMismatch("the Mcp-Name header appears more than once")
@@ -688,7 +690,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 	if decoded != bodyName {
 		return headerMismatch("the Mcp-Name header " + codec.Quote(decoded) + " does not match the body's params." + member + " " + codec.Quote(bodyName))
 	}
-	if env.Method != "tools/call" {
+	if env.Method != spec.MethodCallTool {
 		return nil
 	}
 	bindings, rerr := h.toolHeaders(ctx, bodyName, env.Params)
@@ -724,7 +726,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 
 // headerMismatch is HeaderMismatchError (-32020).
 func headerMismatch(msg string) *jsonrpc.RPCError {
-	return &jsonrpc.RPCError{Code: rtCodeHeaderMismatch, Message: "header mismatch: " + msg}
+	return &jsonrpc.RPCError{Code: spec.CodeHeaderMismatch, Message: "header mismatch: " + msg}
 }
 
 // toolHeaders returns the x-mcp-header bindings of a tool. A tool of the
@@ -743,7 +745,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 	if idx := h.tools.Load(); idx != nil && time.Now().Before(idx.expires) {
 		return idx.tools[tool], nil
 	}
-	m := h.d.Methods["tools/list"]
+	m := h.d.Methods[spec.MethodListTools]
 	if m == nil || m.Notification {
 		return nil, nil
 	}
@@ -767,14 +769,14 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 			params = append(append(params, `"cursor":`...), cursor...)
 		}
 		params = append(params, '}')
-		lctx := jsonrpc.WithRequest(ctx, &jsonrpc.RequestInfo{Method: "tools/list", Params: params})
-		res, err := h.d.CallMethod(lctx, m, jsonrpc.Envelope{Method: "tools/list", Params: params})
+		lctx := jsonrpc.WithRequest(ctx, &jsonrpc.RequestInfo{Method: spec.MethodListTools, Params: params})
+		res, err := h.d.CallMethod(lctx, m, jsonrpc.Envelope{Method: spec.MethodListTools, Params: params})
 		if err != nil {
 			var re *jsonrpc.RPCError
 			switch {
 			case errors.Is(err, jsonrpc.ErrNotImplemented), errors.As(err, &re) && re.Code == jsonrpc.CodeMethodNotFound:
 				return nil, nil
-			case errors.As(err, &re) && (re.Code == jsonrpc.CodeInvalidParams || re.Code == rtCodeUnsupportedProtocolVersion):
+			case errors.As(err, &re) && (re.Code == jsonrpc.CodeInvalidParams || re.Code == spec.CodeUnsupportedProtocolVersion):
 				return nil, nil
 			}
 			return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: cannot read the x-mcp-header annotations of the tools: tools/list failed: " + err.Error()}

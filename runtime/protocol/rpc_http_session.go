@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -77,7 +79,7 @@ func NewSessionHTTPHandler(d *Core, opts HTTPOptions, revision string) *HTTPHand
 	if opts.Stateless {
 		return h
 	}
-	st := &sessionStore{h: h, oldSSE: revision < "2025-03-26", max: opts.MaxSessions, idle: opts.SessionIdleTimeout, history: opts.SessionHistoryBytes, byID: map[string]*httpSession{}}
+	st := &sessionStore{h: h, oldSSE: spec.Of(revision, true).HTTPWithSSE, max: opts.MaxSessions, idle: opts.SessionIdleTimeout, history: opts.SessionHistoryBytes, byID: map[string]*httpSession{}}
 	if st.max <= 0 {
 		st.max = defaultMaxSessions
 	}
@@ -216,7 +218,7 @@ func (st *sessionStore) refuseID(w http.ResponseWriter, status int, id []byte, c
 // 400 for a missing or repeated header, 404 for a session that does not
 // exist (any more).
 func (st *sessionStore) sessionOf(w http.ResponseWriter, r *http.Request, id []byte) *httpSession {
-	sid, present, ok := headerOne(r.Header, headerSessionID)
+	sid, present, ok := headerOne(r.Header, spec.HeaderSessionID)
 	switch {
 	case !ok:
 		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the Mcp-Session-Id header appears more than once")
@@ -241,7 +243,7 @@ func (st *sessionStore) sessionOf(w http.ResponseWriter, r *http.Request, id []b
 // the session negotiated (its absence means that version, as the header
 // came after 2025-03-26). On failure it has answered 400.
 func (st *sessionStore) checkVersion(w http.ResponseWriter, r *http.Request, hs *httpSession, id []byte) bool {
-	v, present, ok := headerOne(r.Header, headerProtocolVersion)
+	v, present, ok := headerOne(r.Header, spec.HeaderProtocolVersion)
 	if !ok {
 		st.refuseID(w, http.StatusBadRequest, id, jsonrpc.CodeInvalidRequest, "bad request: the MCP-Protocol-Version header appears more than once")
 		return false
@@ -486,7 +488,7 @@ func (hs *httpSession) newStreamLocked() *sseStream {
 // and may be polled: 2025-11-25 and later (the earlier clients do not
 // expect events without data, nor streams that end before the response).
 func (hs *httpSession) primes() bool {
-	return hs.sess.ProtocolVersion() >= "2025-11-25"
+	return spec.Of(hs.sess.ProtocolVersion(), true).PrimingEvents
 }
 
 // appendLocked adds an event to a stream and wakes its connection. It
@@ -604,9 +606,9 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if _, named := r.Header[headerSessionID]; !named {
-		if batch || env.Method != "initialize" || env.ID == nil {
-			if v, present, ok := headerOne(r.Header, headerProtocolVersion); h.opts.Fallback != nil && (!ok || present && !h.supports(v)) {
+	if _, named := r.Header[spec.HeaderSessionID]; !named {
+		if batch || env.Method != spec.MethodInitialize || env.ID == nil {
+			if v, present, ok := headerOne(r.Header, spec.HeaderProtocolVersion); h.opts.Fallback != nil && (!ok || present && !h.supports(v)) {
 				r.Body = io.NopCloser(bytes.NewReader(body))
 				h.opts.Fallback.ServeHTTP(w, r)
 				return
@@ -632,17 +634,17 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 	if hs == nil || !st.checkVersion(w, r, hs, id) {
 		return
 	}
-	w.Header().Set(headerSessionID, hs.sess.id)
+	w.Header().Set(spec.HeaderSessionID, hs.sess.id)
 	switch {
 	case batch:
 		st.serveRequest(w, r, hs, env, body, true, acceptJSON, acceptSSE, nil)
-	case env.Method == "initialize" && env.ID != nil:
+	case env.Method == spec.MethodInitialize && env.ID != nil:
 		st.refuseID(w, http.StatusBadRequest, env.ID, jsonrpc.CodeInvalidRequest, "bad request: the session is initialized already; to start a new one, send initialize without Mcp-Session-Id")
 	case env.ID == nil || env.Response && env.Method == "":
 		// A notification, or the client's response to a request of the
 		// server: accepted with 202.
 		st.acquire(hs)
-		if env.Method == "notifications/cancelled" {
+		if env.Method == spec.MethodCancelled {
 			hs.cancelCall(env.Params)
 		}
 		ctx := jsonrpc.WithLink(r.Context(), &sessionLink{hs: hs, r: r})
@@ -657,7 +659,7 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 // initialize opens a session for an initialize request and answers it; the
 // session is kept if the answer is a result.
 func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env jsonrpc.Envelope, body []byte, acceptJSON, acceptSSE bool) {
-	if v, present, ok := headerOne(r.Header, headerProtocolVersion); !ok || present && !st.h.supports(v) {
+	if v, present, ok := headerOne(r.Header, spec.HeaderProtocolVersion); !ok || present && !st.h.supports(v) {
 		st.refuseID(w, http.StatusBadRequest, env.ID, jsonrpc.CodeInvalidRequest, "bad request: unsupported MCP-Protocol-Version "+codec.Quote(v)+"; supported: "+codec.QuoteList(st.h.d.Versions))
 		return
 	}
@@ -667,7 +669,7 @@ func (st *sessionStore) initialize(w http.ResponseWriter, r *http.Request, env j
 		st.refuseID(w, http.StatusServiceUnavailable, env.ID, jsonrpc.CodeInternalError, "service unavailable: every session this server keeps (HTTPOptions.MaxSessions) is busy; try again later")
 		return
 	}
-	w.Header().Set(headerSessionID, hs.sess.id)
+	w.Header().Set(spec.HeaderSessionID, hs.sess.id)
 	st.serveRequest(w, r, hs, env, body, false, acceptJSON, acceptSSE, func(resp []byte) {
 		// The session lives if initialize succeeds, however the answer
 		// travels.
@@ -1081,7 +1083,7 @@ func (st *sessionStore) serveGet(w http.ResponseWriter, r *http.Request) {
 	if hs == nil || !st.checkVersion(w, r, hs, nil) {
 		return
 	}
-	w.Header().Set(headerSessionID, hs.sess.id)
+	w.Header().Set(spec.HeaderSessionID, hs.sess.id)
 	if last, present, _ := headerOne(r.Header, "Last-Event-Id"); present {
 		sid, seq, ok := parseEventID(last)
 		hs.mu.Lock()
@@ -1187,7 +1189,7 @@ func (st *sessionStore) serveOldSSE(w http.ResponseWriter, r *http.Request) {
 		}
 		if env.ID == nil || env.Response && env.Method == "" {
 			st.acquire(hs)
-			if env.Method == "notifications/cancelled" {
+			if env.Method == spec.MethodCancelled {
 				hs.cancelCall(env.Params)
 			}
 			ctx := jsonrpc.WithLink(r.Context(), &sessionLink{hs: hs, r: r})

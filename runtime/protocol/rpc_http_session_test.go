@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // The session store's parts: event ids, the bounded history, shutdown. The
@@ -136,13 +137,13 @@ func TestCloseStreams(t *testing.T) {
 	}
 	resp := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
 	resp.Body.Close()
-	sid := resp.Header.Get(headerSessionID)
+	sid := resp.Header.Get(spec.HeaderSessionID)
 	if sid == "" {
 		t.Fatalf("no session: %d", resp.StatusCode)
 	}
 	r, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
 	r.Header.Set("Accept", "text/event-stream")
-	r.Header.Set(headerSessionID, sid)
+	r.Header.Set(spec.HeaderSessionID, sid)
 	get, err := http.DefaultClient.Do(r)
 	if err != nil || get.StatusCode != http.StatusOK {
 		t.Fatalf("GET: %v %v", err, get)
@@ -207,7 +208,7 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
-		return w.Header().Get(headerSessionID)
+		return w.Header().Get(spec.HeaderSessionID)
 	}
 	sid := open()
 	f.Fuzz(func(t *testing.T, method, body string, which int, version, lastID string) {
@@ -226,12 +227,12 @@ func FuzzSessionHTTPHandler(f *testing.F) {
 		r.Header.Set("Accept", "application/json, text/event-stream")
 		switch which % 3 {
 		case 1:
-			r.Header.Set(headerSessionID, sid)
+			r.Header.Set(spec.HeaderSessionID, sid)
 		case 2:
-			r.Header.Set(headerSessionID, "bogus")
+			r.Header.Set(spec.HeaderSessionID, "bogus")
 		}
 		if version != "" {
-			r.Header[headerProtocolVersion] = []string{version}
+			r.Header[spec.HeaderProtocolVersion] = []string{version}
 		}
 		if lastID != "" {
 			r.Header["Last-Event-Id"] = []string{lastID}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // The HTTP transport, driven through net/http against a dispatcher with a
@@ -535,24 +536,24 @@ func TestHTTPHeaderRules(t *testing.T) {
 	// Header names are case-insensitive; values are not.
 	wantOK(t, post(t, srv.URL, list, with(h, "Mcp-Method", "", "mcp-method", "tools/list")), "")
 	wantOK(t, post(t, srv.URL, list, with(h, "Mcp-Method", "", "MCP-METHOD", "tools/list", "MCP-Protocol-Version", "", "mcp-protocol-version", testVersion)), "")
-	wantError(t, post(t, srv.URL, list, with(h, "Mcp-Method", "TOOLS/LIST")), 400, rtCodeHeaderMismatch, "Mcp-Method")
-	wantError(t, post(t, srv.URL, list, with(h, "Mcp-Method", "prompts/list")), 400, rtCodeHeaderMismatch, "does not match")
-	wantError(t, post(t, srv.URL, list, with(h, "Mcp-Method", "")), 400, rtCodeHeaderMismatch, "Mcp-Method header is missing")
-	wantError(t, post(t, srv.URL, list, with(h, "MCP-Protocol-Version", "")), 400, rtCodeHeaderMismatch, "MCP-Protocol-Version header is missing")
+	wantError(t, post(t, srv.URL, list, with(h, "Mcp-Method", "TOOLS/LIST")), 400, spec.CodeHeaderMismatch, "Mcp-Method")
+	wantError(t, post(t, srv.URL, list, with(h, "Mcp-Method", "prompts/list")), 400, spec.CodeHeaderMismatch, "does not match")
+	wantError(t, post(t, srv.URL, list, with(h, "Mcp-Method", "")), 400, spec.CodeHeaderMismatch, "Mcp-Method header is missing")
+	wantError(t, post(t, srv.URL, list, with(h, "MCP-Protocol-Version", "")), 400, spec.CodeHeaderMismatch, "MCP-Protocol-Version header is missing")
 	r := post(t, srv.URL, list, with(h, "MCP-Protocol-Version", "2099-01-01"))
-	wantError(t, r, 400, rtCodeUnsupportedProtocolVersion, "2099-01-01")
+	wantError(t, r, 400, spec.CodeUnsupportedProtocolVersion, "2099-01-01")
 	if _, _, data := rpcErr(t, r.body); string(data) != `{"supported":["2026-07-28"],"requested":"2099-01-01"}` {
 		t.Errorf("data %s", data)
 	}
 	other := req("1", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}}`)
-	wantError(t, post(t, srv.URL, other, h), 400, rtCodeHeaderMismatch, `"2025-11-25"`)
+	wantError(t, post(t, srv.URL, other, h), 400, spec.CodeHeaderMismatch, `"2025-11-25"`)
 	// Two values of one header.
-	wantError(t, post(t, srv.URL, list, h, func(r *http.Request) { r.Header.Add("Mcp-Method", "tools/list") }), 400, rtCodeHeaderMismatch, "more than once")
+	wantError(t, post(t, srv.URL, list, h, func(r *http.Request) { r.Header.Add("Mcp-Method", "tools/list") }), 400, spec.CodeHeaderMismatch, "more than once")
 	// A legacy initialize without headers reaches the dispatcher, which
 	// names its versions (here: method not found, the test table has no
 	// initialize).
 	r = post(t, srv.URL, req("1", "initialize", `{"protocolVersion":"2025-06-18"}`), map[string]string{"Content-Type": "application/json"})
-	if c, _, _ := rpcErr(t, r.body); c == rtCodeHeaderMismatch {
+	if c, _, _ := rpcErr(t, r.body); c == spec.CodeHeaderMismatch {
 		t.Errorf("initialize got a header error: %s", r.body)
 	}
 
@@ -562,17 +563,17 @@ func TestHTTPHeaderRules(t *testing.T) {
 	}
 	wantOK(t, post(t, srv.URL, call("plain", `{}`), hdrs("tools/call", "plain")), "")
 	wantOK(t, post(t, srv.URL, call("plain", `{}`), hdrs("tools/call", "  plain  ")), "") // whitespace around a value is not part of it
-	wantError(t, post(t, srv.URL, call("plain", `{}`), hdrs("tools/call", "wrong_tool_name")), 400, rtCodeHeaderMismatch, "Mcp-Name")
-	wantError(t, post(t, srv.URL, call("plain", `{}`), hdrs("tools/call", "")), 400, rtCodeHeaderMismatch, "Mcp-Name header is missing")
+	wantError(t, post(t, srv.URL, call("plain", `{}`), hdrs("tools/call", "wrong_tool_name")), 400, spec.CodeHeaderMismatch, "Mcp-Name")
+	wantError(t, post(t, srv.URL, call("plain", `{}`), hdrs("tools/call", "")), 400, spec.CodeHeaderMismatch, "Mcp-Name header is missing")
 	wantOK(t, post(t, srv.URL, call("héllo wörld", `{}`), hdrs("tools/call", encodeHeaderValue("héllo wörld"))), "")
 	wantOK(t, post(t, srv.URL, call("=?base64?x?=", `{}`), hdrs("tools/call", encodeHeaderValue("=?base64?x?="))), "")
-	wantError(t, post(t, srv.URL, call("=?base64?x?=", `{}`), hdrs("tools/call", "=?base64?x?=")), 400, rtCodeHeaderMismatch, "Base64")
+	wantError(t, post(t, srv.URL, call("=?base64?x?=", `{}`), hdrs("tools/call", "=?base64?x?=")), 400, spec.CodeHeaderMismatch, "Base64")
 	read := req("3", "resources/read", `{`+testMeta+`,"uri":"file:///a b.txt"}`)
 	wantOK(t, post(t, srv.URL, read, hdrs("resources/read", "file:///a b.txt")), "")
-	wantError(t, post(t, srv.URL, read, hdrs("resources/read", "file:///a.txt")), 400, rtCodeHeaderMismatch, "params.uri")
+	wantError(t, post(t, srv.URL, read, hdrs("resources/read", "file:///a.txt")), 400, spec.CodeHeaderMismatch, "params.uri")
 	prompt := req("4", "prompts/get", `{`+testMeta+`,"name":"p"}`)
 	wantOK(t, post(t, srv.URL, prompt, hdrs("prompts/get", "p")), "")
-	wantError(t, post(t, srv.URL, prompt, hdrs("prompts/get", "q")), 400, rtCodeHeaderMismatch, "params.name")
+	wantError(t, post(t, srv.URL, prompt, hdrs("prompts/get", "q")), 400, spec.CodeHeaderMismatch, "params.name")
 
 	// Mcp-Param-* of the tool's x-mcp-header annotations.
 	route := hdrs("tools/call", "route")
@@ -614,7 +615,7 @@ func TestHTTPHeaderRules(t *testing.T) {
 			if c.ok {
 				wantOK(t, r, "")
 			} else {
-				wantError(t, r, 400, rtCodeHeaderMismatch, c.part)
+				wantError(t, r, 400, spec.CodeHeaderMismatch, c.part)
 			}
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file holds the wire formats of Streamable HTTP that both ends use:
@@ -21,16 +22,6 @@ import (
 // x-mcp-header bindings of tool arguments) and Server-Sent Events. The
 // server (rpc_http.go) checks headers and writes events; a client sets
 // headers and reads events with the same functions.
-
-// The request metadata headers (streamable-http.mdx, "Request Metadata"),
-// in the canonical form net/http stores header names in.
-const (
-	headerProtocolVersion = "Mcp-Protocol-Version"
-	headerMethod          = "Mcp-Method"
-	headerName            = "Mcp-Name"
-	headerParamPrefix     = "Mcp-Param-"
-	headerSessionID       = "Mcp-Session-Id"
-)
 
 // The Base64 sentinel of header values that are not plain visible ASCII
 // (streamable-http.mdx, "Value Encoding").
@@ -165,7 +156,7 @@ func paramHeaders(inputSchema []byte) ([]paramHeader, error) {
 					return errors.New("property " + strings.Join(at, ".") + ": x-mcp-header " + codec.Quote(name) + " is used twice")
 				}
 				seen[lower] = true
-				out = append(out, paramHeader{path: at, key: http.CanonicalHeaderKey(headerParamPrefix + name), typ: typ})
+				out = append(out, paramHeader{path: at, key: http.CanonicalHeaderKey(spec.HeaderParamPrefix + name), typ: typ})
 			}
 			if err := walk(p, at); err != nil {
 				return err

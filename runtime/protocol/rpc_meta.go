@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file holds the JSON-level checks of revisions with per-request
@@ -21,26 +22,12 @@ import (
 // JSON rather than the generated types so that they work the same for
 // every such revision.
 
-// Error codes the MCP specification defines (2026-07-28); the generated
-// package declares the exported constants of its revision.
-const (
-	rtCodeHeaderMismatch                  = -32020
-	rtCodeMissingRequiredClientCapability = -32021
-	rtCodeUnsupportedProtocolVersion      = -32022
-)
-
-const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
-)
-
 // checkProtocolVersion answers a request whose params declare a protocol
 // version the server does not support with UnsupportedProtocolVersionError
 // (-32022). A missing version is left to params validation (-32602), as
 // the specification says for a missing required member.
 func CheckProtocolVersion(params []byte, supported []string) error {
-	raw := codec.Lookup(codec.Lookup(params, "_meta"), metaProtocolVersion)
+	raw := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaProtocolVersion)
 	if raw == nil || raw[0] != '"' {
 		return nil
 	}
@@ -54,7 +41,7 @@ func CheckProtocolVersion(params []byte, supported []string) error {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{supported, v})
-	return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(v) + "; supported: " + codec.QuoteList(supported), Data: data}
+	return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(v) + "; supported: " + codec.QuoteList(supported), Data: data}
 }
 
 // RequireClientCapabilities returns MissingRequiredClientCapabilityError
@@ -63,7 +50,7 @@ func CheckProtocolVersion(params []byte, supported []string) error {
 func RequireClientCapabilities(required json.RawMessage) error {
 	data := append([]byte(`{"requiredCapabilities":`), required...)
 	data = append(data, '}')
-	return &jsonrpc.RPCError{Code: rtCodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
+	return &jsonrpc.RPCError{Code: spec.CodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
 }
 
 // inputRequestCapabilities checks the inputRequests of an
@@ -72,7 +59,7 @@ func RequireClientCapabilities(required json.RawMessage) error {
 // is missing, or nil. The specification forbids asking a client for input
 // it has not declared support for.
 func InputRequestCapabilities(params, result []byte) error {
-	caps := codec.Lookup(codec.Lookup(params, "_meta"), metaClientCapabilities)
+	caps := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaClientCapabilities)
 	has := func(path ...string) bool {
 		v := caps
 		for _, p := range path {
@@ -280,7 +267,7 @@ func TTL(ms int64) time.Duration {
 // modern request for a method the revision does not have: method not found
 // (streamable-http.mdx: 404 with -32601), whose message names the versions.
 func RejectInitialize(params []byte, supported []string) error {
-	if v := codec.Lookup(codec.Lookup(params, "_meta"), metaProtocolVersion); v != nil {
+	if v := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaProtocolVersion); v != nil {
 		return &jsonrpc.RPCError{Code: jsonrpc.CodeMethodNotFound,
 			Message: `method not found: "initialize" (this server has no initialize handshake; it supports protocol versions ` + codec.QuoteList(supported) + `)`}
 	}
@@ -294,7 +281,7 @@ func RejectInitialize(params []byte, supported []string) error {
 		Supported []string `json:"supported"`
 		Requested string   `json:"requested"`
 	}{supported, requested})
-	return &jsonrpc.RPCError{Code: rtCodeUnsupportedProtocolVersion,
+	return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion,
 		Message: "this server has no initialize handshake; it supports protocol versions " + codec.QuoteList(supported) + " (send server/discover)",
 		Data:    data}
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -218,7 +220,7 @@ func (s *Session) mayRequest(method string, params []byte) error {
 	if s.core.Modern && s.ProtocolVersion() == "" {
 		return errors.New("mcp: " + codec.Quote(method) + ": this revision has no requests from server to client; a handler asks for input with NeedInput")
 	}
-	if method == "ping" {
+	if method == spec.MethodPing {
 		return nil
 	}
 	s.mu.Lock()
@@ -239,17 +241,17 @@ func (s *Session) mayRequest(method string, params []byte) error {
 	}
 	var need []string
 	switch method {
-	case "elicitation/create":
+	case spec.MethodElicit:
 		need = []string{"elicitation"}
 		if m := codec.Lookup(params, "mode"); string(m) == `"url"` {
 			need = append(need, "url")
 		}
-	case "sampling/createMessage":
+	case spec.MethodCreateMessage:
 		need = []string{"sampling"}
 		if codec.Lookup(params, "tools") != nil {
 			need = append(need, "tools")
 		}
-	case "roots/list":
+	case spec.MethodListRoots:
 		need = []string{"roots"}
 	default:
 		return nil
@@ -267,7 +269,7 @@ func (s *Session) mayRequest(method string, params []byte) error {
 // before checks a message before the dispatcher handles it in a session;
 // a non-nil error answers it instead.
 func (s *Session) before(env *jsonrpc.Envelope) error {
-	if env.Method == "resources/subscribe" {
+	if env.Method == spec.MethodSubscribe {
 		s.mu.Lock()
 		n := len(s.subs)
 		s.mu.Unlock()
@@ -283,7 +285,7 @@ func (s *Session) before(env *jsonrpc.Envelope) error {
 // notification).
 func (s *Session) observe(method string, params, resp []byte) {
 	switch method {
-	case "initialize":
+	case spec.MethodInitialize:
 		v := codec.Lookup(codec.Lookup(resp, "result"), "protocolVersion")
 		var version string
 		if v != nil && v[0] == '"' {
@@ -295,17 +297,17 @@ func (s *Session) observe(method string, params, resp []byte) {
 		s.mu.Lock()
 		s.version, s.clientInfo, s.clientCaps = version, info, caps
 		s.mu.Unlock()
-	case "notifications/initialized":
+	case spec.MethodInitialized:
 		s.mu.Lock()
 		s.initialized = true
 		s.mu.Unlock()
-	case "logging/setLevel":
+	case spec.MethodSetLevel:
 		if l := levelOf(codec.Lookup(params, "level")); l >= 0 {
 			s.mu.Lock()
 			s.level = l
 			s.mu.Unlock()
 		}
-	case "resources/subscribe", "resources/unsubscribe":
+	case spec.MethodSubscribe, spec.MethodUnsubscribe:
 		raw := codec.Lookup(params, "uri")
 		if raw == nil || raw[0] != '"' {
 			return
@@ -313,7 +315,7 @@ func (s *Session) observe(method string, params, resp []byte) {
 		uri, _ := HeaderText(raw)
 		uri = strings.Clone(uri)
 		s.mu.Lock()
-		if method == "resources/subscribe" {
+		if method == spec.MethodSubscribe {
 			if s.subs == nil {
 				s.subs = map[string]struct{}{}
 			}
@@ -539,7 +541,7 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 		if ri := jsonrpc.RequestFromContext(ctx); ri != nil {
 			params = ri.Params
 		}
-		min := levelOf(codec.Lookup(codec.Lookup(params, "_meta"), metaLogLevel))
+		min := levelOf(codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaLogLevel))
 		if min < 0 || lv < min {
 			return nil
 		}
@@ -568,10 +570,6 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 	e.Buf = append(e.Buf, "}}"...)
 	return n.Notify(e.Buf)
 }
-
-// metaLogLevel is the _meta member of 2026-07-28 requests that asks for log
-// messages.
-const metaLogLevel = "io.modelcontextprotocol/logLevel"
 
 // SendProgress sends a progress notification (notifications/progress) for
 // the request the handler's context belongs to, if the request asked for
@@ -611,7 +609,7 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 		e.Float(total)
 	}
 	if message != "" {
-		if s := linkSession(n); s == nil || s.ProtocolVersion() != "2024-11-05" {
+		if s := linkSession(n); s == nil || s.ProtocolVersion() == "" || spec.Of(s.ProtocolVersion(), true).ProgressMessage {
 			e.Buf = append(e.Buf, `,"message":`...)
 			e.Str(message)
 		}

@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -140,7 +142,7 @@ func inputOf(req []byte) sealedInput {
 	if raw := codec.Lookup(req, "method"); raw != nil && raw[0] == '"' {
 		in.Method, _ = HeaderText(raw)
 	}
-	if in.Method == "elicitation/create" {
+	if in.Method == spec.MethodElicit {
 		p := codec.Lookup(req, "params")
 		if string(codec.Lookup(p, "mode")) != `"url"` {
 			in.Schema = codec.Lookup(p, "requestedSchema")

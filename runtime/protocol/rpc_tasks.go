@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/spec"
+
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
@@ -25,13 +27,6 @@ import (
 // and the typed glue (RunAsTask, AwaitInput) is generated; both come only
 // with revisions that have the extension. This file comes with every
 // dispatcher, because the dispatcher's request path knows the store.
-
-const (
-	tasksExtensionID  = "io.modelcontextprotocol/tasks"
-	methodTasksGet    = "tasks/get"
-	methodTasksUpdate = "tasks/update"
-	methodTasksCancel = "tasks/cancel"
-)
 
 // Task statuses (SEP-2663, "Task Status").
 const (
@@ -162,9 +157,9 @@ func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) 
 		s.meta = append(append([]byte(`"_meta":{"io.modelcontextprotocol/serverInfo":`), serverInfo...), '}')
 	}
 	methods := map[string]func(context.Context, []byte) ([]byte, error){
-		methodTasksGet:    s.serveGet,
-		methodTasksUpdate: s.serveUpdate,
-		methodTasksCancel: s.serveCancel,
+		spec.MethodTasksGet:    s.serveGet,
+		spec.MethodTasksUpdate: s.serveUpdate,
+		spec.MethodTasksCancel: s.serveCancel,
 	}
 	r.NameParams = map[string]string{}
 	for name, fn := range methods {
@@ -230,7 +225,7 @@ func RunAsTask(ctx context.Context, method string, fn func(context.Context) (jso
 	case store.finish[ri.Method] == nil || ri.Method != method:
 		return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: RunAsTask answers " + method + " requests, not " + ri.Method}
 	}
-	if !clientHasExtension(ri.Params, tasksExtensionID) {
+	if !clientHasExtension(ri.Params, TasksExtension) {
 		return requireTasksExtension()
 	}
 	return store.create(ctx, ri, fn)
@@ -239,7 +234,7 @@ func RunAsTask(ctx context.Context, method string, fn func(context.Context) (jso
 // clientHasExtension reports whether the client capabilities in params'
 // _meta declare the extension id.
 func clientHasExtension(params []byte, id string) bool {
-	caps := codec.Lookup(codec.Lookup(params, "_meta"), metaClientCapabilities)
+	caps := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaClientCapabilities)
 	ext := codec.Lookup(codec.Lookup(caps, "extensions"), id)
 	return ext != nil && ext[0] == '{'
 }
@@ -247,7 +242,7 @@ func clientHasExtension(params []byte, id string) bool {
 // requireTasksExtension is the error for a client that did not declare the
 // extension (SEP-2663, "Capability Negotiation").
 func requireTasksExtension() error {
-	return RequireClientCapabilities([]byte(`{"extensions":{"` + tasksExtensionID + `":{}}}`))
+	return RequireClientCapabilities([]byte(`{"extensions":{"` + TasksExtension + `":{}}}`))
 }
 
 // newTaskID returns an unguessable task id: 128 random bits.
@@ -473,7 +468,7 @@ func checkTaskRequest(params []byte) (id string, err error) {
 	if err := checkRequestMeta(params); err != nil {
 		return "", err
 	}
-	if !clientHasExtension(params, tasksExtensionID) {
+	if !clientHasExtension(params, TasksExtension) {
 		return "", requireTasksExtension()
 	}
 	raw := codec.Lookup(params, "taskId")
@@ -501,11 +496,11 @@ func checkRequestMeta(params []byte) error {
 	case meta[0] != '{':
 		return paramError("/params/_meta", "type", "must be an object, not "+codec.KindOf(meta[0]))
 	}
-	if v := codec.Lookup(meta, metaProtocolVersion); v == nil || v[0] != '"' {
-		return paramError("/params/_meta", "required", "missing required string member "+codec.Quote(metaProtocolVersion))
+	if v := codec.Lookup(meta, spec.MetaProtocolVersion); v == nil || v[0] != '"' {
+		return paramError("/params/_meta", "required", "missing required string member "+codec.Quote(spec.MetaProtocolVersion))
 	}
-	if c := codec.Lookup(meta, metaClientCapabilities); c == nil || c[0] != '{' {
-		return paramError("/params/_meta", "required", "missing required object member "+codec.Quote(metaClientCapabilities))
+	if c := codec.Lookup(meta, spec.MetaClientCapabilities); c == nil || c[0] != '{' {
+		return paramError("/params/_meta", "required", "missing required object member "+codec.Quote(spec.MetaClientCapabilities))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // The tasks extension at the level of the runtime: a dispatcher whose
@@ -246,19 +247,19 @@ func TestTaskRequestErrors(t *testing.T) {
 	// A client without the extension gets no task, but the error that
 	// names it.
 	r := env.send(ctx, "tools/call", `{`+metaCaps(noExtCaps)+`,"name":"t"}`)
-	env.wantErr(r, rtCodeMissingRequiredClientCapability, "")
+	env.wantErr(r, spec.CodeMissingRequiredClientCapability, "")
 	if !codec.JSONEqual(r.Error.Data, []byte(`{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`)) {
 		t.Errorf("data %s", r.Error.Data)
 	}
 	id := env.create().TaskID
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-		env.wantErr(env.send(ctx, m, `{`+metaCaps(noExtCaps)+`,"taskId":`+quoteJSON(id)+`,"inputResponses":{}}`), rtCodeMissingRequiredClientCapability, "")
+		env.wantErr(env.send(ctx, m, `{`+metaCaps(noExtCaps)+`,"taskId":`+quoteJSON(id)+`,"inputResponses":{}}`), spec.CodeMissingRequiredClientCapability, "")
 		env.wantErr(env.send(ctx, m, `{"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeInvalidParams, `"_meta"`)
 		env.wantErr(env.send(ctx, m, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeInvalidParams, "clientCapabilities")
 		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`}`), jsonrpc.CodeInvalidParams, `"taskId"`)
 		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":7}`), jsonrpc.CodeInvalidParams, "string")
 		env.wantErr(env.send(ctx, m, `{`+metaCaps(extCaps)+`,"taskId":"nope","inputResponses":{}}`), jsonrpc.CodeInvalidParams, `no task "nope"`)
-		env.wantErr(env.send(ctx, m, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":`+extCaps+`},"taskId":"x"}`), rtCodeUnsupportedProtocolVersion, "")
+		env.wantErr(env.send(ctx, m, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01","io.modelcontextprotocol/clientCapabilities":`+extCaps+`},"taskId":"x"}`), spec.CodeUnsupportedProtocolVersion, "")
 	}
 	env.wantErr(env.update(id, `[]`), jsonrpc.CodeInvalidParams, "object")
 	env.wantErr(env.send(ctx, "tasks/update", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`), jsonrpc.CodeInvalidParams, `"inputResponses"`)
@@ -377,7 +378,7 @@ func TestTaskInput(t *testing.T) {
 	r := env.send(context.Background(), "tools/call", `{`+metaCaps(extCaps)+`,"name":"t"}`)
 	id := env.ok(r).TaskID
 	g := env.await(id, "failed")
-	if g.Error.Code != rtCodeMissingRequiredClientCapability || !codec.JSONEqual(g.Error.Data, []byte(`{"requiredCapabilities":{"roots":{}}}`)) {
+	if g.Error.Code != spec.CodeMissingRequiredClientCapability || !codec.JSONEqual(g.Error.Data, []byte(`{"requiredCapabilities":{"roots":{}}}`)) {
 		t.Errorf("input the client cannot give: %+v %s", g.Error, g.Error.Data)
 	}
 
@@ -550,11 +551,11 @@ func TestTaskHTTP(t *testing.T) {
 	id := env.create().TaskID
 	body := req("1", "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":`+quoteJSON(id)+`}`)
 	wantOK(t, post(t, srv.URL, body, hdrs("tasks/get", id)), "")
-	wantError(t, post(t, srv.URL, body, hdrs("tasks/get", "other")), http.StatusBadRequest, rtCodeHeaderMismatch, "Mcp-Name")
-	wantError(t, post(t, srv.URL, body, hdrs("tasks/get", "")), http.StatusBadRequest, rtCodeHeaderMismatch, "missing")
-	wantError(t, post(t, srv.URL, body, hdrs("tasks/cancel", id)), http.StatusBadRequest, rtCodeHeaderMismatch, "Mcp-Method")
+	wantError(t, post(t, srv.URL, body, hdrs("tasks/get", "other")), http.StatusBadRequest, spec.CodeHeaderMismatch, "Mcp-Name")
+	wantError(t, post(t, srv.URL, body, hdrs("tasks/get", "")), http.StatusBadRequest, spec.CodeHeaderMismatch, "missing")
+	wantError(t, post(t, srv.URL, body, hdrs("tasks/cancel", id)), http.StatusBadRequest, spec.CodeHeaderMismatch, "Mcp-Method")
 	wantError(t, post(t, srv.URL, req("2", "tasks/get", `{`+metaCaps(extCaps)+`,"taskId":"nope"}`), hdrs("tasks/get", "nope")), http.StatusBadRequest, jsonrpc.CodeInvalidParams, "no task")
-	wantError(t, post(t, srv.URL, req("3", "tasks/get", `{`+metaCaps(noExtCaps)+`,"taskId":"x"}`), hdrs("tasks/get", "x")), http.StatusBadRequest, rtCodeMissingRequiredClientCapability, "")
+	wantError(t, post(t, srv.URL, req("3", "tasks/get", `{`+metaCaps(noExtCaps)+`,"taskId":"x"}`), hdrs("tasks/get", "x")), http.StatusBadRequest, spec.CodeMissingRequiredClientCapability, "")
 }
 
 // TestAttachTasksConflicts: a store serves one dispatcher, and the tasks

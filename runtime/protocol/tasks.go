@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file is the exported part of the tasks extension's server side
@@ -14,7 +15,7 @@ import (
 
 // TasksExtension is the identifier of the tasks extension, the key of its
 // entry in the extensions of client and server capabilities.
-const TasksExtension = tasksExtensionID
+const TasksExtension = spec.TasksExtension
 
 // TaskStoreOptions configure a TaskStore. The zero value is usable.
 type TaskStoreOptions struct {
@@ -67,7 +68,7 @@ func (s *TaskStore) Shutdown(ctx context.Context) error {
 // MissingRequiredClientCapabilityError (-32021) for such a client.
 func ClientSupportsTasks(ctx context.Context) bool {
 	ri := jsonrpc.RequestFromContext(ctx)
-	return ri != nil && clientHasExtension(ri.Params, tasksExtensionID)
+	return ri != nil && clientHasExtension(ri.Params, TasksExtension)
 }
 
 // withExtension returns extensions (server capabilities) with the

@@ -1,7 +1,8 @@
 // Package spec holds what the MCP specification says in prose and every
-// part of mcpgen must agree on: the _meta keys of the protocol, the
-// members of the newer revisions that the older ones carry elsewhere, and
-// (revision.go) which revision has which feature. The generator reads it
+// part of mcpgen must agree on: the method names, error codes, headers and
+// _meta keys the code acts on, the members of the newer revisions that the
+// older ones carry elsewhere, and (revision.go) which revision has which
+// behaviour. The generator reads it
 // to decide what it writes; the runtime reads it to decide what it does.
 // It imports nothing.
 package spec
@@ -16,10 +17,71 @@ const (
 	MetaSubscriptionID     = "io.modelcontextprotocol/subscriptionId"
 )
 
-// The methods whose meaning the runtime knows beyond their schema.
+// The methods whose meaning the generator or the runtime knows beyond
+// their schema (what a generated package serves is its schema's; these are
+// the names the code acts on).
 const (
-	MethodElicit = "elicitation/create"
+	MethodDiscover    = "server/discover"           // 2026-07-28: the version probe
+	MethodInitialize  = "initialize"                // the handshake of the earlier revisions
+	MethodInitialized = "notifications/initialized" // its end
+	MethodPing        = "ping"
+	MethodCancelled   = "notifications/cancelled"
+	MethodProgress    = "notifications/progress"
+
+	MethodListTools             = "tools/list"
+	MethodCallTool              = "tools/call"
+	MethodListPrompts           = "prompts/list"
+	MethodGetPrompt             = "prompts/get"
+	MethodListResources         = "resources/list"
+	MethodListResourceTemplates = "resources/templates/list"
+	MethodReadResource          = "resources/read"
+	MethodSubscribe             = "resources/subscribe"
+	MethodUnsubscribe           = "resources/unsubscribe"
+	MethodResourceUpdated       = "notifications/resources/updated"
+	MethodSetLevel              = "logging/setLevel"
+	MethodLogMessage            = "notifications/message"
+	MethodListen                = "subscriptions/listen"                     // 2026-07-28: the stream of notifications
+	MethodListenAcknowledged    = "notifications/subscriptions/acknowledged" // its first notification
+
+	MethodToolsListChanged     = "notifications/tools/list_changed"
+	MethodPromptsListChanged   = "notifications/prompts/list_changed"
+	MethodResourcesListChanged = "notifications/resources/list_changed"
+	MethodRootsListChanged     = "notifications/roots/list_changed"
+
+	// What a server asks of the client.
+	MethodElicit        = "elicitation/create"
+	MethodCreateMessage = "sampling/createMessage"
+	MethodListRoots     = "roots/list"
+
+	// The tasks extension (io.modelcontextprotocol/tasks).
+	MethodTasksGet    = "tasks/get"
+	MethodTasksUpdate = "tasks/update"
+	MethodTasksCancel = "tasks/cancel"
 )
+
+// The error codes MCP defines beyond JSON-RPC's (2026-07-28, and
+// -32002 of the earlier revisions).
+const (
+	CodeResourceNotFound                = -32002 // 2025-11-25 and earlier: resources/read of an unknown resource
+	CodeHeaderMismatch                  = -32020 // a request metadata header disagrees with the body
+	CodeMissingRequiredClientCapability = -32021
+	CodeUnsupportedProtocolVersion      = -32022
+)
+
+// The request metadata headers of Streamable HTTP (streamable-http.mdx,
+// "Request Metadata"; Mcp-Session-Id: "Session Management" of the
+// revisions with sessions), in the canonical form net/http stores header
+// names in.
+const (
+	HeaderProtocolVersion = "Mcp-Protocol-Version"
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+	HeaderParamPrefix     = "Mcp-Param-"
+	HeaderSessionID       = "Mcp-Session-Id"
+)
+
+// TasksExtension is the identifier of the tasks extension.
+const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // The members of results the protocol gives a meaning.
 const (
