@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"strings"
+	"encoding/base64"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -12,36 +12,45 @@ import (
 // seconds (subscribers of resources/updated hear of it), and a template
 // whose instances are generated on read.
 
-type resource struct {
-	def  mcp.Resource
-	read func(uri string) []mcp.ReadResourceResultContentsItem
+const (
+	watchedURI  = "test://watched-resource"
+	templateURI = "test://template/{id}/data"
+)
+
+// The static contents do not change while the server runs; the watched
+// resource changes every few seconds.
+const contentTTL = time.Minute
+
+// cached gives a read result its cache hints.
+func cached(r *mcp.ReadResourceResult, ttl time.Duration) *mcp.ReadResourceResult {
+	r.TTLMs, r.CacheScope = ttl.Milliseconds(), mcp.CacheScopePublic
+	return r
 }
 
-var resources = []resource{
-	{
-		def: decode[mcp.Resource](`{"uri":"test://static-text","name":"static-text","title":"Static text","description":"A static text resource.","mimeType":"text/plain"}`),
-		read: func(uri string) []mcp.ReadResourceResultContentsItem {
-			return []mcp.ReadResourceResultContentsItem{textContents(uri, "text/plain", "This is the content of the static text resource.")}
-		},
-	},
-	{
-		def: decode[mcp.Resource](`{"uri":"test://static-binary","name":"static-binary","title":"Static binary","description":"A static binary resource (a PNG image).","mimeType":"image/png"}`),
-		read: func(uri string) []mcp.ReadResourceResultContentsItem {
-			return []mcp.ReadResourceResultContentsItem{blobContents(uri, "image/png", pngPixel)}
-		},
-	},
-	{
-		def: decode[mcp.Resource](`{"uri":"test://watched-resource","name":"watched-resource","title":"Watched resource","description":"Changes every few seconds; subscribe to its updates.","mimeType":"text/plain"}`),
-		read: func(uri string) []mcp.ReadResourceResultContentsItem {
-			return []mcp.ReadResourceResultContentsItem{textContents(uri, "text/plain", "Watched resource, version "+watchedVersion())}
-		},
-	},
-}
+var pngBytes, _ = base64.StdEncoding.DecodeString(pngPixel)
 
-const templateURI = "test://template/{id}/data"
-
-var templates = []mcp.ResourceTemplate{
-	decode[mcp.ResourceTemplate](`{"uriTemplate":"` + templateURI + `","name":"template","title":"Data by id","description":"Data for any id.","mimeType":"application/json"}`),
+func addResources(s *mcp.Server) {
+	mcp.AddResource(s, mcp.Resource{URI: "test://static-text", Name: "static-text", Title: new("Static text"), Description: new("A static text resource."), MIMEType: new("text/plain")},
+		func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return cached(mcp.TextResource(p.URI, "text/plain", "This is the content of the static text resource."), contentTTL), nil
+		})
+	mcp.AddResource(s, mcp.Resource{URI: "test://static-binary", Name: "static-binary", Title: new("Static binary"), Description: new("A static binary resource (a PNG image)."), MIMEType: new("image/png")},
+		func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return cached(mcp.BlobResource(p.URI, "image/png", pngBytes), contentTTL), nil
+		})
+	mcp.AddResource(s, mcp.Resource{URI: watchedURI, Name: "watched-resource", Title: new("Watched resource"), Description: new("Changes every few seconds; subscribe to its updates."), MIMEType: new("text/plain")},
+		func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return cached(mcp.TextResource(p.URI, "text/plain", "Watched resource, version "+watchedVersion()), 0), nil
+		})
+	mcp.AddResourceTemplate(s, mcp.ResourceTemplate{URITemplate: templateURI, Name: "template", Title: new("Data by id"), Description: new("Data for any id."), MIMEType: new("application/json")},
+		func(_ context.Context, p *mcp.ReadResourceRequestParams, vars map[string]string) (*mcp.ReadResourceResult, error) {
+			id := vars["id"]
+			if id == "" {
+				return nil, mcp.ResourceNotFound(p.URI)
+			}
+			body := `{"id":` + jsonText(id) + `,"templateTest":true,"data":` + jsonText("Data for ID: "+id) + `}`
+			return cached(mcp.TextResource(p.URI, "application/json", body), contentTTL), nil
+		})
 }
 
 // watchedPeriod is how often the watched resource changes.
@@ -63,66 +72,7 @@ func (s *server) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: "test://watched-resource"})
+			s.ResourceUpdated(watchedURI)
 		}
 	}
-}
-
-func findResource(uri string) (resource, bool) {
-	for _, r := range resources {
-		if r.def.URI == uri {
-			return r, true
-		}
-	}
-	return resource{}, false
-}
-
-// The lists and static contents do not change while the server runs;
-// the watched resource changes every few seconds.
-const (
-	listTTL    = time.Hour
-	contentTTL = time.Minute
-)
-
-func (s *server) ListResources(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	var defs []mcp.Resource
-	for _, r := range resources {
-		defs = append(defs, r.def)
-	}
-	return &mcp.ListResourcesResult{Resources: defs, TTLMs: listTTL.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-}
-
-func (s *server) ListResourceTemplates(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	return &mcp.ListResourceTemplatesResult{ResourceTemplates: templates, TTLMs: listTTL.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-}
-
-func (s *server) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
-	if r, ok := findResource(p.URI); ok {
-		ttl := contentTTL
-		if p.URI == "test://watched-resource" {
-			ttl = 0
-		}
-		return &mcp.ReadResourceResult{Contents: r.read(p.URI), TTLMs: ttl.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-	}
-	if id, ok := templateID(p.URI); ok {
-		body := `{"id":` + jsonText(id) + `,"templateTest":true,"data":` + jsonText("Data for ID: "+id) + `}`
-		return &mcp.ReadResourceResult{Contents: []mcp.ReadResourceResultContentsItem{textContents(p.URI, "application/json", body)},
-			TTLMs: contentTTL.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-	}
-	// resources.mdx: an unknown resource is invalid params (-32602) with
-	// the URI in the error's data, never an empty contents list.
-	return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "resource not found: " + p.URI, Data: []byte(`{"uri":` + jsonText(p.URI) + `}`)}
-}
-
-// templateID matches uri against test://template/{id}/data.
-func templateID(uri string) (string, bool) {
-	rest, ok := strings.CutPrefix(uri, "test://template/")
-	if !ok {
-		return "", false
-	}
-	id, ok := strings.CutSuffix(rest, "/data")
-	if !ok || id == "" || strings.Contains(id, "/") {
-		return "", false
-	}
-	return id, true
 }

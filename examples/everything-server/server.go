@@ -10,32 +10,33 @@ import (
 
 // server implements every feature area the conformance suite exercises;
 // each area is in a file of its own (tools*.go, resources.go, prompts.go,
-// completion.go, subscriptions.go). UnimplementedServerHandler answers
-// the rest with "method not found".
+// completion.go, subscriptions.go). The embedded mcp.Server holds the
+// resources, the template and the prompts, and the tool that comes and
+// goes, and serves subscriptions/listen; the tools with schemas of their
+// own are in tools. UnimplementedServerHandler (which mcp.Server embeds)
+// answers the rest with "method not found".
 type server struct {
-	mcp.UnimplementedServerHandler
+	*mcp.Server
 
-	tools   *registry[tool]
-	prompts *registry[prompt]
-	hub     *hub
-	tasks   *mcp.TaskStore
-	logf    func(format string, args ...any)
+	tools []tool // the tools whose inputSchema is written out as JSON
+	tasks *mcp.TaskStore
+	logf  func(format string, args ...any)
 
-	// closing is closed when the server shuts down: open subscriptions
-	// end with a result.
-	closing   chan struct{}
-	closeOnce sync.Once
+	mu                             sync.Mutex // transientTool, transientPrompt
+	transientTool, transientPrompt bool
 }
 
 func newServer(logf func(format string, args ...any)) *server {
 	s := &server{
-		hub:     newHub(),
-		tasks:   mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond}),
-		logf:    logf,
-		closing: make(chan struct{}),
+		// The lists change (test_trigger_tool_change) and subscribers hear
+		// of it, so they are fresh for a short while only.
+		Server: &mcp.Server{TTL: 10 * time.Second},
+		tools:  allTools(),
+		tasks:  mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond}),
+		logf:   logf,
 	}
-	s.tools = newRegistry(s.hub, mcp.MethodToolListChangedNotification, allTools()...)
-	s.prompts = newRegistry(s.hub, mcp.MethodPromptListChangedNotification, allPrompts()...)
+	addResources(s.Server)
+	addPrompts(s.Server)
 	return s
 }
 
@@ -43,11 +44,15 @@ var serverInfo = mcp.Implementation{Name: "mcpgen-everything-server", Version: "
 
 // options are the dispatcher's options: what server/discover reports, the
 // task store (which also makes the dispatcher advertise the tasks
-// extension), and the log.
+// extension), and the log. The dispatcher declares the tools, resources
+// and prompts capabilities from the mcp.Server.
 func (s *server) options() mcp.ServerOptions {
 	return mcp.ServerOptions{
-		ServerInfo:   serverInfo,
-		Capabilities: capabilities(),
+		ServerInfo: serverInfo,
+		Capabilities: mcp.ServerCapabilities{
+			Completions: &mcp.ServerCapabilitiesCompletions{},
+			Logging:     &mcp.ServerCapabilitiesLogging{},
+		},
 		Instructions: "A server that offers every kind of tool, resource and prompt the MCP conformance suite tests.",
 		DiscoverTTL:  time.Hour,
 		Tasks:        s.tasks,
@@ -55,73 +60,9 @@ func (s *server) options() mcp.ServerOptions {
 	}
 }
 
-// capabilities are what the server offers: tools and prompts whose lists
-// change (with notifications on subscriptions/listen), resources with
-// update subscriptions, completions and log messages.
-func capabilities() mcp.ServerCapabilities {
-	return mcp.ServerCapabilities{
-		Tools:       &mcp.ServerCapabilitiesTools{ListChanged: new(true)},
-		Prompts:     &mcp.ServerCapabilitiesPrompts{ListChanged: new(true)},
-		Resources:   &mcp.ServerCapabilitiesResources{Subscribe: new(true), ListChanged: new(false)},
-		Completions: &mcp.ServerCapabilitiesCompletions{},
-		Logging:     &mcp.ServerCapabilitiesLogging{},
-	}
-}
-
 // close ends open subscriptions and cancels running tasks, waiting for
 // them until ctx is done.
 func (s *server) close(ctx context.Context) error {
-	s.closeOnce.Do(func() { close(s.closing) })
+	s.EndSubscriptions()
 	return s.tasks.Shutdown(ctx)
-}
-
-// registry is a list of named items that can change at run time (tools,
-// prompts): lists come out in a stable order, and a change is announced
-// on the hub.
-type registry[T interface{ name() string }] struct {
-	mu      sync.RWMutex
-	items   []T
-	hub     *hub
-	changed string // the list_changed notification
-}
-
-func newRegistry[T interface{ name() string }](h *hub, changed string, items ...T) *registry[T] {
-	return &registry[T]{items: items, hub: h, changed: changed}
-}
-
-func (r *registry[T]) list() []T {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return append([]T(nil), r.items...)
-}
-
-func (r *registry[T]) get(name string) (T, bool) {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	for _, it := range r.items {
-		if it.name() == name {
-			return it, true
-		}
-	}
-	var zero T
-	return zero, false
-}
-
-// toggle adds item, or removes it if the list has it, and announces the
-// change.
-func (r *registry[T]) toggle(item T) {
-	r.mu.Lock()
-	found := false
-	for i, it := range r.items {
-		if it.name() == item.name() {
-			r.items = append(r.items[:i:i], r.items[i+1:]...)
-			found = true
-			break
-		}
-	}
-	if !found {
-		r.items = append(r.items, item)
-	}
-	r.mu.Unlock()
-	r.hub.publish(event{method: r.changed})
 }

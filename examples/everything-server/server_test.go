@@ -102,19 +102,19 @@ func TestInteractiveTools(t *testing.T) {
 	_, d := newTestServer(t)
 	for _, tl := range inputTools() {
 		args := `{}`
-		switch tl.name() {
+		switch tl.def.Name {
 		case "test_sampling":
 			args = `{"prompt":"hi"}`
 		case "test_elicitation":
 			args = `{"message":"who?"}`
 		}
-		r := call(t, d, "tools/call", `{`+meta(allCaps)+`,"name":"`+tl.name()+`","arguments":`+args+`}`)
+		r := call(t, d, "tools/call", `{`+meta(allCaps)+`,"name":"`+tl.def.Name+`","arguments":`+args+`}`)
 		var v struct {
 			ResultType    string                     `json:"resultType"`
 			InputRequests map[string]json.RawMessage `json:"inputRequests"`
 		}
 		if r.Error != nil || json.Unmarshal(r.Result, &v) != nil || v.ResultType != "input_required" || len(v.InputRequests) == 0 {
-			t.Errorf("%s: %+v %s", tl.name(), r.Error, r.Result)
+			t.Errorf("%s: %+v %s", tl.def.Name, r.Error, r.Result)
 		}
 	}
 	// Without the capability the tool needs, a -32021.
@@ -166,7 +166,7 @@ func TestSubscription(t *testing.T) {
 	s, d := newTestServer(t)
 	srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
 	t.Cleanup(srv.Close)
-	body := `{"jsonrpc":"2.0","id":"sub-1","method":"subscriptions/listen","params":{` + meta(`{}`) + `,"notifications":{"toolsListChanged":true,"resourcesListChanged":true}}}`
+	body := `{"jsonrpc":"2.0","id":"sub-1","method":"subscriptions/listen","params":{` + meta(`{}`) + `,"notifications":{"toolsListChanged":true,"resourcesListChanged":true,"resourceSubscriptions":["test://watched-resource","test://nope"]}}}`
 	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -203,10 +203,12 @@ func TestSubscription(t *testing.T) {
 		return ""
 	}
 	ack := next()
-	// The server does not send resource list changes: the acknowledgement
-	// leaves them out.
+	// The mcp.Server sends the list changes of its resources too, and
+	// updates of the resources it has only: the acknowledgement leaves the
+	// unknown URI out.
 	if !strings.Contains(ack, `"method":"notifications/subscriptions/acknowledged"`) || !strings.Contains(ack, `"io.modelcontextprotocol/subscriptionId":"sub-1"`) ||
-		!strings.Contains(ack, `"toolsListChanged":true`) || strings.Contains(ack, "resourcesListChanged") {
+		!strings.Contains(ack, `"toolsListChanged":true`) || !strings.Contains(ack, `"resourcesListChanged":true`) ||
+		!strings.Contains(ack, `"resourceSubscriptions":["test://watched-resource"]`) {
 		t.Errorf("acknowledgement %s", ack)
 	}
 	if r := call(t, d, "tools/call", `{`+meta(`{}`)+`,"name":"test_trigger_tool_change"}`); r.Error != nil {

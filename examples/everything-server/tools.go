@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -14,8 +13,6 @@ type tool struct {
 	def mcp.Tool
 	run func(ctx context.Context, s *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error)
 }
-
-func (t tool) name() string { return t.def.Name }
 
 // defineTool makes a tool from its definition as JSON (name, description,
 // inputSchema, ...): the inputSchema reaches clients exactly as written.
@@ -36,21 +33,27 @@ func allTools() []tool {
 }
 
 func (s *server) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	var defs []mcp.Tool
-	for _, t := range s.tools.list() {
+	// The tools of the mcp.Server (the one that comes and goes) follow the
+	// others, with its cache hints.
+	r, err := s.Server.ListTools(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	defs := make([]mcp.Tool, 0, len(s.tools)+len(r.Tools))
+	for _, t := range s.tools {
 		defs = append(defs, t.def)
 	}
-	// The list changes (test_trigger_tool_change) and subscribers hear of
-	// it, so it is fresh for a short while only.
-	return &mcp.ListToolsResult{Tools: defs, TTLMs: (10 * time.Second).Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
+	r.Tools = append(defs, r.Tools...)
+	return r, nil
 }
 
 func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	t, ok := s.tools.get(p.Name)
-	if !ok {
-		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "unknown tool " + strconv.Quote(p.Name)}
+	for _, t := range s.tools {
+		if t.def.Name == p.Name {
+			return t.run(ctx, s, p)
+		}
 	}
-	return t.run(ctx, s, p)
+	return s.Server.CallTool(ctx, p)
 }
 
 // args decodes a tool call's arguments into v; a tool call whose

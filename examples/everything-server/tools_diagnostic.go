@@ -23,21 +23,32 @@ func diagnosticTools() []tool {
 			callWithLogging),
 		defineTool(`{"name":"test_trigger_tool_change","description":"Adds or removes the tool test_transient_tool, which notifies subscribers of tool list changes.","inputSchema":`+noArgs+`}`,
 			func(_ context.Context, s *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				s.tools.toggle(transientTool)
+				s.toggleTransientTool()
 				return toolResult(text("The tool list changed.")), nil
 			}),
 		defineTool(`{"name":"test_trigger_prompt_change","description":"Adds or removes the prompt test_transient_prompt, which notifies subscribers of prompt list changes.","inputSchema":`+noArgs+`}`,
 			func(_ context.Context, s *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				s.prompts.toggle(transientPrompt)
+				s.toggleTransientPrompt()
 				return toolResult(text("The prompt list changed.")), nil
 			}),
 	}
 }
 
-var transientTool = defineTool(`{"name":"test_transient_tool","description":"Comes and goes with test_trigger_tool_change.","inputSchema":`+noArgs+`}`,
-	func(context.Context, *server, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-		return toolResult(text("Still here.")), nil
-	})
+// toggleTransientTool adds test_transient_tool, or removes it if the set
+// has it; the set announces the change.
+func (s *server) toggleTransientTool() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.transientTool {
+		s.RemoveTools("test_transient_tool")
+	} else {
+		mcp.AddTool(s, mcp.Tool{Name: "test_transient_tool", Description: new("Comes and goes with test_trigger_tool_change.")},
+			func(context.Context, *mcp.CallToolRequestParams, struct{}) (*mcp.CallToolResult, error) {
+				return mcp.TextResult("Still here."), nil
+			})
+	}
+	s.transientTool = !s.transientTool
+}
 
 func callMissingCapability(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	if p.Meta.ClientCapabilities.Sampling == nil {

@@ -226,7 +226,7 @@ func (e *emitter) emitListen(f *jen.File, t *ir.ToolSupport) {
 	isTrue := func(field string) *jen.Statement {
 		return jen.Id("req").Dot(field).Op("!=").Nil().Op("&&").Op("*").Id("req").Dot(field)
 	}
-	f.Comment(commentText("SubscriptionsListen answers subscriptions/listen with a stream of the set's\nchanges: it acknowledges the notifications it will send (the list changes of\ntools, prompts and resources, and the updates of the resources named, that the\nclient asks for; others are left out, as the acknowledgement must), then sends\neach change (ResourceUpdated, additions and removals) tagged with the\nsubscription's id, until the client closes the stream or EndSubscriptions ends\nit with a result."))
+	f.Comment(commentText("SubscriptionsListen answers subscriptions/listen with a stream of the set's\nchanges: it acknowledges the notifications it will send (the list changes of\ntools, prompts and resources, and the updates of the resources named that the\nset has or a template of it matches, that the client asks for; others are left out, as the acknowledgement must), then sends\neach change (ResourceUpdated, additions and removals) tagged with the\nsubscription's id, until the client closes the stream or EndSubscriptions ends\nit with a result."))
 	f.Func().Params(jen.Id("s").Add(set.Clone())).Id("SubscriptionsListen").Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id("SubscriptionsListenRequestParams")).Params(jen.Op("*").Id("SubscriptionsListenResult"), jen.Error()).Block(
 		jen.Var().Id("id").Id("RequestId"),
 		jen.If(jen.Err().Op(":=").Id("id").Dot("UnmarshalJSON").Call(jen.Id("RequestFromContext").Call(jen.Id("ctx")).Dot("ID")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
@@ -235,7 +235,7 @@ func (e *emitter) emitListen(f *jen.File, t *ir.ToolSupport) {
 		jen.If(isTrue("ToolsListChanged")).Block(jen.Id("g").Dot("ToolsListChanged").Op("=").New(jen.True())),
 		jen.If(isTrue("PromptsListChanged")).Block(jen.Id("g").Dot("PromptsListChanged").Op("=").New(jen.True())),
 		jen.If(isTrue("ResourcesListChanged")).Block(jen.Id("g").Dot("ResourcesListChanged").Op("=").New(jen.True())),
-		jen.Id("g").Dot("ResourceSubscriptions").Op("=").Id("req").Dot("ResourceSubscriptions"),
+		jen.Id("g").Dot("ResourceSubscriptions").Op("=").Qual(protocolPkg, "KnownURIs").Call(jen.Op("&").Id("s").Dot("resources"), jen.Op("&").Id("s").Dot("templates"), jen.Id("req").Dot("ResourceSubscriptions")),
 		jen.Id("want").Op(":=").Func().Params(jen.Id("c").Qual(protocolPkg, "Change")).Bool().Block(
 			jen.Switch(jen.Id("c").Dot("Method")).Block(
 				jen.Case(jen.Id(t.ListChangedMethod)).Block(jen.Return(jen.Id("g").Dot("ToolsListChanged").Op("!=").Nil())),

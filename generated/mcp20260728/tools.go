@@ -573,10 +573,10 @@ func PromptResult(messages ...PromptMessage) *GetPromptResult {
 
 // SubscriptionsListen answers subscriptions/listen with a stream of the set's changes: it
 // acknowledges the notifications it will send (the list changes of tools, prompts and
-// resources, and the updates of the resources named, that the client asks for; others are
-// left out, as the acknowledgement must), then sends each change (ResourceUpdated, additions
-// and removals) tagged with the subscription's id, until the client closes the stream or
-// EndSubscriptions ends it with a result.
+// resources, and the updates of the resources named that the set has or a template of it
+// matches, that the client asks for; others are left out, as the acknowledgement must), then
+// sends each change (ResourceUpdated, additions and removals) tagged with the subscription's
+// id, until the client closes the stream or EndSubscriptions ends it with a result.
 func (s *Server) SubscriptionsListen(ctx context.Context, p *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
 	var id RequestId
 	if err := id.UnmarshalJSON(RequestFromContext(ctx).ID); err != nil {
@@ -593,7 +593,7 @@ func (s *Server) SubscriptionsListen(ctx context.Context, p *SubscriptionsListen
 	if req.ResourcesListChanged != nil && *req.ResourcesListChanged {
 		g.ResourcesListChanged = new(true)
 	}
-	g.ResourceSubscriptions = req.ResourceSubscriptions
+	g.ResourceSubscriptions = protocol.KnownURIs(&s.resources, &s.templates, req.ResourceSubscriptions)
 	want := func(c protocol.Change) bool {
 		switch c.Method {
 		case MethodToolListChangedNotification:

@@ -331,3 +331,22 @@ func ReadResource[Res, Tmpl, P, R any](ctx context.Context, res *Entries[Res, fu
 	}
 	return found.Read(ctx, p, vars)
 }
+
+// KnownURIs returns the URIs of uris that the set has a resource of, or
+// that one of its templates matches: those a subscription can hear of.
+func KnownURIs[Res, Tmpl, P, R any](res *Entries[Res, func(context.Context, *P) (*R, error)], tmpls *Entries[Tmpl, Template[P, R]], uris []string) []string {
+	var out []string
+	for _, u := range uris {
+		_, ok := res.Func(u)
+		if !ok {
+			tmpls.Each(func(_ Tmpl, t Template[P, R]) bool {
+				_, ok = t.URI.Match(u)
+				return !ok
+			})
+		}
+		if ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
