@@ -28,18 +28,23 @@ The schema of a struct type:
   - Names match exactly, and a member the struct does not declare is refused
     (additionalProperties: false).
   - A jsonschema tag is the member's description (as in the official Go SDK). An mcp tag
-    restricts a string to a list of values (mcp:"enum=celsius|fahrenheit"), or mirrors an
-    argument into an Mcp-Param-Name header over HTTP (mcp:"header=Region", x-mcp-header: for
-    strings, integers and booleans reached through struct fields; such integers are bounded to
-    ±(2^53-1)).
+    holds keywords, comma-separated: enum=a|b (strings), minimum=, maximum=,
+    exclusiveMinimum=, exclusiveMaximum= (numbers), minLength=, maxLength= (strings),
+    minItems=, maxItems= (slices), pattern= (a regular expression, no comma), format=
+    (date-time, date, time, email, uri, uuid, ...), default= and example= (JSON values, or
+    a string's text), and header=Name, which mirrors an argument into an Mcp-Param-Name
+    header over HTTP (x-mcp-header: for strings, integers and booleans reached through
+    struct fields; such integers are bounded to ±(2^53-1)). A value against them is
+    refused like one of the wrong type.
   - Booleans, strings, integers (bounded by their size: int8 is -128 to 127, unsigned ones are
     at least 0; the schema states no bound for 64-bit ones, and a value beyond the Go type is
     refused), floats, slices, arrays, maps with string keys, pointers and structs map as
     encoding/json maps them; []byte is a base64 string, time.Time a date-time string,
     json.RawMessage and any take any JSON, and a type that implements encoding.TextUnmarshaler
-    is a string.
+    is a string. A type with a method MCPSchema() []byte (protocol.Schemaer) gives its own
+    schema (a JSON Schema object): a value is checked against it, then decoded by encoding/json.
   - Channels, functions, complex numbers, interfaces with methods, maps with other keys, types
-    with an UnmarshalJSON of their own and recursive types have no schema:
+    with an UnmarshalJSON of their own (and no MCPSchema) and recursive types have no schema:
     adding a tool with one panics, naming the field.
 
 The arguments type is a struct (struct{} for a tool without arguments, whose schema is

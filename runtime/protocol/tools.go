@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
 	"encoding"
 	"encoding/base64"
@@ -40,7 +41,8 @@ import (
 //   - `jsonschema:"text"` is the member's description (the tag of the
 //     official Go SDK); `mcp:"enum=a|b,header=Name"` restricts a string to
 //     the listed values and marks an argument for an Mcp-Param-Name header
-//     (x-mcp-header).
+//     (x-mcp-header); its other keywords (tools_keywords.go) state
+//     bounds, lengths, a pattern, a format, a default and examples.
 //   - bool, strings, integers (their range: int8 is -128..127; no bound
 //     is stated for 64-bit ones, whose range is checked all the same), floats,
 //     slices, arrays, maps with string keys, pointers, structs, []byte (a
@@ -48,8 +50,8 @@ import (
 //     any (any JSON), and types that implement encoding.TextUnmarshaler
 //     (a string) have schemas; channels, functions, complex numbers,
 //     interfaces with methods, other map keys, types with their own
-//     UnmarshalJSON, and recursive types are refused when the tool is
-//     added.
+//     UnmarshalJSON (unless they implement Schemaer), and recursive types
+//     are refused when the tool is added.
 
 // argKind says how a Go type maps to JSON.
 type argKind uint8
@@ -70,6 +72,7 @@ const (
 	argArray
 	argMap
 	argPtr
+	argCustom // a type with MCPSchema: its own schema, decoded by encoding/json
 )
 
 // argNode is the plan for one use of a Go type.
@@ -85,10 +88,13 @@ type argNode struct {
 	bounded    bool
 	min, max   int64
 	umax       uint64
-	bits       int      // integer and float size
-	enum       []string // allowed strings, or nil
-	typeName   string   // for messages about text values
-	marshalTxt bool     // argText: the type implements encoding.TextMarshaler
+	bits       int           // integer and float size
+	enum       []string      // allowed strings, or nil
+	typeName   string        // for messages about text values
+	marshalTxt bool          // argText: the type implements encoding.TextMarshaler
+	kw         *argKeywords  // the keywords of an mcp tag, or nil
+	custom     *codec.Schema // argCustom: the type's own schema
+	customText []byte        // argCustom: its text
 }
 
 // argField is one member of a struct.
@@ -120,7 +126,18 @@ var (
 	rtJSONUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	rtJSONMarshalerType   = reflect.TypeFor[json.Marshaler]()
 	rtStringType          = reflect.TypeFor[string]()
+	rtSchemaerType        = reflect.TypeFor[Schemaer]()
 )
+
+// Schemaer is a Go type that gives its own JSON Schema (a type with a JSON
+// form of its own, such as a decimal or a wrapped time): MCPSchema returns
+// a JSON Schema object, called on the zero value. A tool's arguments check
+// a value against it, then decode it with encoding/json (the type's
+// UnmarshalJSON, if it has one); a structured result encodes it with
+// encoding/json (its MarshalJSON).
+type Schemaer interface {
+	MCPSchema() []byte
+}
 
 // maxSafeInteger is 2^53-1, the largest integer x-mcp-header allows.
 const maxSafeInteger = 1<<53 - 1
@@ -183,6 +200,8 @@ func (b *argsBuilder) node(t reflect.Type, path string, static bool) (*argNode, 
 	case t == rtRawType:
 		n.kind = argRaw
 		return n, nil
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && (t.Implements(rtSchemaerType) || reflect.PointerTo(t).Implements(rtSchemaerType)):
+		return b.customNode(t, path)
 	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && b.special(t):
 		n.kind, n.typeName = argText, t.String()
 		n.marshalTxt = t.Implements(rtTextMarshalerType) || reflect.PointerTo(t).Implements(rtTextMarshalerType)
@@ -431,7 +450,9 @@ func (b *argsBuilder) mcpTag(f *argField, tag, path string, static bool) error {
 			b.headers[low] = path
 			f.header = val
 		default:
-			return errors.New(path + ": unknown mcp tag option " + strconv.Quote(opt) + " (want enum=a|b or header=Name)")
+			if err := base.keyword(key, val, path); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -484,16 +505,22 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 		e.Name(`"type":`)
 		e.Str("integer")
 		if n.bounded {
-			e.Name(`"minimum":`)
-			e.Int(n.min)
-			e.Name(`"maximum":`)
-			e.Int(n.max)
+			if n.kw == nil || n.kw.minimum == "" {
+				e.Name(`"minimum":`)
+				e.Int(n.min)
+			}
+			if n.kw == nil || n.kw.maximum == "" {
+				e.Name(`"maximum":`)
+				e.Int(n.max)
+			}
 		}
 	case argUint:
 		e.Name(`"type":`)
 		e.Str("integer")
-		e.Name(`"minimum":0`)
-		if n.umax != math.MaxUint64 {
+		if n.kw == nil || n.kw.minimum == "" {
+			e.Name(`"minimum":0`)
+		}
+		if n.umax != math.MaxUint64 && (n.kw == nil || n.kw.maximum == "") {
 			e.Name(`"maximum":`)
 			e.Buf = strconv.AppendUint(e.Buf, n.umax, 10)
 		}
@@ -513,6 +540,9 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 	case argText:
 		e.Name(`"type":`)
 		e.Str("string")
+	case argCustom:
+		// The type's own schema, with the member's annotations merged in.
+		e.Buf = append(e.Buf, n.customText[1:len(n.customText)-1]...)
 	case argRaw, argAny:
 		// Any JSON value.
 	case argSlice, argArray:
@@ -562,6 +592,9 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 		}
 		e.Name(`"additionalProperties":false`)
 	}
+	if n.kw != nil {
+		n.kw.writeSchema(e)
+	}
 	if f != nil && f.desc != "" {
 		e.Name(`"description":`)
 		e.Str(f.desc)
@@ -595,8 +628,24 @@ func (c *ArgsCodec) decode(data []byte, v any) error {
 	return d.Finish()
 }
 
-// decode reads the next value into v (settable, of n's type).
+// decode reads the next value into v (settable, of n's type), then checks
+// the keywords of its mcp tag.
 func (n *argNode) decode(d *codec.Decoder, v reflect.Value) {
+	if n.kw == nil {
+		n.decodeValue(d, v)
+		return
+	}
+	d.Peek()
+	off := d.Pos
+	before := len(d.Errs)
+	n.decodeValue(d, v)
+	if len(d.Errs) == before && !d.Failed() {
+		n.kw.check(d, off, v)
+	}
+}
+
+// decodeValue reads the next value into v by n's type.
+func (n *argNode) decodeValue(d *codec.Decoder, v reflect.Value) {
 	switch n.kind {
 	case argBool:
 		v.SetBool(d.Bool())
@@ -664,6 +713,31 @@ func (n *argNode) decode(d *codec.Decoder, v reflect.Value) {
 		}
 		if x != nil {
 			v.Set(reflect.ValueOf(x))
+		}
+	case argCustom:
+		d.Peek()
+		off := d.Pos
+		b := d.Raw()
+		if d.Failed() {
+			return
+		}
+		if err := n.custom.Validate("", b); err != nil {
+			var ve *codec.ValidationError
+			if errors.As(err, &ve) {
+				for _, x := range ve.Violations {
+					msg := x.Message
+					if x.Pointer != "" {
+						msg = x.Pointer + ": " + msg
+					}
+					d.Violate(off, "$ref", n.typ.String()+": "+msg)
+				}
+				return
+			}
+			d.Fail(err.Error())
+			return
+		}
+		if err := json.Unmarshal(b, v.Addr().Interface()); err != nil {
+			d.Violate(off, "type", "not a valid "+n.typ.String()+": "+err.Error())
 		}
 	case argPtr:
 		p := reflect.New(n.typ.Elem())
@@ -942,6 +1016,14 @@ func (n *argNode) encode(e *codec.Encoder, v reflect.Value) {
 			return
 		}
 		e.Raw(v.Bytes())
+	case argCustom:
+		b, err := json.Marshal(v.Interface())
+		if err != nil {
+			e.Fail(err.Error())
+			e.Null()
+			return
+		}
+		e.Raw(b)
 	case argAny:
 		if v.IsNil() {
 			e.Null()
@@ -1186,3 +1268,28 @@ func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, err
 // errToolsCursor answers a tools/list cursor: a Tools lists every tool on
 // one page, so no cursor is valid (pagination.mdx: invalid params).
 var ErrToolsCursor = &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists all its tools on one page"}
+
+// customNode is the plan of a type with MCPSchema: its schema must be a
+// JSON object the run-time validator reads.
+func (b *argsBuilder) customNode(t reflect.Type, path string) (*argNode, error) {
+	var sch []byte
+	if t.Implements(rtSchemaerType) {
+		sch = reflect.Zero(t).Interface().(Schemaer).MCPSchema()
+	} else {
+		sch = reflect.New(t).Interface().(Schemaer).MCPSchema()
+	}
+	sch = bytes.TrimSpace(sch)
+	if len(sch) < 2 || sch[0] != '{' || !json.Valid(sch) {
+		return nil, errors.New(path + ": " + t.String() + ".MCPSchema is not a JSON object")
+	}
+	// Compact, so that the schema can be spliced into the member's.
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, sch); err != nil {
+		return nil, errors.New(path + ": " + t.String() + ".MCPSchema: " + err.Error())
+	}
+	c, err := codec.CompileSchema(buf.Bytes())
+	if err != nil {
+		return nil, errors.New(path + ": " + t.String() + ".MCPSchema: " + err.Error())
+	}
+	return &argNode{kind: argCustom, typ: t, custom: c, customText: buf.Bytes()}, nil
+}
