@@ -207,6 +207,47 @@ func (h *HTTPHandler) NewServer(addr string) *http.Server {
 	return srv
 }
 
+// DefaultPath is the endpoint path ListenAndServe serves at.
+const DefaultPath = "/mcp"
+
+// shutdownGrace bounds how long ListenAndServe lets the requests in flight
+// finish once its context is done.
+const shutdownGrace = 10 * time.Second
+
+// ListenAndServe serves h at http://addr/mcp (DefaultPath; other paths are
+// 404) with the http.Server NewServer makes, until ctx is done, then shuts
+// down, letting the requests in flight finish for up to ten seconds, and
+// returns nil. It logs the address it listens on (with port 0, the one
+// the system chose) through the dispatcher's Logf. h keeps its checks:
+// with zero HTTPOptions, only loopback clients are served. Streams that
+// do not end by themselves (a Server's subscriptions/listen) hold the
+// shutdown for the ten seconds: end them first (Server.EndSubscriptions).
+func (h *HTTPHandler) ListenAndServe(ctx context.Context, addr string) error {
+	mux := http.NewServeMux()
+	mux.Handle(DefaultPath, h)
+	srv := h.NewServer(addr)
+	srv.Handler = mux
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	h.d.Log("listening on http://%s%s", ln.Addr(), DefaultPath)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err = srv.Shutdown(shutdown)
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
 // CloseStreams ends the connections of the sessions' GET streams, which
 // never end by themselves (http.Server.Shutdown would wait for them until
 // its context ends). The sessions stay: a client that reconnects to this

@@ -8,8 +8,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -325,4 +328,72 @@ func TestURITemplateMatch(t *testing.T) {
 			t.Errorf("%q parses, want an error", bad)
 		}
 	}
+}
+
+// TestListenAndServe: one line serves a dispatcher over HTTP at /mcp, and
+// the context ends it. A tool with an x-mcp-header argument is called
+// without the server asking itself tools/list (the bindings come from the
+// set), even with a zero TTL.
+func TestListenAndServe(t *testing.T) {
+	type regionArgs struct {
+		Region string `json:"region" mcp:"header=Region"`
+	}
+	s := &mcp.Server{}
+	mcp.AddTool(s, mcp.Tool{Name: "where"}, func(_ context.Context, _ *mcp.CallToolRequestParams, in regionArgs) (*mcp.CallToolResult, error) {
+		return mcp.TextResult(in.Region), nil
+	})
+	var lists atomic.Int32
+	addr := make(chan string, 1)
+	h := &countingLists{Server: s, lists: &lists}
+	d := mcp.NewServerDispatcher(h, mcp.ServerOptions{Logf: func(format string, args ...any) {
+		if msg := fmt.Sprintf(format, args...); strings.HasPrefix(msg, "listening on ") {
+			addr <- strings.TrimPrefix(msg, "listening on ")
+		}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- mcp.NewHTTPHandler(d, mcp.HTTPOptions{}).ListenAndServe(ctx, "127.0.0.1:0") }()
+	var url string
+	select {
+	case url = <-addr:
+	case <-time.After(5 * time.Second):
+		t.Fatal("not listening")
+	}
+	if !strings.HasSuffix(url, "/mcp") {
+		t.Fatalf("listening on %s, want the /mcp endpoint", url)
+	}
+	for range 3 {
+		body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta2026 + `,"name":"where","arguments":{"region":"eu"}}}`
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		for k, v := range map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "where", "Mcp-Param-Region": "eu"} {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), `"text":"eu"`) {
+			t.Fatalf("tools/call over HTTP: %d %s", resp.StatusCode, b)
+		}
+	}
+	if n := lists.Load(); n != 0 {
+		t.Errorf("the server asked itself tools/list %d times, want 0", n)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("ListenAndServe: %v", err)
+	}
+}
+
+// countingLists counts the tools/list calls its Server answers.
+type countingLists struct {
+	*mcp.Server
+	lists *atomic.Int32
+}
+
+func (c *countingLists) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	c.lists.Add(1)
+	return c.Server.ListTools(ctx, p)
 }
