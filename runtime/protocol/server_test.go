@@ -397,3 +397,69 @@ func (c *countingLists) ListTools(ctx context.Context, p *mcp.PaginatedRequestPa
 	c.lists.Add(1)
 	return c.Server.ListTools(ctx, p)
 }
+
+func addTool(s *mcp.Server) {
+	mcp.AddTool(s, mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequestParams, in addArgs) (*mcp.CallToolResult, error) {
+		return mcp.TextResult("sum"), nil
+	})
+}
+
+// serverWithSets is a Server with a tool, and many resources, templates
+// and prompts a tools/call does not use.
+func serverWithSets() *mcp.Server {
+	s := &mcp.Server{}
+	addTool(s)
+	for i := range 100 {
+		n := fmt.Sprint(i)
+		mcp.AddResource(s, mcp.Resource{URI: "file:///r" + n, Name: n}, func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return mcp.TextResource(p.URI, "", n), nil
+		})
+		mcp.AddResourceTemplate(s, mcp.ResourceTemplate{URITemplate: "file:///t" + n + "/{x}", Name: n}, func(_ context.Context, p *mcp.ReadResourceRequestParams, _ map[string]string) (*mcp.ReadResourceResult, error) {
+			return mcp.TextResource(p.URI, "", n), nil
+		})
+		mcp.AddPrompt(s, mcp.Prompt{Name: "p" + n}, func(context.Context, *mcp.GetPromptRequestParams, struct{}) (*mcp.GetPromptResult, error) {
+			return mcp.PromptResult(), nil
+		})
+	}
+	return s
+}
+
+var callAdd = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta2026 + `,"name":"add","arguments":{"a":1,"b":2}}}`)
+
+// TestServerSetsCostNothing: the resources, templates and prompts of a
+// Server add no allocation to a tools/call that does not use them.
+func TestServerSetsCostNothing(t *testing.T) {
+	toolOnly := &mcp.Server{}
+	addTool(toolOnly)
+	ctx := context.Background()
+	measure := func(s *mcp.Server) float64 {
+		d := mcp.NewServerDispatcher(s, mcp.ServerOptions{})
+		if r := d.Handle(ctx, callAdd); !strings.Contains(string(r), `"text":"sum"`) {
+			t.Fatalf("tools/call: %s", r)
+		}
+		return testing.AllocsPerRun(200, func() { d.Handle(ctx, callAdd) })
+	}
+	base, with := measure(toolOnly), measure(serverWithSets())
+	if with > base {
+		t.Errorf("tools/call allocates %v times with the other sets full, %v with the tool alone", with, base)
+	}
+	t.Logf("tools/call: %v allocations, with or without 300 resources, templates and prompts (%v)", base, with)
+}
+
+func BenchmarkServerToolCall(b *testing.B) {
+	ctx := context.Background()
+	toolOnly := &mcp.Server{}
+	addTool(toolOnly)
+	for _, c := range []struct {
+		name string
+		s    *mcp.Server
+	}{{"ToolOnly", toolOnly}, {"WithSets", serverWithSets()}} {
+		b.Run(c.name, func(b *testing.B) {
+			d := mcp.NewServerDispatcher(c.s, mcp.ServerOptions{})
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Handle(ctx, callAdd)
+			}
+		})
+	}
+}
