@@ -206,8 +206,9 @@ func clientInputs(p *ir.Protocol) []*ir.ClientInput {
 		}
 		in := &ir.ClientInput{Method: method, Handler: strings.TrimSuffix(req.Definition, "Request"), Result: kind.Result,
 			FillDefaults: method == spec.MethodElicit}
+		in.Request = req
 		if pf := req.FieldByJSON("params"); pf != nil {
-			in.Params = pf.Type
+			in.Params, in.ParamsField = pf.Type, pf
 		}
 		if m, ok := declared[method]; ok {
 			in.Declared, in.Handler = true, m.Handler

@@ -131,6 +131,7 @@ func (b *builder) buildProtocol() *ir.Protocol {
 	p.Tasks = taskSupport(p)
 	p.Tools = b.buildTools(p, defs)
 	p.Client = b.buildClient(p, defs)
+	p.Typed = b.buildTyped(p)
 	return p
 }
 

@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the expected files under golden
 
 // goldenFiles are the generated files a golden case pins. They are kept as
 // <name>.golden so that the go tool does not compile them.
-var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "dispatch.go", "client.go", "tools.go", "runtime.go"}
+var goldenFiles = []string{"doc.go", "types.go", "json.go", "validate.go", "dispatch.go", "client.go", "calls.go", "tools.go", "runtime.go"}
 
 // olderRevision is the revision of a golden case's older schema
 // (golden/<case>/older.json): the case's package gets the conversions to

@@ -92,6 +92,9 @@ func Emit(pkg *ir.Package) (Files, error) {
 		if pkg.Protocol.Client != nil {
 			files["client.go"] = e.emitClient()
 		}
+		if pkg.Protocol.Typed != nil {
+			files["calls.go"] = e.emitCalls()
+		}
 		olderFiles, olderData := e.emitOlder()
 		for name, f := range olderFiles {
 			files[name] = f

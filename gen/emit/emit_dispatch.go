@@ -364,6 +364,7 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
 	if s.Dir == ir.ServerToClient {
 		fields = append(fields, clientOptionFields(p)...)
+		fields = append(fields, typedOptionFields(p)...)
 	}
 	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
 	f.Type().Id(s.Options).Struct(fields...)

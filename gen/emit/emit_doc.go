@@ -23,6 +23,58 @@ type docData struct {
 	// variable.
 	Older                   []string
 	OlderList, OlderExample string
+	// Typed says what calls.go has (typedDoc), or "".
+	Typed string
+}
+
+// typedDoc is the package comment's sentences on the typed calls.
+func typedDoc(t *ir.TypedCalls) string {
+	if t == nil {
+		return ""
+	}
+	var parts []string
+	if len(t.Lists) > 0 {
+		var iters []string
+		for _, l := range t.Lists {
+			iters = append(iters, "Client."+l.Iter)
+		}
+		parts = append(parts, strings.Join(iters, ", ")+" range over the pages of the server's lists")
+	}
+	if t.Call != "" {
+		s := "Client." + t.Call + " calls a tool with a Go value for its arguments"
+		if t.CallAs != "" {
+			s += ", and " + t.CallAs + " decodes its structured output into a Go value after checking it against the tool's outputSchema"
+		}
+		parts = append(parts, s)
+	}
+	if t.Read != "" {
+		parts = append(parts, "Client."+t.Read+" reads a resource by its URI")
+	}
+	if len(t.Asks) > 0 {
+		var fs []string
+		for _, a := range t.Asks {
+			fs = append(fs, a.Func)
+		}
+		parts = append(parts, "a handler asks its client with "+strings.Join(fs, ", ")+" (typed requests)")
+	}
+	if t.Asker != "" {
+		parts = append(parts, "a handler asks its client for input with an "+t.Asker+" ("+t.AskFunc+"), which writes multi round-trip requests as calls")
+	}
+	if len(t.Notifies) > 0 {
+		parts = append(parts, "the Send functions send the server's notifications from a handler, with typed params")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := parts[0]
+	for i, p := range parts[1:] {
+		if i == len(parts)-2 {
+			s += "; and " + p
+		} else {
+			s += "; " + p
+		}
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
 func newDocData(pkg *ir.Package) docData {
@@ -37,6 +89,9 @@ func newDocData(pkg *ir.Package) docData {
 	d := docData{Package: pkg.Name, Revision: pkg.Revision, URL: pkg.Source.URL, SHA256: pkg.Source.SHA256,
 		Command: cmd, Pinned: pkg.Source.Pinned, Validators: pkg.Validators, Dispatcher: pkg.Protocol != nil, MCP: pkg.MCP, NoDispatcher: pkg.NoDispatcher,
 		Tasks: pkg.Protocol != nil && pkg.Protocol.Tasks != nil, Client: pkg.Protocol != nil && pkg.Protocol.Client != nil}
+	if pkg.Protocol != nil {
+		d.Typed = typedDoc(pkg.Protocol.Typed)
+	}
 	for _, o := range pkg.Older {
 		d.Older = append(d.Older, o.Revision)
 	}

@@ -108,6 +108,7 @@ var runtimeNames = []runtimeName{
 	{name: "StreamTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "ToolError", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
 

@@ -83,9 +83,115 @@ type ClientInput struct {
 	// FillDefaults is set for elicitation/create: the defaults of
 	// requestedSchema fill what an accepted form leaves out.
 	FillDefaults bool
+	// Request is the struct of the input request (ElicitRequest), a branch
+	// of InputRequest, and ParamsField its params field (nil: none).
+	Request     *Struct
+	ParamsField *Field
+	// Answer is the type of its answer among the inputResponses
+	// (*ElicitResult, a branch of InputResponse); nil when the revision's
+	// InputResponse has no branch of Result.
+	Answer *Type
 }
 
 // Names are the exported names the client declares.
 func (c *ClientSupport) Names() []string {
 	return []string{c.Client, c.Connect}
+}
+
+// ClientList is a paginated list the Client ranges over: Client.Tools
+// iterates over the pages of tools/list (server/utilities/pagination.mdx).
+type ClientList struct {
+	Iter string      // the Client's method: Tools
+	Call *ClientCall // the request that reads a page: ListTools
+	// Params is the struct of the request's params (PaginatedRequestParams)
+	// and Cursor its cursor field (a *string).
+	Params *Struct
+	Cursor string
+	// Items is the result's field with the page's items (Tools), Item
+	// their type (Tool), Next the result's nextCursor field (a *string).
+	Items string
+	Item  *Type
+	Next  string
+}
+
+// ServerAsk is a request a server of a revision with the initialize
+// handshake sends its client, as a function of the package with typed
+// params and result: Elicit sends elicitation/create.
+type ServerAsk struct {
+	Method *Method
+	Func   string
+}
+
+// ServerNotify is a notification a server sends its client from a
+// handler, as a function of the package with typed params:
+// SendElicitationComplete sends notifications/elicitation/complete.
+type ServerNotify struct {
+	Method *Method
+	Func   string
+}
+
+// TypedCalls are the typed calls of a package beyond one method per
+// request (calls.go): the Client's iterators and tool calls with Go
+// values, the server's requests to its client and its notifications.
+type TypedCalls struct {
+	// Lists are the Client's iterators over paginated lists.
+	Lists []*ClientList
+	// Call and CallAs are the Client's method that calls a tool with a
+	// Go value for its arguments and the function that also decodes its
+	// structured output; "" when the revision lacks what they need.
+	Call, CallAs string
+	// MaxPages is set when ClientOptions has MaxPages (the bound of the
+	// iterators).
+	MaxPages bool
+	// Asks are the server's typed requests to its client (revisions with
+	// the initialize handshake).
+	Asks []*ServerAsk
+	// Asker and AskFunc name the type and constructor that ask for input
+	// from a handler of a multi round-trip request (2026-07-28): "" when
+	// the revision has none.
+	Asker, AskFunc string
+	// AskRequests and AskResponses are the types of the inputRequests
+	// of an InputRequiredResult and of the inputResponses of a retry
+	// (InputRequests, InputResponses), for the asker.
+	AskRequests, AskResponses *Type
+	// Notifies are the server's typed notifications.
+	Notifies []*ServerNotify
+	// Read is the Client's method that reads a resource by its URI
+	// (resources/read with the uri alone): ReadResource's call, and the
+	// params struct and its uri field; "" when the revision lacks them.
+	Read       string
+	ReadCall   *ClientCall
+	ReadParams *Struct
+	ReadURI    string
+	// Texts are the results that get a Text method, which joins the text
+	// of their text content (CallToolResult, ReadResourceResult).
+	Texts []*ResultText
+}
+
+// ResultText is a result whose Text method joins the text of its content:
+// the members of the slice Content that are a Branch (a struct) with a
+// string field TextField.
+type ResultText struct {
+	Result    *Struct
+	Content   string
+	Branch    string
+	TextField string
+}
+
+// Names are the package-level names the typed calls declare.
+func (t *TypedCalls) Names() []string {
+	var names []string
+	if t.CallAs != "" {
+		names = append(names, t.CallAs)
+	}
+	for _, a := range t.Asks {
+		names = append(names, a.Func)
+	}
+	if t.Asker != "" {
+		names = append(names, t.Asker, t.AskFunc)
+	}
+	for _, n := range t.Notifies {
+		names = append(names, n.Func)
+	}
+	return names
 }

@@ -84,6 +84,10 @@ type Protocol struct {
 	// Client is the typed client (Client, Connect); nil when the schema
 	// lacks the client's side of the protocol.
 	Client *ClientSupport
+	// Typed are the typed calls of calls.go (iterators, tool calls with Go
+	// values, the server's requests and notifications to its client); nil
+	// when the package has none.
+	Typed *TypedCalls
 }
 
 // TaskSupport is what the typed glue of the tasks extension needs: the

@@ -38,6 +38,7 @@ type (
 	StreamTransport  = protocol.StreamTransport
 	HTTPTransport    = protocol.HTTPTransport
 	HTTPStatusError  = protocol.HTTPStatusError
+	ToolError        = protocol.ToolError
 	HTTPHandler      = protocol.HTTPHandler
 	HTTPOptions      = protocol.HTTPOptions
 )

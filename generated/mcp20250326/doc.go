@@ -31,6 +31,12 @@
 // version, fills the request metadata, answers what the server asks with a ClientHandler,
 // and keeps cacheable results in a Cache.
 //
+// Client.Tools, Client.Resources, Client.ResourceTemplates, Client.Prompts range over the
+// pages of the server's lists; Client.Call calls a tool with a Go value for its arguments;
+// Client.Read reads a resource by its URI; a handler asks its client with ListRoots,
+// CreateMessage (typed requests); and the Send functions send the server's notifications
+// from a handler, with typed params.
+//
 // The package imports the standard library and mcpgen's runtime packages
 // (github.com/mcpgen/mcpgen/runtime/...); it compiles with the runtime of the mcpgen version
 // that generated it (see codec.EnforceVersion). Regenerate it with:

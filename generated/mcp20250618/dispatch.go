@@ -1040,6 +1040,10 @@ type ClientOptions struct {
 	// SkipResponseValidation stops the Client from checking the results it receives against the
 	// schema (they are still decoded).
 	SkipResponseValidation bool
+	// MaxPages bounds how many pages the Client's iterators (Tools, Resources,
+	// ResourceTemplates, Prompts) read of one list: one more ends the iteration with an error. 0
+	// means 1000.
+	MaxPages int
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking

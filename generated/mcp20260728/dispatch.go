@@ -1362,6 +1362,10 @@ type ClientOptions struct {
 	// with the same one. Empty means the HTTPTransport's Authorization header, or else a context
 	// of the Client's own.
 	AuthContext string
+	// MaxPages bounds how many pages the Client's iterators (Tools, Resources,
+	// ResourceTemplates, Prompts) read of one list: one more ends the iteration with an error. 0
+	// means 1000.
+	MaxPages int
 }
 
 // ClientDispatcher routes the JSON-RPC messages a server sends to a ClientHandler, checking

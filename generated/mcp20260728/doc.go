@@ -33,6 +33,13 @@
 // version, fills the request metadata, answers what the server asks with a ClientHandler,
 // and keeps cacheable results in a Cache.
 //
+// Client.Tools, Client.Resources, Client.ResourceTemplates, Client.Prompts range over the
+// pages of the server's lists; Client.Call calls a tool with a Go value for its arguments,
+// and CallAs decodes its structured output into a Go value after checking it against the
+// tool's outputSchema; Client.Read reads a resource by its URI; a handler asks its client
+// for input with an Asker (Ask), which writes multi round-trip requests as calls; and the
+// Send functions send the server's notifications from a handler, with typed params.
+//
 // OlderRevisions converts the messages of the older revisions this package serves
 // (2025-11-25, 2025-06-18, 2025-03-26) to its types and back, by their JSON: no package of
 // those revisions is needed. Older20251125.ParamsFromOlder decodes what a peer of that

@@ -182,6 +182,8 @@ type ClientCore struct {
 	// headers are the x-mcp-header bindings of the tools the server
 	// listed, by tool name (Streamable HTTP in the modern era).
 	headers headerBook
+	// schemas are the outputSchemas of the tools the server listed.
+	schemas schemaBook
 	closed  atomic.Bool
 	// bad is the latest message from the server that no request could
 	// take (malformed, or a response to an id nobody awaits): a request
@@ -654,7 +656,7 @@ func (c *ClientCore) Call(ctx context.Context, m ClientMethod, params []byte) (j
 	if cacheable {
 		if raw, ok := c.cache.get(c.serverKey, c.authKey, key); ok {
 			if m.Name == spec.MethodListTools {
-				c.learnTools(raw)
+				c.schemas.learn(c.learnTools(raw))
 			}
 			return raw, nil
 		}
@@ -666,6 +668,7 @@ func (c *ClientCore) Call(ctx context.Context, m ClientMethod, params []byte) (j
 	}
 	if m.Name == spec.MethodListTools {
 		raw = c.learnTools(raw)
+		c.schemas.learn(raw)
 	}
 	if cacheable && rounds == 0 {
 		c.cache.put(c.serverKey, c.authKey, key, m.Name, params, raw)
@@ -901,7 +904,7 @@ func (c *ClientCore) refreshTools(ctx context.Context) bool {
 		if err != nil {
 			return false
 		}
-		c.learnTools(raw)
+		c.schemas.learn(c.learnTools(raw))
 		cursor = codec.Lookup(raw, "nextCursor")
 		if cursor == nil || cursor[0] != '"' {
 			return true
@@ -1163,6 +1166,9 @@ func (c *ClientCore) incoming(d *Core) *Core {
 			continue
 		}
 		in.Methods[name] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+			if slices.Contains(methods, spec.MethodListTools) {
+				c.schemas.forget()
+			}
 			if c.cache != nil {
 				for _, lm := range methods {
 					c.cache.invalidate(c.serverKey, lm, "")

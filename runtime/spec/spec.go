@@ -83,6 +83,36 @@ const (
 // TasksExtension is the identifier of the tasks extension.
 const TasksExtension = "io.modelcontextprotocol/tasks"
 
+// MethodAcknowledged is the notification with which a server confirms a
+// subscriptions/listen (2026-07-28), sent by the runtime.
+const MethodAcknowledged = "notifications/subscriptions/acknowledged"
+
+// ServerAsks are the requests a server sends to ask its client for input
+// (client/elicitation.mdx, client/sampling.mdx, client/roots.mdx): in
+// 2026-07-28 the input requests of multi round-trip requests.
+var ServerAsks = []string{MethodElicit, MethodCreateMessage, MethodListRoots}
+
+// Pagination (server/utilities/pagination.mdx): the request's cursor and
+// the result's nextCursor, and the lists that have them, each with the
+// result member that holds a page's items.
+const (
+	MemberCursor     = "cursor"
+	MemberNextCursor = "nextCursor"
+)
+
+// PaginatedList is a list method and the result member of its items.
+type PaginatedList struct {
+	Method, Items string
+}
+
+// PaginatedLists are the lists a client reads page by page.
+var PaginatedLists = []PaginatedList{
+	{MethodListTools, "tools"},
+	{MethodListResources, "resources"},
+	{MethodListResourceTemplates, "resourceTemplates"},
+	{MethodListPrompts, "prompts"},
+}
+
 // The members of results the protocol gives a meaning.
 const (
 	MemberResultType = "resultType"
