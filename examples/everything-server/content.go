@@ -31,18 +31,6 @@ func embeddedText(uri, mimeType, body string) mcp.ContentBlock {
 	return &mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{URI: uri, MIMEType: &mimeType, Text: body}}
 }
 
-func textContents(uri, mimeType, body string) mcp.ReadResourceResultContentsItem {
-	return &mcp.TextResourceContents{URI: uri, MIMEType: &mimeType, Text: body}
-}
-
-func blobContents(uri, mimeType, blob string) mcp.ReadResourceResultContentsItem {
-	return &mcp.BlobResourceContents{URI: uri, MIMEType: &mimeType, Blob: blob}
-}
-
-func message(role mcp.Role, c mcp.ContentBlock) mcp.PromptMessage {
-	return mcp.PromptMessage{Role: role, Content: c}
-}
-
 // toolResult is a successful tool result with the given content.
 func toolResult(content ...mcp.ContentBlock) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: content}

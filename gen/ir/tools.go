@@ -74,8 +74,25 @@ func (t *ToolSupport) Names() []string {
 	if t.Resources != nil {
 		names = append(names, "AddResource", "AddResourceTemplate", "ResourceNotFound", "TextContents", "BlobContents")
 	}
+	if t.Resources != nil {
+		names = append(names, "TextResource", "BlobResource")
+	}
 	if t.Prompts != nil {
 		names = append(names, "AddPrompt")
+	}
+	if c := t.Helpers; c != nil {
+		names = append(names, "Text")
+		for _, n := range []struct{ typ, fn string }{{c.Image, "Image"}, {c.Audio, "Audio"}, {c.Link, "Link"}} {
+			if n.typ != "" {
+				names = append(names, n.fn)
+			}
+		}
+		if t.Resources != nil && c.Embedded != "" {
+			names = append(names, "EmbeddedText", "EmbeddedBlob")
+		}
+		if t.Prompts != nil && c.PromptMessage != "" {
+			names = append(names, "UserMessage", "AssistantMessage", "PromptResult")
+		}
 	}
 	return names
 }
