@@ -67,11 +67,12 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 		jen.Id("s").Dot("changes").Dot("Notify").Call(jen.Qual(protocolPkg, "Change").Values(jen.Dict{jen.Id("Method"): jen.Id(r.UpdatedMethod), jen.Id("URI"): jen.Id("uri")})),
 	)
 
-	e.emitList(f, t, "ListResources", r.ListParams, r.ListResult, r.ListField, "resources", "resources")
-	e.emitList(f, t, "ListResourceTemplates", r.TemplatesParams, r.TemplatesResult, r.TemplatesField, "templates", "resource templates")
+	e.emitList(f, t, "ListResources", r.ListParams, r.ListResult, r.ListField, "resources", "resources", jen.Id("s").Dot("resources").Dot("Len").Call().Op("==").Lit(0).Op("&&").Id("s").Dot("templates").Dot("Len").Call().Op("==").Lit(0))
+	e.emitList(f, t, "ListResourceTemplates", r.TemplatesParams, r.TemplatesResult, r.TemplatesField, "templates", "resource templates", jen.Id("s").Dot("resources").Dot("Len").Call().Op("==").Lit(0).Op("&&").Id("s").Dot("templates").Dot("Len").Call().Op("==").Lit(0))
 
-	f.Comment(commentText("ReadResource answers resources/read: the resource of p's URI, else the first\ntemplate that matches it, else ResourceNotFound."))
+	f.Comment(commentText("ReadResource answers resources/read: the resource of p's URI, else the first\ntemplate that matches it, else ResourceNotFound. Until the set holds a resource\nor template, resources/read and the resources lists are method not found, as\nfor a server without the capability."))
 	f.Func().Params(jen.Id("s").Add(set.Clone())).Id("ReadResource").Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(r.ReadParams)).Params(jen.Op("*").Id(r.ReadResult), jen.Error()).Block(
+		jen.If(jen.Id("s").Dot("resources").Dot("Len").Call().Op("==").Lit(0).Op("&&").Id("s").Dot("templates").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("s").Dot(serverSide(e.pkg.Protocol).Unimplemented).Dot("ReadResource").Call(jen.Id("ctx"), jen.Id("p")))),
 		jen.Return(jen.Qual(protocolPkg, "ReadResource").Call(jen.Id("ctx"), jen.Op("&").Id("s").Dot("resources"), jen.Op("&").Id("s").Dot("templates"), jen.Id("p").Dot(r.ReadURI), jen.Id("p"), jen.Id("ResourceNotFound"))),
 	)
 
@@ -151,10 +152,11 @@ func (e *emitter) emitPrompts(f *jen.File, t *ir.ToolSupport) {
 	)
 
 	e.emitRemove(f, t, "RemovePrompts", "names", "prompts", "the named prompts", pr.ListChangedMethod)
-	e.emitList(f, t, "ListPrompts", pr.ListParams, pr.ListResult, pr.ListField, "prompts", "prompts")
+	e.emitList(f, t, "ListPrompts", pr.ListParams, pr.ListResult, pr.ListField, "prompts", "prompts", jen.Id("s").Dot("prompts").Dot("Len").Call().Op("==").Lit(0))
 
-	f.Comment(commentText("GetPrompt answers prompts/get: it builds the prompt p names. An unknown name is\ninvalid params (-32602)."))
+	f.Comment(commentText("GetPrompt answers prompts/get: it builds the prompt p names. An unknown name is\ninvalid params (-32602). Until the set holds a prompt, prompts/get and\nprompts/list are method not found."))
 	f.Func().Params(jen.Id("s").Add(set.Clone())).Id("GetPrompt").Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(pr.GetParams)).Params(jen.Op("*").Id(pr.GetResult), jen.Error()).Block(
+		jen.If(jen.Id("s").Dot("prompts").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("s").Dot(serverSide(e.pkg.Protocol).Unimplemented).Dot("GetPrompt").Call(jen.Id("ctx"), jen.Id("p")))),
 		jen.List(jen.Id("get"), jen.Id("ok")).Op(":=").Id("s").Dot("prompts").Dot("Func").Call(jen.Id("p").Dot(pr.GetName)),
 		jen.If(jen.Op("!").Id("ok")).Block(
 			jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Dict{jen.Id("Code"): jen.Id("CodeInvalidParams"), jen.Id("Message"): jen.Lit("unknown prompt ").Op("+").Qual(codecPkg, "Quote").Call(jen.Id("p").Dot(pr.GetName))})),

@@ -155,7 +155,7 @@ func (e *emitter) emitTools() *jen.File {
 	e.emitRemove(f, t, "RemoveTools", "names", "tools", "the named tools", t.ListChangedMethod)
 
 	// ListTools
-	e.emitList(f, t, "ListTools", t.ListParams, t.ListResult, t.ListTools, "tools", "tools")
+	e.emitList(f, t, "ListTools", t.ListParams, t.ListResult, t.ListTools, "tools", "tools", nil)
 
 	// CallTool
 	f.Comment(commentText("CallTool answers tools/call: it runs the tool p names. An unknown name is\ninvalid params (-32602), the protocol error the specification gives it."))
@@ -226,9 +226,14 @@ func (e *emitter) emitRemove(f *jen.File, t *ir.ToolSupport, name, param, field,
 
 // emitList writes a list method (ListTools, ListResources, ...): one
 // page of the set's entries field, with the set's cache fields.
-func (e *emitter) emitList(f *jen.File, t *ir.ToolSupport, name, params, result, listField, field, what string) {
+func (e *emitter) emitList(f *jen.File, t *ir.ToolSupport, name, params, result, listField, field, what string, unserved *jen.Statement) {
 	ctx := jen.Qual("context", "Context")
 	var body []jen.Code
+	if unserved != nil {
+		// Not served until the set holds one: method not found, as for a
+		// server without the capability.
+		body = append(body, jen.If(unserved).Block(jen.Return(jen.Id("s").Dot(serverSide(e.pkg.Protocol).Unimplemented).Dot(name).Call(jen.Id("ctx"), jen.Id("p")))))
+	}
 	values := jen.Dict{}
 	if t.Cursor != "" {
 		body = append(body,
@@ -255,11 +260,14 @@ func (e *emitter) emitList(f *jen.File, t *ir.ToolSupport, name, params, result,
 		doc += ", with s's TTL and CacheScope"
 	}
 	f.Comment(commentText(doc + "."))
-	pname := jen.Id("_")
-	if t.Cursor != "" {
+	pname, cname := jen.Id("_"), jen.Id("_")
+	if t.Cursor != "" || unserved != nil {
 		pname = jen.Id("p")
 	}
-	f.Func().Params(jen.Id("s").Op("*").Id(t.Set)).Id(name).Params(jen.Id("_").Add(ctx.Clone()), pname.Op("*").Id(params)).Params(jen.Op("*").Id(result), jen.Error()).Block(body...)
+	if unserved != nil {
+		cname = jen.Id("ctx")
+	}
+	f.Func().Params(jen.Id("s").Op("*").Id(t.Set)).Id(name).Params(cname.Add(ctx.Clone()), pname.Op("*").Id(params)).Params(jen.Op("*").Id(result), jen.Error()).Block(body...)
 }
 
 // emitDeclare writes declareTools: the capabilities of what the set

@@ -288,7 +288,10 @@ func (s *Server) ResourceUpdated(uri string) {
 
 // ListResources answers its list request with the resources of s, in the order they were
 // added, PageSize at a time (a cursor s did not hand out is invalid params, -32602).
-func (s *Server) ListResources(_ context.Context, p *ListResourcesRequestParams) (*ListResourcesResult, error) {
+func (s *Server) ListResources(ctx context.Context, p *ListResourcesRequestParams) (*ListResourcesResult, error) {
+	if s.resources.Len() == 0 && s.templates.Len() == 0 {
+		return s.UnimplementedServerHandler.ListResources(ctx, p)
+	}
 	var cursor *string
 	if p != nil {
 		cursor = p.Cursor
@@ -306,7 +309,10 @@ func (s *Server) ListResources(_ context.Context, p *ListResourcesRequestParams)
 // ListResourceTemplates answers its list request with the resource templates of s, in the
 // order they were added, PageSize at a time (a cursor s did not hand out is invalid params,
 // -32602).
-func (s *Server) ListResourceTemplates(_ context.Context, p *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
+func (s *Server) ListResourceTemplates(ctx context.Context, p *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
+	if s.resources.Len() == 0 && s.templates.Len() == 0 {
+		return s.UnimplementedServerHandler.ListResourceTemplates(ctx, p)
+	}
 	var cursor *string
 	if p != nil {
 		cursor = p.Cursor
@@ -322,8 +328,13 @@ func (s *Server) ListResourceTemplates(_ context.Context, p *ListResourceTemplat
 }
 
 // ReadResource answers resources/read: the resource of p's URI, else the first template that
-// matches it, else ResourceNotFound.
+// matches it, else ResourceNotFound. Until the set holds a resource or template,
+// resources/read and the resources lists are method not found, as for a server without the
+// capability.
 func (s *Server) ReadResource(ctx context.Context, p *ReadResourceRequestParams) (*ReadResourceResult, error) {
+	if s.resources.Len() == 0 && s.templates.Len() == 0 {
+		return s.UnimplementedServerHandler.ReadResource(ctx, p)
+	}
 	return protocol.ReadResource(ctx, &s.resources, &s.templates, p.URI, p, ResourceNotFound)
 }
 
@@ -426,7 +437,10 @@ func (s *Server) RemovePrompts(names ...string) {
 
 // ListPrompts answers its list request with the prompts of s, in the order they were added,
 // PageSize at a time (a cursor s did not hand out is invalid params, -32602).
-func (s *Server) ListPrompts(_ context.Context, p *ListPromptsRequestParams) (*ListPromptsResult, error) {
+func (s *Server) ListPrompts(ctx context.Context, p *ListPromptsRequestParams) (*ListPromptsResult, error) {
+	if s.prompts.Len() == 0 {
+		return s.UnimplementedServerHandler.ListPrompts(ctx, p)
+	}
 	var cursor *string
 	if p != nil {
 		cursor = p.Cursor
@@ -442,8 +456,12 @@ func (s *Server) ListPrompts(_ context.Context, p *ListPromptsRequestParams) (*L
 }
 
 // GetPrompt answers prompts/get: it builds the prompt p names. An unknown name is invalid
-// params (-32602).
+// params (-32602). Until the set holds a prompt, prompts/get and prompts/list are method not
+// found.
 func (s *Server) GetPrompt(ctx context.Context, p *GetPromptRequestParams) (*GetPromptResult, error) {
+	if s.prompts.Len() == 0 {
+		return s.UnimplementedServerHandler.GetPrompt(ctx, p)
+	}
 	get, ok := s.prompts.Func(p.Name)
 	if !ok {
 		return nil, &RPCError{

@@ -134,8 +134,12 @@ func TestServerResourcesAndPrompts(t *testing.T) {
 	if r = call2026(t, d, "resources/read", `"uri":"file:///readme"`); r.Error == nil {
 		t.Errorf("a removed resource reads: %s", r.Result)
 	}
-	if r = call2026(t, d, "prompts/list", ""); !strings.Contains(string(r.Result), `"prompts":[]`) {
-		t.Errorf("prompts after removal: %s", r.Result)
+	// With no prompt left, prompts/* are method not found, as before any.
+	if r = call2026(t, d, "prompts/list", ""); r.Error == nil || r.Error.Code != -32601 {
+		t.Errorf("prompts/list after the last is removed: %s %+v, want method not found", r.Result, r.Error)
+	}
+	if r = call2026(t, empty, "resources/read", `"uri":"file:///readme"`); r.Error == nil || r.Error.Code != -32601 {
+		t.Errorf("resources/read on a set without resources: %+v, want method not found", r.Error)
 	}
 }
 
