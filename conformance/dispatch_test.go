@@ -703,7 +703,7 @@ func TestDispatchPanicIsInternalError(t *testing.T) {
 }
 
 func TestDispatchInternalErrors(t *testing.T) {
-	invalidList := &mcp.ListToolsResult{Tools: []mcp.Tool{}, TTLMs: 5} // no cacheScope
+	invalidList := &mcp.ListToolsResult{Tools: []mcp.Tool{}, TTLMs: 5} // no cacheScope: sent as private
 	cases := []struct {
 		name string
 		list func(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error)
@@ -721,10 +721,6 @@ func TestDispatchInternalErrors(t *testing.T) {
 		{"no result, no error", func(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
 			return nil, nil
 		}, want{"1", -32603, "internal error: the handler returned no result and no error", ""}},
-		{"result without cacheScope", func(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-			return invalidList, nil
-		}, want{"1", -32603, "internal error: the handler's result breaks the schema: /result/cacheScope",
-			`{"violations":[{"pointer":"/result/cacheScope","keyword":"enum","message":"\"\" is not one of \"private\", \"public\""}]}`}},
 		{"negative ttlMs", func(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
 			return &mcp.ListToolsResult{Tools: []mcp.Tool{}, TTLMs: -1, CacheScope: mcp.CacheScopePrivate}, nil
 		}, want{"1", -32603, "internal error: the handler's result breaks the schema: /result/ttlMs", "*"}},
@@ -744,13 +740,16 @@ func TestDispatchInternalErrors(t *testing.T) {
 			}
 		})
 	}
-	t.Run("SkipResultValidation", func(t *testing.T) {
+	// A cacheable result without cacheScope is not refused: the
+	// dispatcher sends it as private (it cannot know the result is the
+	// same for every caller), validated or not.
+	for _, skip := range []bool{false, true} {
 		d := newServer(&server{listTools: func(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
 			return invalidList, nil
-		}}, mcp.ServerOptions{SkipResultValidation: true})
+		}}, mcp.ServerOptions{SkipResultValidation: skip})
 		checkResult(t, handle(d, request(`1`, "tools/list", `{`+meta+`}`)), "1",
-			`{`+resultMeta+`,"cacheScope":"","resultType":"complete","tools":[],"ttlMs":5}`)
-	})
+			`{`+resultMeta+`,"cacheScope":"private","resultType":"complete","tools":[],"ttlMs":5}`)
+	}
 }
 
 // ---------------------------------------------------------------------------

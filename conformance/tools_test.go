@@ -74,12 +74,13 @@ func TestToolSetList(t *testing.T) {
 		`{"name":"weather","inputSchema":{"type":"object","properties":{"city":{"type":"string","x-mcp-header":"City"},"units":{"type":"string","enum":["celsius","fahrenheit"]},"days":{"type":"integer","minimum":-128,"maximum":127}},"required":["city"],"additionalProperties":false},`+
 		`"outputSchema":{"type":"object","properties":{"city":{"type":"string"},"temperature":{"type":"number"},"conditions":{"type":"string"}},"required":["city","temperature","conditions"],"additionalProperties":false}},`+
 		`{"name":"refuse","inputSchema":{"type":"object","additionalProperties":false}}]}`)
-	// One page: a cursor is invalid (pagination.mdx: -32602).
+	// A cursor the set did not hand out is invalid (pagination.mdx: -32602).
 	checkError(t, handle(d, request(`2`, "tools/list", `{`+meta+`,"cursor":"next"}`)),
-		want{"2", -32602, "invalid cursor: this server lists all its tools on one page", ""})
-	// The dispatcher declares the tools capability for the set.
+		want{"2", -32602, `invalid cursor "next"`, ""})
+	// The dispatcher declares the tools capability for the set, with
+	// listChanged: the set announces its changes.
 	r := checkResult(t, handle(d, request(`3`, "server/discover", `{`+meta+`}`)), "3", "")
-	if caps := string(member(t, r.result, "capabilities")); caps != `{"tools":{}}` {
+	if caps := string(member(t, r.result, "capabilities")); caps != `{"tools":{"listChanged":true}}` {
 		t.Errorf("capabilities = %s, want the tools capability", caps)
 	}
 }
@@ -174,7 +175,7 @@ func TestToolSetLegacy(t *testing.T) {
 		})
 	d := mcp20241105.NewServerDispatcher(tools, mcp20241105.ServerOptions{ServerInfo: mcp20241105.Implementation{Name: "legacy", Version: "1"}})
 	r := checkResult(t, handle(d, request(`1`, "initialize", `{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`)), "1", "")
-	if caps := string(member(t, r.result, "capabilities")); caps != `{"tools":{}}` {
+	if caps := string(member(t, r.result, "capabilities")); caps != `{"tools":{"listChanged":true}}` {
 		t.Errorf("capabilities = %s", caps)
 	}
 	checkResult(t, handle(d, request(`2`, "tools/list", ``)), "2",
@@ -233,7 +234,7 @@ func TestToolSetAddTool(t *testing.T) {
 		name, want string
 		add        func()
 	}{
-		{"dispatcher without a set", "mcp: AddTool: the ServerDispatcher's handler is not a *Tools and does not embed one", func() {
+		{"dispatcher without a set", "mcp: the ServerDispatcher's handler is not a *Server and does not embed one", func() {
 			mcp.AddTool(mcp.NewServerDispatcher(nil, mcp.ServerOptions{}), mcp.Tool{Name: "add"}, add)
 		}},
 		{"a type without a schema", `mcp: tool "c": arguments type: conformance.chanArgs.C: type chan int has no JSON form`, func() {

@@ -129,7 +129,7 @@ func (b *builder) buildProtocol() *ir.Protocol {
 	p.Results = b.results(p)
 	p.InputKinds = inputKinds(p, defs)
 	p.Tasks = taskSupport(p)
-	p.Tools = b.buildTools(p)
+	p.Tools = b.buildTools(p, defs)
 	p.Client = b.buildClient(p, defs)
 	p.Typed = b.buildTyped(p)
 	return p

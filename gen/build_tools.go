@@ -11,7 +11,7 @@ import (
 // (a schema that is not MCP generates without a tool set). A definition
 // that takes one of the tool set's exported names is an error, like one
 // that takes a dispatcher name.
-func (b *builder) buildTools(p *ir.Protocol) *ir.ToolSupport {
+func (b *builder) buildTools(p *ir.Protocol, defs map[string]ir.Decl) *ir.ToolSupport {
 	var list, call *ir.Method
 	for _, m := range p.Methods {
 		if m.Direction != ir.ClientToServer || m.Notification {
@@ -27,7 +27,7 @@ func (b *builder) buildTools(p *ir.Protocol) *ir.ToolSupport {
 	if list == nil || call == nil {
 		return nil
 	}
-	t := &ir.ToolSupport{Set: "Tools", Add: "AddTool", TextResult: "TextResult", Adder: "ToolAdder"}
+	t := &ir.ToolSupport{Set: "Server", Add: "AddTool", TextResult: "TextResult", Adder: "Registry"}
 
 	// tools/call: params with a name and raw arguments; a result with
 	// content (a union with a text branch) and isError.
@@ -109,8 +109,17 @@ func (b *builder) buildTools(p *ir.Protocol) *ir.ToolSupport {
 	if p.ServerCapabilities != nil {
 		if c := toolField(p.ServerCapabilities, "tools"); c != nil && c.Pointer() && structOfType(c.Type) != nil {
 			t.Capability, t.CapabilityType = c.Name, structOfType(c.Type).Name
+			if lc := toolField(structOfType(c.Type), "listChanged"); isKind(lc, ir.TBool, false) && lc.Pointer() {
+				if m := methodNamed(p, spec.MethodToolsListChanged, ir.ServerToClient); m != nil {
+					t.ListChanged, t.ListChangedMethod = lc.Name, m.Const
+				}
+			}
 		}
 	}
+	t.Helpers = buildContent(defs)
+	t.Resources = buildResources(p, t, defs)
+	t.Prompts = buildPrompts(p, t, defs)
+	t.Listen = buildListen(p, t, defs)
 
 	for _, n := range t.Names() {
 		if prev, ok := b.owners[n]; ok {
@@ -160,4 +169,210 @@ func isKind(f *ir.Field, k ir.TKind, required bool) bool {
 		}
 	}
 	return t.Kind == k
+}
+
+// methodNamed is the method of that name and direction, or nil.
+func methodNamed(p *ir.Protocol, name string, dir ir.Direction) *ir.Method {
+	for _, m := range p.Methods {
+		if m.Name == name && m.Direction == dir {
+			return m
+		}
+	}
+	return nil
+}
+
+// fieldsOf returns the Go names of st's members, in order, or nil when
+// st is nil or lacks one.
+func fieldsOf(st *ir.Struct, members ...string) []string {
+	if st == nil {
+		return nil
+	}
+	out := make([]string, len(members))
+	for i, m := range members {
+		f := toolField(st, m)
+		if f == nil {
+			return nil
+		}
+		out[i] = f.Name
+	}
+	return out
+}
+
+// buildContent names the content types the helpers build.
+func buildContent(defs map[string]ir.Decl) *ir.ContentSupport {
+	c := &ir.ContentSupport{}
+	if f := fieldsOf(structOf(defs, "ImageContent"), "data", "mimeType"); f != nil && f[0] == "Data" && f[1] == "MIMEType" {
+		c.Image = structOf(defs, "ImageContent").Name
+	}
+	if f := fieldsOf(structOf(defs, "AudioContent"), "data", "mimeType"); f != nil && f[0] == "Data" && f[1] == "MIMEType" {
+		c.Audio = structOf(defs, "AudioContent").Name
+	}
+	if f := fieldsOf(structOf(defs, "ResourceLink"), "uri", "name"); f != nil && f[0] == "URI" && f[1] == "Name" {
+		c.Link = structOf(defs, "ResourceLink").Name
+	}
+	if st := structOf(defs, "EmbeddedResource"); st != nil {
+		if r := toolField(st, "resource"); r != nil && r.Name == "Resource" && r.Type.Resolve().Union() != nil {
+			c.Embedded, c.EmbeddedOf = st.Name, r.Type.Resolve().Union().Name
+		}
+	}
+	if pm := structOf(defs, "PromptMessage"); pm != nil {
+		role, content := toolField(pm, "role"), toolField(pm, "content")
+		if role != nil && content != nil && role.Name == "Role" && content.Name == "Content" && content.Type.Resolve().Union() != nil {
+			if e, ok := role.Type.Resolve().Decl.(*ir.Enum); ok {
+				for _, v := range e.Values {
+					switch v.Value.Str {
+					case "user":
+						c.RoleUser = v.Name
+					case "assistant":
+						c.RoleAssistant = v.Name
+					}
+				}
+				if c.RoleUser != "" && c.RoleAssistant != "" {
+					c.Role, c.PromptMessage, c.PromptContent = e.Name, pm.Name, content.Type.Resolve().Union().Name
+				}
+			}
+		}
+	}
+	return c
+}
+
+// buildResources decides the Server's resources from resources/list,
+// resources/templates/list and resources/read, or returns nil when they
+// lack the shape the specification gives them.
+func buildResources(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *ir.ResourceSupport {
+	list, tlist, read := methodNamed(p, spec.MethodListResources, ir.ClientToServer), methodNamed(p, spec.MethodListResourceTemplates, ir.ClientToServer), methodNamed(p, spec.MethodReadResource, ir.ClientToServer)
+	if list == nil || tlist == nil || read == nil || t.Capability == "" {
+		return nil
+	}
+	r := &ir.ResourceSupport{}
+	res, tmpl := structOf(defs, "Resource"), structOf(defs, "ResourceTemplate")
+	rf, tf := fieldsOf(res, "uri"), fieldsOf(tmpl, "uriTemplate")
+	rp, rr := structOfType(read.Params), structOfType(read.Result)
+	pf, cf := fieldsOf(rp, "uri"), fieldsOf(rr, "contents")
+	lr, tr := structOfType(list.Result), structOfType(tlist.Result)
+	lf, tlf := fieldsOf(lr, "resources"), fieldsOf(tr, "resourceTemplates")
+	if rf == nil || tf == nil || pf == nil || cf == nil || lf == nil || tlf == nil {
+		return nil
+	}
+	r.Resource, r.ResourceURI, r.Template, r.TemplateURI = res.Name, rf[0], tmpl.Name, tf[0]
+	r.ReadParams, r.ReadURI, r.ReadResult, r.ReadContents = rp.Name, pf[0], rr.Name, cf[0]
+	r.ListResult, r.ListField, r.TemplatesResult, r.TemplatesField = lr.Name, lf[0], tr.Name, tlf[0]
+	lp, tp := listParams(list, t), listParams(tlist, t)
+	if lp == "" || tp == "" {
+		return nil
+	}
+	r.ListParams, r.TemplatesParams = lp, tp
+	// The list results' cursor and cache fields are named as tools/list's.
+	for _, st := range []*ir.Struct{lr, tr} {
+		if t.Cursor != "" && fieldsOf(st, "nextCursor") == nil {
+			return nil
+		}
+		if t.TTL != "" && fieldsOf(st, "ttlMs", "cacheScope") == nil {
+			return nil
+		}
+	}
+	// The contents union: text and blob resource contents.
+	u := toolField(rr, "contents").Type.Resolve().Elem.Union()
+	txt, blob := structOf(defs, "TextResourceContents"), structOf(defs, "BlobResourceContents")
+	xf, bf := fieldsOf(txt, "uri", "mimeType", "text"), fieldsOf(blob, "uri", "mimeType", "blob")
+	if u == nil || xf == nil || bf == nil || xf[0] != bf[0] || xf[1] != bf[1] || !toolField(txt, "mimeType").Pointer() || !isKind(toolField(blob, "blob"), ir.TString, true) {
+		return nil
+	}
+	r.ContentsItem, r.TextContents, r.BlobContents = u.Name, txt.Name, blob.Name
+	r.ContentsURI, r.ContentsMIME, r.ContentsText, r.ContentsBlob = xf[0], xf[1], xf[2], bf[2]
+	caps := structOfType(toolField(p.ServerCapabilities, "resources").Type)
+	cf2 := fieldsOf(caps, "listChanged", "subscribe")
+	if cf2 == nil {
+		return nil
+	}
+	r.Capability, r.CapabilityType, r.ListChanged, r.Subscribe = toolField(p.ServerCapabilities, "resources").Name, caps.Name, cf2[0], cf2[1]
+	up, lc := methodNamed(p, spec.MethodResourceUpdated, ir.ServerToClient), methodNamed(p, spec.MethodResourcesListChanged, ir.ServerToClient)
+	if up == nil || lc == nil {
+		return nil
+	}
+	r.UpdatedMethod, r.ListChangedMethod = up.Const, lc.Const
+	r.NotFoundCode = spec.ResourceNotFoundCode(p.Modern)
+	return r
+}
+
+// buildPrompts decides the Server's prompts from prompts/list and
+// prompts/get, or returns nil.
+func buildPrompts(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *ir.PromptSupport {
+	list, get := methodNamed(p, spec.MethodListPrompts, ir.ClientToServer), methodNamed(p, spec.MethodGetPrompt, ir.ClientToServer)
+	if list == nil || get == nil || t.Capability == "" {
+		return nil
+	}
+	pr, arg := structOf(defs, "Prompt"), structOf(defs, "PromptArgument")
+	gp, gr, lr := structOfType(get.Params), structOfType(get.Result), structOfType(list.Result)
+	pf, af := fieldsOf(pr, "name", "arguments"), fieldsOf(arg, "name", "description", "required")
+	gf, lf := fieldsOf(gp, "name", "arguments"), fieldsOf(lr, "prompts")
+	if pf == nil || af == nil || gf == nil || gr == nil || lf == nil {
+		return nil
+	}
+	if !toolField(arg, "description").Pointer() || !toolField(arg, "required").Pointer() {
+		return nil
+	}
+	if t.Cursor != "" && fieldsOf(lr, "nextCursor") == nil || t.TTL != "" && fieldsOf(lr, "ttlMs", "cacheScope") == nil {
+		return nil
+	}
+	c := toolField(p.ServerCapabilities, "prompts")
+	if c == nil || fieldsOf(structOfType(c.Type), "listChanged") == nil {
+		return nil
+	}
+	m := methodNamed(p, spec.MethodPromptsListChanged, ir.ServerToClient)
+	if m == nil {
+		return nil
+	}
+	lp := listParams(list, t)
+	if lp == "" {
+		return nil
+	}
+	return &ir.PromptSupport{
+		ListParams: lp,
+		Prompt:     pr.Name, PromptName: pf[0], PromptArgs: pf[1],
+		Arg: arg.Name, ArgName: af[0], ArgDesc: af[1], ArgReq: af[2],
+		GetParams: gp.Name, GetName: gf[0], GetArgs: gf[1], GetResult: gr.Name,
+		ListResult: lr.Name, ListField: lf[0],
+		Capability: c.Name, CapabilityType: structOfType(c.Type).Name,
+		ListChanged: fieldsOf(structOfType(c.Type), "listChanged")[0], ListChangedMethod: m.Const,
+	}
+}
+
+// buildListen reports whether the Server can serve subscriptions/listen:
+// the revision has it, with the filter and acknowledgement of 2026-07-28
+// under the Go names the emitter writes.
+func buildListen(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) bool {
+	if methodNamed(p, spec.MethodListen, ir.ClientToServer) == nil || t.Resources == nil || t.Prompts == nil || t.ListChangedMethod == "" {
+		return false
+	}
+	want := map[string][]string{
+		"SubscriptionFilter":                          {"toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions"},
+		"SubscriptionsListenRequestParams":            {"notifications"},
+		"SubscriptionsAcknowledgedNotificationParams": {"_meta", "notifications"},
+		"ResourceUpdatedNotificationParams":           {"_meta", "uri"},
+		"NotificationParams":                          {"_meta"},
+		"NotificationMetaObject":                      {spec.MetaSubscriptionID},
+		"SubscriptionsListenResultMetaObject":         {spec.MetaSubscriptionID},
+	}
+	for def, members := range want {
+		if fieldsOf(structOf(defs, def), members...) == nil {
+			return false
+		}
+	}
+	return methodNamed(p, spec.MethodListenAcknowledged, ir.ServerToClient) != nil
+}
+
+// listParams is the Go name of a list method's params, with the cursor
+// field tools/list's has; "" when they differ.
+func listParams(m *ir.Method, t *ir.ToolSupport) string {
+	st := structOfType(m.Params)
+	if st == nil {
+		return ""
+	}
+	if t.Cursor != "" {
+		if c := toolField(st, "cursor"); c == nil || c.Name != t.Cursor || !c.Pointer() {
+			return ""
+		}
+	}
+	return st.Name
 }

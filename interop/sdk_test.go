@@ -201,8 +201,8 @@ func TestSDKDiscover(t *testing.T) {
 	} else {
 		if c.Tools == nil {
 			t.Error("capabilities.tools is missing")
-		} else if c.Tools.ListChanged {
-			t.Error("capabilities.tools.listChanged = true; the server does not send list_changed")
+		} else if !c.Tools.ListChanged {
+			t.Error("capabilities.tools.listChanged = false; the Server announces its tool changes")
 		}
 		if c.Prompts != nil || c.Resources != nil || c.Completions != nil || c.Logging != nil || c.Experimental != nil || c.Extensions != nil {
 			t.Errorf("capabilities = %+v, want tools only", c)
@@ -221,7 +221,7 @@ func TestSDKDiscover(t *testing.T) {
 	}
 	checkJSON(t, "resultType", member(resp.Result, "resultType"), `"complete"`)
 	checkJSON(t, "supportedVersions", member(resp.Result, "supportedVersions"), `["2026-07-28"]`)
-	checkJSON(t, "capabilities", member(resp.Result, "capabilities"), `{"tools":{}}`)
+	checkJSON(t, "capabilities", member(resp.Result, "capabilities"), `{"tools":{"listChanged":true}}`)
 	checkJSON(t, "_meta serverInfo", member(resp.Result, "_meta", "io.modelcontextprotocol/serverInfo"), `{"name":"discover-server","version":"1.0.0"}`)
 	checkJSON(t, "ttlMs", member(resp.Result, "ttlMs"), "3600000")
 	checkJSON(t, "cacheScope", member(resp.Result, "cacheScope"), `"public"`)

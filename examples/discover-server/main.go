@@ -16,11 +16,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"log"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"time"
@@ -70,12 +67,12 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
 	flag.Parse()
 	logf := log.New(os.Stderr, "discover-server: ", 0).Printf
-	tools := &mcp.Tools{TTL: 5 * time.Minute} // tools/list's ttlMs
+	tools := &mcp.Server{TTL: 5 * time.Minute} // tools/list's ttlMs
 	mcp.AddStructuredTool(tools, mcp.Tool{Name: "add", Description: new("Adds two integers.")}, add)
 	if os.Getenv("DISCOVER_SERVER_SLEEP") == "1" {
 		mcp.AddTool(tools, mcp.Tool{Name: "sleep", Description: new("Waits for ms milliseconds, or until the request is cancelled.")}, sleeper(logf))
 	}
-	// The tool set is the handler: it answers tools/list and tools/call
+	// The Server is the handler: it answers tools/list and tools/call
 	// (and the dispatcher declares the tools capability), the options
 	// answer server/discover, and the rest is method not found.
 	d := mcp.NewServerDispatcher(tools, mcp.ServerOptions{
@@ -87,7 +84,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if *addr != "" {
-		if err := serveHTTP(ctx, d, *addr, logf); err != nil {
+		// At /mcp, loopback clients only, until ctx is done.
+		if err := mcp.NewHTTPHandler(d, mcp.HTTPOptions{}).ListenAndServe(ctx, *addr); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -95,35 +93,4 @@ func main() {
 	if err := d.Serve(ctx, os.Stdin, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// serveHTTP serves d at /mcp until ctx is done, then shuts down, letting
-// the requests in flight finish.
-func serveHTTP(ctx context.Context, d *mcp.ServerDispatcher, addr string, logf func(string, ...any)) error {
-	h := mcp.NewHTTPHandler(d, mcp.HTTPOptions{})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
-	srv := h.NewServer(addr) // timeouts against slow clients
-	srv.Handler = mux
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	logf("listening on http://%s/mcp", ln.Addr())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return err
-	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/spec"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file emits dispatch.go: the method table, handler interfaces, the
@@ -477,6 +476,9 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 			))))
 		}
 	}
+	if s.Dir == ir.ClientToServer && p.Tools != nil && mcp {
+		body = append(body, jen.Id("attachServer").Call(jen.Id("d")))
+	}
 	body = append(body, jen.Return(jen.Id("d")))
 	f.Comment(commentText(fmt.Sprintf("%s returns a dispatcher for h; a nil h is %s{}.", s.Constructor, s.Unimplemented)))
 	f.Func().Id(s.Constructor).Params(jen.Id("h").Id(s.Handler), jen.Id("opts").Id(s.Options)).Op("*").Id(s.Dispatcher).Block(body...)
@@ -714,6 +716,11 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 			body = append(body, jen.If(jen.Op("!").Id("d").Dot("opts").Dot("OmitServerInfo")).Block(fill...))
 		}
 	}
+	if scope, private := cacheScopeDefault(p, s, st); scope != "" {
+		// A cacheable result that says nothing of its sharing is private:
+		// the dispatcher cannot know it is the same for every caller.
+		body = append(body, jen.If(jen.Id("c").Dot(scope).Op("==").Lit("")).Block(jen.Id("c").Dot(scope).Op("=").Id(private)))
+	}
 	body = append(body,
 		jen.If(jen.Op("!").Id("d").Dot("opts").Dot("SkipResultValidation")).Block(
 			jen.If(jen.Id("err").Op(":=").Id("c").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
@@ -917,4 +924,23 @@ func loggerDoc(mcp bool) string {
 		return doc + "; log\nrequests with a Middleware. Records use the OpenTelemetry MCP attribute names\nwhere they have one (mcp.method.name, jsonrpc.request.id)."
 	}
 	return doc + "."
+}
+
+// cacheScopeDefault is the Go name of a server result's cacheScope field
+// and the CacheScope constant "private" it defaults to; "" when the
+// result has no such field.
+func cacheScopeDefault(p *ir.Protocol, s *ir.Side, st *ir.Struct) (field, private string) {
+	if !p.Modern || s.Dir != ir.ClientToServer || p.CacheScope == nil {
+		return "", ""
+	}
+	f := st.FieldByJSON(spec.MemberCacheScope)
+	if f == nil || f.Name == "" || f.Pointer() || !f.Type.Same(&ir.Type{Kind: ir.TDecl, Decl: p.CacheScope}) {
+		return "", ""
+	}
+	for _, v := range p.CacheScope.Values {
+		if v.Value.Str == spec.CacheScopePrivate {
+			return f.Name, v.Name
+		}
+	}
+	return "", ""
 }

@@ -4,7 +4,9 @@ package mcp20250618
 
 import (
 	"context"
+	"encoding/base64"
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
+	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -14,16 +16,22 @@ var _ codec.EnforceVersion[struct {
 	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
 }]
 
-// Tools is a set of tools whose arguments are Go types, and the ServerHandler that serves
-// them. AddTool (or AddStructuredTool, for a tool with structured results) adds a tool,
-// deriving its inputSchema from the type of its arguments; the set answers tools/list with
-// its tools, and tools/call by decoding the arguments into that type, checked against the
-// schema, before the tool's function runs.
+// Server is a set of tools, resources, resource templates and prompts, and the ServerHandler
+// that serves them. AddTool (or AddStructuredTool, for a tool with structured results) adds
+// a tool, deriving its inputSchema from the type of its arguments; the set answers
+// tools/list with its tools, and tools/call by decoding the arguments into that type,
+// checked against the schema, before the tool's function runs. AddResource and
+// AddResourceTemplate add resources (a template's are read by the URI template's variables),
+// served by resources/list, resources/templates/list and resources/read. AddPrompt adds a
+// prompt whose arguments are a Go struct, served by prompts/list and prompts/get.
 //
-// Give a *Tools to NewServerDispatcher as the handler, or embed a *Tools in a handler of
-// your own in place of UnimplementedServerHandler (which it embeds): its ListTools and
-// CallTool serve what your handler does not implement, and yours may call them. The
-// dispatcher declares the tools capability for such a handler unless the options declare it.
+// Give a *Server to NewServerDispatcher as the handler, or embed a *Server in a handler of
+// your own in place of UnimplementedServerHandler (which it embeds): its methods serve what
+// your handler does not implement, and yours may call them. The dispatcher declares the
+// capabilities of what the set holds when the dispatcher is made (tools always; resources
+// and prompts once one is added), unless the options declare them, and the set announces
+// each later change (list_changed, and ResourceUpdated) to every client the dispatcher
+// serves.
 //
 // The schema of a struct type:
 //   - A field's member name comes from its json tag, else its Go name. Fields tagged "-" and
@@ -34,47 +42,76 @@ var _ codec.EnforceVersion[struct {
 //   - Names match exactly, and a member the struct does not declare is refused
 //     (additionalProperties: false).
 //   - A jsonschema tag is the member's description (as in the official Go SDK). An mcp tag
-//     restricts a string to a list of values (mcp:"enum=celsius|fahrenheit"), or mirrors an
-//     argument into an Mcp-Param-Name header over HTTP (mcp:"header=Region", x-mcp-header:
-//     for strings, integers and booleans reached through struct fields; such integers are
-//     bounded to ±(2^53-1)).
+//     holds keywords, comma-separated: enum=a|b (strings), minimum=, maximum=,
+//     exclusiveMinimum=, exclusiveMaximum= (numbers), minLength=, maxLength= (strings),
+//     minItems=, maxItems= (slices), pattern= (a regular expression, no comma), format=
+//     (date-time, date, time, email, uri, uuid, ...), default= and example= (JSON values, or
+//     a string's text), and header=Name, which mirrors an argument into an Mcp-Param-Name
+//     header over HTTP (x-mcp-header: for strings, integers and booleans reached through
+//     struct fields; such integers are bounded to ±(2^53-1)). A value against them is
+//     refused like one of the wrong type.
 //   - Booleans, strings, integers (bounded by their size: int8 is -128 to 127, unsigned ones
 //     are at least 0; the schema states no bound for 64-bit ones, and a value beyond the Go
 //     type is refused), floats, slices, arrays, maps with string keys, pointers and structs
 //     map as encoding/json maps them; []byte is a base64 string, time.Time a date-time
 //     string, json.RawMessage and any take any JSON, and a type that implements
-//     encoding.TextUnmarshaler is a string.
+//     encoding.TextUnmarshaler is a string. A type with a method MCPSchema() []byte
+//     (protocol.Schemaer) gives its own schema (a JSON Schema object): a value is checked
+//     against it, then decoded by encoding/json.
 //   - Channels, functions, complex numbers, interfaces with methods, maps with other keys,
-//     types with an UnmarshalJSON of their own and recursive types have no schema: adding a
-//     tool with one panics, naming the field.
+//     types with an UnmarshalJSON of their own (and no MCPSchema) and recursive types have
+//     no schema: adding a tool with one panics, naming the field.
 //
 // The arguments type is a struct (struct{} for a tool without arguments, whose schema is
 // {"type": "object", "additionalProperties": false}) or a map with string keys.
 //
-// The zero value is an empty set. A Tools is safe for concurrent use (tools may be added
-// while it serves) and must not be copied once used.
-type Tools struct {
+// The zero value is an empty set. A Server is safe for concurrent use (tools, resources and
+// prompts may be added and removed while it serves) and must not be copied once used.
+type Server struct {
 	UnimplementedServerHandler
-	set protocol.ToolSet[Tool, CallToolRequestParams, CallToolResult]
+	// PageSize is the most items one list answer holds; past it, the answer has a nextCursor for
+	// the next page. Zero or less, the default, lists every item on one page.
+	PageSize  int
+	tools     protocol.ToolSet[Tool, CallToolRequestParams, CallToolResult]
+	resources protocol.Entries[Resource, func(context.Context, *ReadResourceRequestParams) (*ReadResourceResult, error)]
+	templates protocol.Entries[ResourceTemplate, protocol.Template[ReadResourceRequestParams, ReadResourceResult]]
+	prompts   protocol.Entries[Prompt, func(context.Context, *GetPromptRequestParams) (*GetPromptResult, error)]
+	changes   protocol.Notifier
 }
 
-// ToolAdder is where AddTool (or AddStructuredTool, for a tool with structured results) adds
-// a tool: a *Tools, a handler that embeds one, or a *ServerDispatcher whose handler is, or
-// embeds, a *Tools (AddTool panics if it is not).
-type ToolAdder interface {
-	tools() *Tools
+// Tools is Server by its former name.
+type Tools = Server
+
+// Registry is where AddTool and the other Add functions add: a *Server, a handler that
+// embeds one, or a *ServerDispatcher whose handler is, or embeds, a *Server (they panic if
+// it is not).
+type Registry interface {
+	server() *Server
 }
 
-// tools returns the Tools d's handler is or embeds; AddTool adds tools to it.
-func (d *ServerDispatcher) tools() *Tools {
-	if h, ok := d.h.(ToolAdder); ok && h.tools() != nil {
-		return h.tools()
+// ToolAdder is Registry by its former name.
+type ToolAdder = Registry
+
+// server returns the Server d's handler is or embeds.
+func (d *ServerDispatcher) server() *Server {
+	if h, ok := d.h.(Registry); ok && h.server() != nil {
+		return h.server()
 	}
-	panic("mcp: AddTool: the ServerDispatcher's handler is not a *Tools and does not embed one")
+	panic("mcp: the ServerDispatcher's handler is not a *Server and does not embed one")
 }
 
-// AddTool adds tool to the set s is or serves (see ToolAdder), with h as its function. The
-// tool's inputSchema is derived from In (see Tools for the rules) and must be left empty. A
+// server marks a handler that is, or embeds, a Server.
+func (s *Server) server() *Server {
+	return s
+}
+
+// changed announces a change of one of the set's lists (its list_changed notification).
+func (s *Server) changed(method string) {
+	s.changes.Notify(protocol.Change{Method: method})
+}
+
+// AddTool adds tool to the set s is or serves (see Registry), with h as its function. The
+// tool's inputSchema is derived from In (see Server for the rules) and must be left empty. A
 // call decodes its arguments into an In, checked against that schema, before h runs:
 // arguments the schema refuses are answered with a result with isError whose text lists the
 // violations and their JSON pointers (the specification makes input validation errors tool
@@ -84,26 +121,26 @@ func (d *ServerDispatcher) tools() *Tools {
 // for an *RPCError and the context's error, which answer the request as they would from a
 // handler. A nil result with a nil error is an empty result.
 //
-// AddTool panics if In has no schema (see Tools), if the tool breaks the schema of Tool, or
+// AddTool panics if In has no schema (see Server), if the tool breaks the schema of Tool, or
 // if the set has a tool of that name already.
-func AddTool[In any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
+func AddTool[In any](s Registry, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (*CallToolResult, error)) {
 	args := protocol.ToolCodec[In](tool.Name, false)
 	protocol.SetToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
-	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
+	s.server().addTool(tool, args, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
 		return protocol.CallTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			return h(ctx, p, in)
-		}, toolError)
+		}, ErrorResult)
 	})
 }
 
 // AddStructuredTool adds a tool whose function returns a structured result, an Out, as
 // AddTool adds one with typed arguments. Out is a struct, or a pointer to one (nil is the
-// zero value); its schema, by the rules of Tools, is the tool's outputSchema (which must be
+// zero value); its schema, by the rules of Server, is the tool's outputSchema (which must be
 // left empty). A call's result has the JSON of h's Out as structuredContent, and the same
 // JSON as its text content, for clients that do not read structuredContent (as the
 // specification recommends). An Out the schema refuses (a string outside its enum, a NaN) is
 // an internal error, not a result.
-func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (Out, error)) {
+func AddStructuredTool[In, Out any](s Registry, tool Tool, h func(ctx context.Context, p *CallToolRequestParams, in In) (Out, error)) {
 	args := protocol.ToolCodec[In](tool.Name, false)
 	out := protocol.ToolCodec[Out](tool.Name, true)
 	protocol.SetToolSchema(tool.Name, "inputSchema", &tool.InputSchema, args)
@@ -111,7 +148,7 @@ func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.C
 		tool.OutputSchema = new(ToolOutputSchema)
 	}
 	protocol.SetToolSchema(tool.Name, "outputSchema", tool.OutputSchema, out)
-	s.tools().add(tool, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
+	s.server().addTool(tool, args, func(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
 		return protocol.CallTool(args, p.Name, p.Arguments, func(in In) (*CallToolResult, error) {
 			v, err := h(ctx, p, in)
 			if err != nil {
@@ -125,39 +162,57 @@ func AddStructuredTool[In, Out any](s ToolAdder, tool Tool, h func(ctx context.C
 				Content:           []ContentBlock{&TextContent{Text: string(b)}},
 				StructuredContent: b,
 			}, nil
-		}, toolError)
+		}, ErrorResult)
 	})
 }
 
-// add adds a tool, after checking it against the schema.
-func (t *Tools) add(tool Tool, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
+// addTool adds a tool, after checking it against the schema, and announces the change.
+func (s *Server) addTool(tool Tool, args *protocol.ArgsCodec, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
 	if err := tool.Validate(); err != nil {
 		panic("mcp: tool " + codec.Quote(tool.Name) + ": " + err.Error())
 	}
-	t.set.Add(tool.Name, tool, call)
+	s.tools.Add(tool.Name, tool, args, call)
+	s.changed(MethodToolListChangedNotification)
 }
 
-// ListTools answers tools/list with the tools of t, in the order they were added, on one
-// page (so a cursor is invalid params, -32602).
-func (t *Tools) ListTools(_ context.Context, p *ListToolsRequestParams) (*ListToolsResult, error) {
-	if p != nil && p.Cursor != nil {
-		return nil, protocol.ErrToolsCursor
+// RemoveTools removes the named tools (unknown ones are ignored) and, if it removed any,
+// announces the change to the clients.
+func (s *Server) RemoveTools(names ...string) {
+	if s.tools.Remove(names...) > 0 {
+		s.changed(MethodToolListChangedNotification)
 	}
-	return &ListToolsResult{Tools: t.set.List()}, nil
+}
+
+// ListTools answers its list request with the tools of s, in the order they were added,
+// PageSize at a time (a cursor s did not hand out is invalid params, -32602).
+func (s *Server) ListTools(_ context.Context, p *ListToolsRequestParams) (*ListToolsResult, error) {
+	var cursor *string
+	if p != nil {
+		cursor = p.Cursor
+	}
+	items, next, err := s.tools.Page(cursor, s.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &ListToolsResult{
+		NextCursor: next,
+		Tools:      items,
+	}, nil
 }
 
 // CallTool answers tools/call: it runs the tool p names. An unknown name is invalid params
 // (-32602), the protocol error the specification gives it.
-func (t *Tools) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
-	return t.set.Call(ctx, p.Name, p)
+func (s *Server) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
+	return s.tools.Call(ctx, p.Name, p)
 }
 
-// toolError is a tool execution error: a result with isError and msg as its text.
-func toolError(msg string) *CallToolResult {
-	isError := true
+// ErrorResult is a tool execution error: a result with isError and msg as its text, which
+// the model sees (return it with a nil error; an error the tool's function returns becomes
+// one too).
+func ErrorResult(msg string) *CallToolResult {
 	return &CallToolResult{
 		Content: []ContentBlock{&TextContent{Text: msg}},
-		IsError: &isError,
+		IsError: new(true),
 	}
 }
 
@@ -166,15 +221,346 @@ func TextResult(text string) *CallToolResult {
 	return &CallToolResult{Content: []ContentBlock{&TextContent{Text: text}}}
 }
 
-// tools marks a handler that is, or embeds, a Tools.
-func (t *Tools) tools() *Tools {
-	return t
+// declareTools declares, for a handler that is or embeds a Server, the capabilities of what
+// the set holds (tools always, with listChanged; resources, with subscribe and listChanged,
+// once it has one; prompts once it has one), unless opts declares them.
+func declareTools(h ServerHandler, opts *ServerOptions) {
+	r, ok := h.(Registry)
+	if !ok || r.server() == nil {
+		return
+	}
+	if opts.Capabilities.Tools == nil {
+		opts.Capabilities.Tools = &ServerCapabilitiesTools{ListChanged: new(true)}
+	}
+	s := r.server()
+	if opts.Capabilities.Resources == nil && (s.resources.Len() > 0 || s.templates.Len() > 0) {
+		opts.Capabilities.Resources = &ServerCapabilitiesResources{
+			ListChanged: new(true),
+			Subscribe:   new(true),
+		}
+	}
+	if opts.Capabilities.Prompts == nil && s.prompts.Len() > 0 {
+		opts.Capabilities.Prompts = &ServerCapabilitiesPrompts{ListChanged: new(true)}
+	}
 }
 
-// declareTools declares the tools capability in opts for a handler that is, or embeds, a
-// Tools, unless opts declares it.
-func declareTools(h ServerHandler, opts *ServerOptions) {
-	if _, ok := h.(ToolAdder); ok && opts.Capabilities.Tools == nil {
-		opts.Capabilities.Tools = &ServerCapabilitiesTools{}
+// attachServer makes the Server d's handler is or embeds announce its changes to the clients
+// d serves.
+func attachServer(d *ServerDispatcher) {
+	r, ok := d.h.(Registry)
+	if !ok || r.server() == nil {
+		return
 	}
+	s := r.server()
+	s.changes.Attach(&d.rpc)
+}
+
+// AddResource adds a resource to the set s is or serves (see Registry), with h as the
+// function that reads it: resources/read of its URI runs h, and what h returns is the answer
+// (an error too, as from a handler). It panics if the resource breaks the schema of Resource
+// or the set has one of that URI already.
+func AddResource(s Registry, r Resource, h func(ctx context.Context, p *ReadResourceRequestParams) (*ReadResourceResult, error)) {
+	if err := r.Validate(); err != nil {
+		panic("mcp: resource " + codec.Quote(r.URI) + ": " + err.Error())
+	}
+	set := s.server()
+	if !set.resources.Add(r.URI, r, h) {
+		panic("mcp: resource " + codec.Quote(r.URI) + " is added twice")
+	}
+	set.changed(MethodResourceListChangedNotification)
+}
+
+// AddResourceTemplate adds a resource template to the set s is or serves (see Registry),
+// with h as the function that reads the resources it matches: resources/read of a URI the
+// set has no resource of runs h for the first template (in the order they were added) whose
+// uriTemplate, an RFC 6570 URI template, matches the URI, with the template's variables (see
+// protocol.URITemplate for what matches). It panics if the template breaks the schema of
+// ResourceTemplate or is not a URI template, or the set has it already.
+func AddResourceTemplate(s Registry, t ResourceTemplate, h func(ctx context.Context, p *ReadResourceRequestParams, vars map[string]string) (*ReadResourceResult, error)) {
+	if err := t.Validate(); err != nil {
+		panic("mcp: resource template " + codec.Quote(t.URITemplate) + ": " + err.Error())
+	}
+	ut, err := protocol.ParseURITemplate(t.URITemplate)
+	if err != nil {
+		panic("mcp: " + err.Error())
+	}
+	set := s.server()
+	if !set.templates.Add(t.URITemplate, t, protocol.Template[ReadResourceRequestParams, ReadResourceResult]{
+		Read: h,
+		URI:  ut,
+	}) {
+		panic("mcp: resource template " + codec.Quote(t.URITemplate) + " is added twice")
+	}
+	set.changed(MethodResourceListChangedNotification)
+}
+
+// RemoveResources removes the resources of the URIs (unknown ones are ignored) and, if it
+// removed any, announces the change to the clients.
+func (s *Server) RemoveResources(uris ...string) {
+	if s.resources.Remove(uris...) > 0 {
+		s.changed(MethodResourceListChangedNotification)
+	}
+}
+
+// RemoveResourceTemplates removes the resource templates of the uriTemplates (unknown ones
+// are ignored) and, if it removed any, announces the change to the clients.
+func (s *Server) RemoveResourceTemplates(uriTemplates ...string) {
+	if s.templates.Remove(uriTemplates...) > 0 {
+		s.changed(MethodResourceListChangedNotification)
+	}
+}
+
+// ResourceUpdated announces that the resource of uri changed
+// (notifications/resources/updated) to the clients that subscribed to it.
+func (s *Server) ResourceUpdated(uri string) {
+	s.changes.Notify(protocol.Change{
+		Method: MethodResourceUpdatedNotification,
+		URI:    uri,
+	})
+}
+
+// ListResources answers its list request with the resources of s, in the order they were
+// added, PageSize at a time (a cursor s did not hand out is invalid params, -32602).
+func (s *Server) ListResources(ctx context.Context, p *ListResourcesRequestParams) (*ListResourcesResult, error) {
+	if s.resources.Len() == 0 && s.templates.Len() == 0 {
+		return s.UnimplementedServerHandler.ListResources(ctx, p)
+	}
+	var cursor *string
+	if p != nil {
+		cursor = p.Cursor
+	}
+	items, next, err := s.resources.Page(cursor, s.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &ListResourcesResult{
+		NextCursor: next,
+		Resources:  items,
+	}, nil
+}
+
+// ListResourceTemplates answers its list request with the resource templates of s, in the
+// order they were added, PageSize at a time (a cursor s did not hand out is invalid params,
+// -32602).
+func (s *Server) ListResourceTemplates(ctx context.Context, p *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
+	if s.resources.Len() == 0 && s.templates.Len() == 0 {
+		return s.UnimplementedServerHandler.ListResourceTemplates(ctx, p)
+	}
+	var cursor *string
+	if p != nil {
+		cursor = p.Cursor
+	}
+	items, next, err := s.templates.Page(cursor, s.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &ListResourceTemplatesResult{
+		NextCursor:        next,
+		ResourceTemplates: items,
+	}, nil
+}
+
+// ReadResource answers resources/read: the resource of p's URI, else the first template that
+// matches it, else ResourceNotFound. Until the set holds a resource or template,
+// resources/read and the resources lists are method not found, as for a server without the
+// capability.
+func (s *Server) ReadResource(ctx context.Context, p *ReadResourceRequestParams) (*ReadResourceResult, error) {
+	if s.resources.Len() == 0 && s.templates.Len() == 0 {
+		return s.UnimplementedServerHandler.ReadResource(ctx, p)
+	}
+	return protocol.ReadResource(ctx, &s.resources, &s.templates, p.URI, p, ResourceNotFound)
+}
+
+// ResourceNotFound is the error of resources/read for a URI the server does not have:
+// -32002, the code the specification gives it, with the URI in its data.
+func ResourceNotFound(uri string) error {
+	data := jsonrpc.AppendQuoted([]byte("{\"uri\":"), uri)
+	return &RPCError{
+		Code:    -32002,
+		Data:    append(data, '}'),
+		Message: "resource not found: " + uri,
+	}
+}
+
+// TextContents is the text contents of a resource (its MIME type may be "").
+func TextContents(uri, mimeType, text string) *TextResourceContents {
+	var m *string
+	if mimeType != "" {
+		m = &mimeType
+	}
+	return &TextResourceContents{
+		MIMEType: m,
+		Text:     text,
+		URI:      uri,
+	}
+}
+
+// BlobContents is the binary contents of a resource (its MIME type may be ""),
+// base64-encoded.
+func BlobContents(uri, mimeType string, data []byte) *BlobResourceContents {
+	var m *string
+	if mimeType != "" {
+		m = &mimeType
+	}
+	return &BlobResourceContents{
+		Blob:     base64.StdEncoding.EncodeToString(data),
+		MIMEType: m,
+		URI:      uri,
+	}
+}
+
+// TextResource is a resources/read answer with one text contents: what most resources
+// answer.
+func TextResource(uri, mimeType, text string) *ReadResourceResult {
+	return &ReadResourceResult{Contents: []ReadResourceResultContentsItem{TextContents(uri, mimeType, text)}}
+}
+
+// BlobResource is a resources/read answer with one binary contents.
+func BlobResource(uri, mimeType string, data []byte) *ReadResourceResult {
+	return &ReadResourceResult{Contents: []ReadResourceResultContentsItem{BlobContents(uri, mimeType, data)}}
+}
+
+// AddPrompt adds a prompt to the set s is or serves (see Registry), with h as the function
+// that builds it. The prompt's arguments are derived from In, a struct (see
+// protocol.PromptArgs for the rules: a field is an argument, required unless it is a pointer
+// or has omitempty, described by its jsonschema tag) or map[string]string, and must be left
+// empty. prompts/get decodes its arguments into an In before h runs: a missing required
+// argument, an unknown one or a value its field cannot hold is invalid params (-32602), and
+// h does not run. AddPrompt panics if In cannot hold prompt arguments, if the prompt breaks
+// the schema of Prompt, or if the set has a prompt of that name already.
+func AddPrompt[In any](s Registry, pr Prompt, h func(ctx context.Context, p *GetPromptRequestParams, in In) (*GetPromptResult, error)) {
+	args := protocol.NewPromptArgs[In](pr.Name)
+	if pr.Arguments != nil {
+		panic("mcp: prompt " + codec.Quote(pr.Name) + ": arguments are derived from the Go type; leave them empty")
+	}
+	for _, a := range args.Args() {
+		arg := PromptArgument{Name: a.Name}
+		if a.Description != "" {
+			arg.Description = new(a.Description)
+		}
+		if a.Required {
+			arg.Required = new(true)
+		}
+		pr.Arguments = append(pr.Arguments, arg)
+	}
+	if err := pr.Validate(); err != nil {
+		panic("mcp: prompt " + codec.Quote(pr.Name) + ": " + err.Error())
+	}
+	get := func(ctx context.Context, p *GetPromptRequestParams) (*GetPromptResult, error) {
+		var in In
+		if err := args.Decode(p.Name, p.Arguments, &in); err != nil {
+			return nil, err
+		}
+		return h(ctx, p, in)
+	}
+	set := s.server()
+	if !set.prompts.Add(pr.Name, pr, get) {
+		panic("mcp: prompt " + codec.Quote(pr.Name) + " is added twice")
+	}
+	set.changed(MethodPromptListChangedNotification)
+}
+
+// RemovePrompts removes the named prompts (unknown ones are ignored) and, if it removed any,
+// announces the change to the clients.
+func (s *Server) RemovePrompts(names ...string) {
+	if s.prompts.Remove(names...) > 0 {
+		s.changed(MethodPromptListChangedNotification)
+	}
+}
+
+// ListPrompts answers its list request with the prompts of s, in the order they were added,
+// PageSize at a time (a cursor s did not hand out is invalid params, -32602).
+func (s *Server) ListPrompts(ctx context.Context, p *ListPromptsRequestParams) (*ListPromptsResult, error) {
+	if s.prompts.Len() == 0 {
+		return s.UnimplementedServerHandler.ListPrompts(ctx, p)
+	}
+	var cursor *string
+	if p != nil {
+		cursor = p.Cursor
+	}
+	items, next, err := s.prompts.Page(cursor, s.PageSize)
+	if err != nil {
+		return nil, err
+	}
+	return &ListPromptsResult{
+		NextCursor: next,
+		Prompts:    items,
+	}, nil
+}
+
+// GetPrompt answers prompts/get: it builds the prompt p names. An unknown name is invalid
+// params (-32602). Until the set holds a prompt, prompts/get and prompts/list are method not
+// found.
+func (s *Server) GetPrompt(ctx context.Context, p *GetPromptRequestParams) (*GetPromptResult, error) {
+	if s.prompts.Len() == 0 {
+		return s.UnimplementedServerHandler.GetPrompt(ctx, p)
+	}
+	get, ok := s.prompts.Func(p.Name)
+	if !ok {
+		return nil, &RPCError{
+			Code:    CodeInvalidParams,
+			Message: "unknown prompt " + codec.Quote(p.Name),
+		}
+	}
+	return get(ctx, p)
+}
+
+// Text is a text content block.
+func Text(text string) *TextContent {
+	return &TextContent{Text: text}
+}
+
+// Image is an image content block of data, base64-encoded, of the MIME type.
+func Image(data []byte, mimeType string) *ImageContent {
+	return &ImageContent{
+		Data:     base64.StdEncoding.EncodeToString(data),
+		MIMEType: mimeType,
+	}
+}
+
+// Audio is an audio content block of data, base64-encoded, of the MIME type.
+func Audio(data []byte, mimeType string) *AudioContent {
+	return &AudioContent{
+		Data:     base64.StdEncoding.EncodeToString(data),
+		MIMEType: mimeType,
+	}
+}
+
+// Link is a resource link content block: the URI and name of a resource the client may read.
+func Link(uri, name string) *ResourceLink {
+	return &ResourceLink{
+		Name: name,
+		URI:  uri,
+	}
+}
+
+// EmbeddedText is an embedded resource content block with text contents.
+func EmbeddedText(uri, mimeType, text string) *EmbeddedResource {
+	return &EmbeddedResource{Resource: TextContents(uri, mimeType, text)}
+}
+
+// EmbeddedBlob is an embedded resource content block with binary contents.
+func EmbeddedBlob(uri, mimeType string, data []byte) *EmbeddedResource {
+	return &EmbeddedResource{Resource: BlobContents(uri, mimeType, data)}
+}
+
+// UserMessage is a prompt message from the user.
+func UserMessage(c ContentBlock) PromptMessage {
+	return PromptMessage{
+		Content: c,
+		Role:    RoleUser,
+	}
+}
+
+// AssistantMessage is a prompt message from the assistant.
+func AssistantMessage(c ContentBlock) PromptMessage {
+	return PromptMessage{
+		Content: c,
+		Role:    RoleAssistant,
+	}
+}
+
+// PromptResult is a prompts/get answer with the messages.
+func PromptResult(messages ...PromptMessage) *GetPromptResult {
+	return &GetPromptResult{Messages: messages}
 }

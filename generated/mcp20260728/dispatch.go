@@ -534,6 +534,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 	if !opts.OnlyThisRevision {
 		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions})
 	}
+	attachServer(d)
 	return d
 }
 
@@ -844,6 +845,9 @@ func (d *ServerDispatcher) finishListPromptsResult(r *ListPromptsResult, resultT
 			c.Meta = &m
 		}
 	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
+	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
 			return nil, jsonrpc.InvalidResult(err)
@@ -885,6 +889,9 @@ func (d *ServerDispatcher) finishListResourcesResult(r *ListResourcesResult, res
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -939,6 +946,9 @@ func (d *ServerDispatcher) finishReadResourceResult(r *ReadResourceResult, resul
 			c.Meta = &m
 		}
 	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
+	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
 			return nil, jsonrpc.InvalidResult(err)
@@ -980,6 +990,9 @@ func (d *ServerDispatcher) finishListResourceTemplatesResult(r *ListResourceTemp
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1025,6 +1038,9 @@ func (d *ServerDispatcher) finishDiscoverResult(r *DiscoverResult, resultType Re
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {
@@ -1157,6 +1173,9 @@ func (d *ServerDispatcher) finishListToolsResult(r *ListToolsResult, resultType 
 			m.ServerInfo = &info
 			c.Meta = &m
 		}
+	}
+	if c.CacheScope == "" {
+		c.CacheScope = CacheScopePrivate
 	}
 	if !d.opts.SkipResultValidation {
 		if err := c.Validate(); err != nil {

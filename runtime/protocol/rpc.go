@@ -57,8 +57,23 @@ type Core struct {
 	// of the requests a server sends its client (docs/middleware.md).
 	Middleware Middleware
 	mw         *chain
+	// toolSource, if set, gives the x-mcp-header bindings of the tools it
+	// has (a Server's tool set), so that the HTTP handler need not ask
+	// tools/list for them.
+	toolSource interface {
+		toolHeaders(name string) ([]paramHeader, bool)
+	}
 
 	once sync.Once
+}
+
+// UseToolSet makes c read the x-mcp-header bindings of the tools in s
+// from s itself; tools s does not have are looked up in tools/list as
+// before. Call it before serving.
+func (c *Core) UseToolSet(s interface {
+	toolHeaders(name string) ([]paramHeader, bool)
+}) {
+	c.toolSource = s
 }
 
 // Init makes c ready to serve: it takes part in handling messages, and

@@ -241,6 +241,47 @@ func (h *HTTPHandler) NewServer(addr string) *http.Server {
 	return srv
 }
 
+// DefaultPath is the endpoint path ListenAndServe serves at.
+const DefaultPath = "/mcp"
+
+// shutdownGrace bounds how long ListenAndServe lets the requests in flight
+// finish once its context is done.
+const shutdownGrace = 10 * time.Second
+
+// ListenAndServe serves h at http://addr/mcp (DefaultPath; other paths are
+// 404) with the http.Server NewServer makes, until ctx is done, then shuts
+// down, letting the requests in flight finish for up to ten seconds, and
+// returns nil. It logs the address it listens on (with port 0, the one
+// the system chose) through the dispatcher's Logger. h keeps its checks:
+// with zero HTTPOptions, only loopback clients are served. Streams that
+// do not end by themselves (a Server's subscriptions/listen) hold the
+// shutdown for the ten seconds: end them first (Server.EndSubscriptions).
+func (h *HTTPHandler) ListenAndServe(ctx context.Context, addr string) error {
+	mux := http.NewServeMux()
+	mux.Handle(DefaultPath, h)
+	srv := h.NewServer(addr)
+	srv.Handler = mux
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	h.d.LogAttrs(slog.LevelInfo, "mcp: listening", slog.String("url.full", "http://"+ln.Addr().String()+DefaultPath))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err = srv.Shutdown(shutdown)
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	return err
+}
+
 // CloseStreams ends the connections of the sessions' GET streams, which
 // never end by themselves (http.Server.Shutdown would wait for them until
 // its context ends). The sessions stay: a client that reconnects to this
@@ -777,13 +818,19 @@ func headerMismatch(msg string) *jsonrpc.RPCError {
 	return &jsonrpc.RPCError{Code: spec.CodeHeaderMismatch, Message: "header mismatch: " + msg}
 }
 
-// toolHeaders returns the x-mcp-header bindings of a tool. They come from
-// the server's own tools/list answer (every page of it), asked with the
+// toolHeaders returns the x-mcp-header bindings of a tool. A tool of the
+// Server's own tool set (Core.UseToolSet) has them from the set; others
+// come from the server's own tools/list answer (every page of it), asked with the
 // _meta of the tools/call request; an answer whose cacheScope is public is
 // reused for its ttlMs. A server without tools/list has no bindings. A
 // tools/list that fails on the request's _meta leaves the failure to the
 // tools/call itself.
 func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams []byte) ([]paramHeader, *jsonrpc.RPCError) {
+	if src := h.d.toolSource; src != nil {
+		if b, ok := src.toolHeaders(tool); ok {
+			return b, nil
+		}
+	}
 	if idx := h.tools.Load(); idx != nil && time.Now().Before(idx.expires) {
 		return idx.tools[tool], nil
 	}

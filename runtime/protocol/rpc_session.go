@@ -429,6 +429,32 @@ func (r *Core) NotifyResourceUpdated(uri string) int {
 	return r.broadcast(ResourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
 }
 
+// Announce sends a change of a Server's sets to the sessions r serves
+// that hear of changes on their session: a list_changed notification to
+// every one, an update of c.URI to those subscribed to it. In a revision
+// with per-request _meta (Modern) those are the clients of the older
+// revisions (r.Older); clients of r's own revision hear of changes
+// through the subscriptions/listen streams they open.
+func (r *Core) Announce(c Change) {
+	var msg []byte
+	var keep func(*Session) bool
+	if c.URI != "" {
+		msg = ResourceUpdatedJSON(c.URI)
+		keep = func(s *Session) bool { return s.Subscribed(c.URI) }
+	} else {
+		b, err := NotificationJSON(c.Method, nil)
+		if err != nil {
+			return
+		}
+		msg = b
+	}
+	if r.Modern {
+		r.BroadcastOlder(msg, keep)
+		return
+	}
+	r.broadcast(msg, keep)
+}
+
 // resourceUpdatedJSON is notifications/resources/updated for uri.
 func ResourceUpdatedJSON(uri string) []byte {
 	msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), nil...)

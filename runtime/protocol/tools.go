@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
 	"encoding"
 	"encoding/base64"
@@ -40,7 +41,8 @@ import (
 //   - `jsonschema:"text"` is the member's description (the tag of the
 //     official Go SDK); `mcp:"enum=a|b,header=Name"` restricts a string to
 //     the listed values and marks an argument for an Mcp-Param-Name header
-//     (x-mcp-header).
+//     (x-mcp-header); its other keywords (tools_keywords.go) state
+//     bounds, lengths, a pattern, a format, a default and examples.
 //   - bool, strings, integers (their range: int8 is -128..127; no bound
 //     is stated for 64-bit ones, whose range is checked all the same), floats,
 //     slices, arrays, maps with string keys, pointers, structs, []byte (a
@@ -48,8 +50,8 @@ import (
 //     any (any JSON), and types that implement encoding.TextUnmarshaler
 //     (a string) have schemas; channels, functions, complex numbers,
 //     interfaces with methods, other map keys, types with their own
-//     UnmarshalJSON, and recursive types are refused when the tool is
-//     added.
+//     UnmarshalJSON (unless they implement Schemaer), and recursive types
+//     are refused when the tool is added.
 
 // argKind says how a Go type maps to JSON.
 type argKind uint8
@@ -70,6 +72,7 @@ const (
 	argArray
 	argMap
 	argPtr
+	argCustom // a type with MCPSchema: its own schema, decoded by encoding/json
 )
 
 // argNode is the plan for one use of a Go type.
@@ -85,10 +88,13 @@ type argNode struct {
 	bounded    bool
 	min, max   int64
 	umax       uint64
-	bits       int      // integer and float size
-	enum       []string // allowed strings, or nil
-	typeName   string   // for messages about text values
-	marshalTxt bool     // argText: the type implements encoding.TextMarshaler
+	bits       int           // integer and float size
+	enum       []string      // allowed strings, or nil
+	typeName   string        // for messages about text values
+	marshalTxt bool          // argText: the type implements encoding.TextMarshaler
+	kw         *argKeywords  // the keywords of an mcp tag, or nil
+	custom     *codec.Schema // argCustom: the type's own schema
+	customText []byte        // argCustom: its text
 }
 
 // argField is one member of a struct.
@@ -103,10 +109,10 @@ type argField struct {
 	node     *argNode
 }
 
-// argsCodec is the plan for one Go type of tool arguments or of
+// ArgsCodec is the plan for one Go type of tool arguments or of
 // structured results: its JSON Schema (an object), and how to decode
 // JSON into it, or encode it, by that schema.
-type argsCodec struct {
+type ArgsCodec struct {
 	typ    reflect.Type
 	root   *argNode
 	schema []byte
@@ -120,7 +126,18 @@ var (
 	rtJSONUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 	rtJSONMarshalerType   = reflect.TypeFor[json.Marshaler]()
 	rtStringType          = reflect.TypeFor[string]()
+	rtSchemaerType        = reflect.TypeFor[Schemaer]()
 )
+
+// Schemaer is a Go type that gives its own JSON Schema (a type with a JSON
+// form of its own, such as a decimal or a wrapped time): MCPSchema returns
+// a JSON Schema object, called on the zero value. A tool's arguments check
+// a value against it, then decode it with encoding/json (the type's
+// UnmarshalJSON, if it has one); a structured result encodes it with
+// encoding/json (its MarshalJSON).
+type Schemaer interface {
+	MCPSchema() []byte
+}
 
 // maxSafeInteger is 2^53-1, the largest integer x-mcp-header allows.
 const maxSafeInteger = 1<<53 - 1
@@ -134,7 +151,7 @@ type argsBuilder struct {
 
 // newArgsCodec builds the plan and schema of t. what names the use in
 // errors ("arguments", "structured result").
-func newArgsCodec(t reflect.Type, output bool) (*argsCodec, error) {
+func newArgsCodec(t reflect.Type, output bool) (*ArgsCodec, error) {
 	b := &argsBuilder{output: output, headers: map[string]string{}}
 	root := t
 	if output && root.Kind() == reflect.Pointer && root.Elem().Kind() == reflect.Struct {
@@ -155,7 +172,7 @@ func newArgsCodec(t reflect.Type, output bool) (*argsCodec, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &argsCodec{typ: t, root: n}
+	c := &ArgsCodec{typ: t, root: n}
 	var e codec.Encoder
 	n.writeSchema(&e, nil)
 	c.schema = e.Buf
@@ -183,6 +200,8 @@ func (b *argsBuilder) node(t reflect.Type, path string, static bool) (*argNode, 
 	case t == rtRawType:
 		n.kind = argRaw
 		return n, nil
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && (t.Implements(rtSchemaerType) || reflect.PointerTo(t).Implements(rtSchemaerType)):
+		return b.customNode(t, path)
 	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && b.special(t):
 		n.kind, n.typeName = argText, t.String()
 		n.marshalTxt = t.Implements(rtTextMarshalerType) || reflect.PointerTo(t).Implements(rtTextMarshalerType)
@@ -431,7 +450,9 @@ func (b *argsBuilder) mcpTag(f *argField, tag, path string, static bool) error {
 			b.headers[low] = path
 			f.header = val
 		default:
-			return errors.New(path + ": unknown mcp tag option " + strconv.Quote(opt) + " (want enum=a|b or header=Name)")
+			if err := base.keyword(key, val, path); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -484,16 +505,22 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 		e.Name(`"type":`)
 		e.Str("integer")
 		if n.bounded {
-			e.Name(`"minimum":`)
-			e.Int(n.min)
-			e.Name(`"maximum":`)
-			e.Int(n.max)
+			if n.kw == nil || n.kw.minimum == "" {
+				e.Name(`"minimum":`)
+				e.Int(n.min)
+			}
+			if n.kw == nil || n.kw.maximum == "" {
+				e.Name(`"maximum":`)
+				e.Int(n.max)
+			}
 		}
 	case argUint:
 		e.Name(`"type":`)
 		e.Str("integer")
-		e.Name(`"minimum":0`)
-		if n.umax != math.MaxUint64 {
+		if n.kw == nil || n.kw.minimum == "" {
+			e.Name(`"minimum":0`)
+		}
+		if n.umax != math.MaxUint64 && (n.kw == nil || n.kw.maximum == "") {
 			e.Name(`"maximum":`)
 			e.Buf = strconv.AppendUint(e.Buf, n.umax, 10)
 		}
@@ -513,6 +540,9 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 	case argText:
 		e.Name(`"type":`)
 		e.Str("string")
+	case argCustom:
+		// The type's own schema, with the member's annotations merged in.
+		e.Buf = append(e.Buf, n.customText[1:len(n.customText)-1]...)
 	case argRaw, argAny:
 		// Any JSON value.
 	case argSlice, argArray:
@@ -562,6 +592,9 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 		}
 		e.Name(`"additionalProperties":false`)
 	}
+	if n.kw != nil {
+		n.kw.writeSchema(e)
+	}
 	if f != nil && f.desc != "" {
 		e.Name(`"description":`)
 		e.Str(f.desc)
@@ -580,7 +613,7 @@ var emptyArguments = []byte("{}")
 // to a value of the codec's type, checking the schema as it goes. It
 // returns a *ValidationError listing every violation, with JSON pointers,
 // or a *SyntaxError.
-func (c *argsCodec) decode(data []byte, v any) error {
+func (c *ArgsCodec) decode(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.Type().Elem() != c.typ {
 		return errors.New("mcp: decoding tool arguments into " + rv.Type().String() + ", want *" + c.typ.String())
@@ -595,8 +628,24 @@ func (c *argsCodec) decode(data []byte, v any) error {
 	return d.Finish()
 }
 
-// decode reads the next value into v (settable, of n's type).
+// decode reads the next value into v (settable, of n's type), then checks
+// the keywords of its mcp tag.
 func (n *argNode) decode(d *codec.Decoder, v reflect.Value) {
+	if n.kw == nil {
+		n.decodeValue(d, v)
+		return
+	}
+	d.Peek()
+	off := d.Pos
+	before := len(d.Errs)
+	n.decodeValue(d, v)
+	if len(d.Errs) == before && !d.Failed() {
+		n.kw.check(d, off, v)
+	}
+}
+
+// decodeValue reads the next value into v by n's type.
+func (n *argNode) decodeValue(d *codec.Decoder, v reflect.Value) {
 	switch n.kind {
 	case argBool:
 		v.SetBool(d.Bool())
@@ -664,6 +713,31 @@ func (n *argNode) decode(d *codec.Decoder, v reflect.Value) {
 		}
 		if x != nil {
 			v.Set(reflect.ValueOf(x))
+		}
+	case argCustom:
+		d.Peek()
+		off := d.Pos
+		b := d.Raw()
+		if d.Failed() {
+			return
+		}
+		if err := n.custom.Validate("", b); err != nil {
+			var ve *codec.ValidationError
+			if errors.As(err, &ve) {
+				for _, x := range ve.Violations {
+					msg := x.Message
+					if x.Pointer != "" {
+						msg = x.Pointer + ": " + msg
+					}
+					d.Violate(off, "$ref", n.typ.String()+": "+msg)
+				}
+				return
+			}
+			d.Fail(err.Error())
+			return
+		}
+		if err := json.Unmarshal(b, v.Addr().Interface()); err != nil {
+			d.Violate(off, "type", "not a valid "+n.typ.String()+": "+err.Error())
 		}
 	case argPtr:
 		p := reflect.New(n.typ.Elem())
@@ -868,7 +942,7 @@ func (n *argNode) decodeString(d *codec.Decoder, off int, s string, v reflect.Va
 // slice is [] and a nil map {}, omitempty and omitzero leave members out as
 // encoding/json does, and map keys are sorted. A string outside its enum,
 // or a value without a JSON form (NaN), is an error.
-func (c *argsCodec) encode(v any) ([]byte, error) {
+func (c *ArgsCodec) encode(v any) ([]byte, error) {
 	rv := reflect.ValueOf(v)
 	if !rv.IsValid() || rv.Type() != c.typ {
 		return nil, errors.New("mcp: encoding a structured result of type " + reflectTypeName(rv) + ", want " + c.typ.String())
@@ -942,6 +1016,14 @@ func (n *argNode) encode(e *codec.Encoder, v reflect.Value) {
 			return
 		}
 		e.Raw(v.Bytes())
+	case argCustom:
+		b, err := json.Marshal(v.Interface())
+		if err != nil {
+			e.Fail(err.Error())
+			e.Null()
+			return
+		}
+		e.Raw(b)
 	case argAny:
 		if v.IsNil() {
 			e.Null()
@@ -1024,7 +1106,7 @@ func rtOmit(f *argField, v reflect.Value) bool {
 // with an error that says what in T has no schema: adding a tool is a
 // program's own setup, and a type that cannot work must not wait for the
 // first call to show it.
-func ToolCodec[T any](tool string, output bool) *argsCodec {
+func ToolCodec[T any](tool string, output bool) *ArgsCodec {
 	c, err := newArgsCodec(reflect.TypeFor[T](), output)
 	if err != nil {
 		what := "arguments"
@@ -1038,7 +1120,7 @@ func ToolCodec[T any](tool string, output bool) *argsCodec {
 
 // setToolSchema fills dst (a tool's empty inputSchema or outputSchema)
 // with the schema of c, or panics if dst is not empty or cannot hold it.
-func SetToolSchema(tool, member string, dst interface{ UnmarshalJSON([]byte) error }, c *argsCodec) {
+func SetToolSchema(tool, member string, dst interface{ UnmarshalJSON([]byte) error }, c *ArgsCodec) {
 	if !reflect.ValueOf(dst).Elem().IsZero() {
 		panic("mcp: tool " + codec.Quote(tool) + ": " + member + " is derived from the Go type; leave it empty")
 	}
@@ -1089,7 +1171,7 @@ func argumentsMessage(tool string, err error) string {
 // is an *jsonrpc.RPCError, NeedInput's or the context's stays an error (a protocol
 // error, or no response); any other error is a tool execution error (its
 // text in a result with isError). A nil result is an empty one.
-func CallTool[In, R any](c *argsCodec, tool string, args []byte, run func(In) (*R, error), failed func(msg string) *R) (*R, error) {
+func CallTool[In, R any](c *ArgsCodec, tool string, args []byte, run func(In) (*R, error), failed func(msg string) *R) (*R, error) {
 	var in In
 	if err := c.decode(args, &in); err != nil {
 		return failed(argumentsMessage(tool, err)), nil
@@ -1122,7 +1204,7 @@ func toolProtocolError(err error) bool {
 
 // structuredResult encodes a tool's structured result, or returns an
 // internal error: a result the output schema refuses is not sent.
-func StructuredResult(c *argsCodec, tool string, v any) ([]byte, error) {
+func StructuredResult(c *ArgsCodec, tool string, v any) ([]byte, error) {
 	b, err := c.encode(v)
 	if err != nil {
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: tool " + codec.Quote(tool) + ": structured result: " + err.Error()}
@@ -1130,50 +1212,53 @@ func StructuredResult(c *argsCodec, tool string, v any) ([]byte, error) {
 	return b, nil
 }
 
-// toolSet holds the tools of a Tools: T is the revision's Tool, P and R
+// ToolSet holds the tools of a Server: T is the revision's Tool, P and R
 // its tools/call params and result. It is safe for concurrent use.
 type ToolSet[T, P, R any] struct {
-	mu    sync.RWMutex
-	index map[string]int
-	tools []T
-	calls []func(context.Context, *P) (*R, error)
+	Entries[T, func(context.Context, *P) (*R, error)]
+	// headers are the x-mcp-header bindings of the tools that have any.
+	headers sync.Map // string -> []paramHeader
 }
 
-// add adds a tool; a name already in the set panics.
-func (s *ToolSet[T, P, R]) Add(name string, t T, call func(context.Context, *P) (*R, error)) {
+// Add adds a tool whose arguments args decodes; a name already in the set
+// panics.
+func (s *ToolSet[T, P, R]) Add(name string, t T, args *ArgsCodec, call func(context.Context, *P) (*R, error)) {
 	if name == "" {
 		panic("mcp: a tool needs a name")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, dup := s.index[name]; dup {
+	if !s.Entries.Add(name, t, call) {
 		panic("mcp: tool " + codec.Quote(name) + " is added twice")
 	}
-	if s.index == nil {
-		s.index = map[string]int{}
+	if args != nil {
+		if b, err := paramHeaders(args.schema); err == nil && len(b) > 0 {
+			s.headers.Store(name, b)
+		}
 	}
-	s.index[name] = len(s.tools)
-	s.tools = append(s.tools, t)
-	s.calls = append(s.calls, call)
 }
 
-// list returns the tools in the order they were added.
-func (s *ToolSet[T, P, R]) List() []T {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return append(make([]T, 0, len(s.tools)), s.tools...)
+// Remove removes the named tools and returns how many it removed.
+func (s *ToolSet[T, P, R]) Remove(names ...string) int {
+	for _, n := range names {
+		s.headers.Delete(n)
+	}
+	return s.Entries.Remove(names...)
 }
 
-// call runs the tool called name; an unknown name is the protocol error
+// toolHeaders returns the x-mcp-header bindings of a tool of the set, and
+// whether the set has the tool.
+func (s *ToolSet[T, P, R]) toolHeaders(name string) ([]paramHeader, bool) {
+	if _, ok := s.Func(name); !ok {
+		return nil, false
+	}
+	b, _ := s.headers.Load(name)
+	h, _ := b.([]paramHeader)
+	return h, true
+}
+
+// Call runs the tool called name; an unknown name is the protocol error
 // tools.mdx gives it, invalid params.
 func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, error) {
-	s.mu.RLock()
-	i, ok := s.index[name]
-	var call func(context.Context, *P) (*R, error)
-	if ok {
-		call = s.calls[i]
-	}
-	s.mu.RUnlock()
+	call, ok := s.Func(name)
 	if !ok {
 		return nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + codec.Quote(name)}
 	}
@@ -1183,3 +1268,28 @@ func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, err
 // errToolsCursor answers a tools/list cursor: a Tools lists every tool on
 // one page, so no cursor is valid (pagination.mdx: invalid params).
 var ErrToolsCursor = &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists all its tools on one page"}
+
+// customNode is the plan of a type with MCPSchema: its schema must be a
+// JSON object the run-time validator reads.
+func (b *argsBuilder) customNode(t reflect.Type, path string) (*argNode, error) {
+	var sch []byte
+	if t.Implements(rtSchemaerType) {
+		sch = reflect.Zero(t).Interface().(Schemaer).MCPSchema()
+	} else {
+		sch = reflect.New(t).Interface().(Schemaer).MCPSchema()
+	}
+	sch = bytes.TrimSpace(sch)
+	if len(sch) < 2 || sch[0] != '{' || !json.Valid(sch) {
+		return nil, errors.New(path + ": " + t.String() + ".MCPSchema is not a JSON object")
+	}
+	// Compact, so that the schema can be spliced into the member's.
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, sch); err != nil {
+		return nil, errors.New(path + ": " + t.String() + ".MCPSchema: " + err.Error())
+	}
+	c, err := codec.CompileSchema(buf.Bytes())
+	if err != nil {
+		return nil, errors.New(path + ": " + t.String() + ".MCPSchema: " + err.Error())
+	}
+	return &argNode{kind: argCustom, typ: t, custom: c, customText: buf.Bytes()}, nil
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/netip"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ import (
 // The rules of the tool-set runtime (tools.go), one test each, with the
 // error texts pinned.
 
-func mustCodec[T any](t *testing.T, output bool) *argsCodec {
+func mustCodec[T any](t *testing.T, output bool) *ArgsCodec {
 	t.Helper()
 	c, err := newArgsCodec(reflect.TypeFor[T](), output)
 	if err != nil {
@@ -242,7 +243,7 @@ func TestToolSchemaErrors(t *testing.T) {
 		}](), false, `struct { N int "jsonschema:\"description=a number\"" }.N: jsonschema tag "description=a number" looks like key=value; it holds only the member's description (put enum and header in the mcp tag)`},
 		{reflect.TypeFor[struct {
 			N int `mcp:"min=1"`
-		}](), false, `struct { N int "mcp:\"min=1\"" }.N: unknown mcp tag option "min=1" (want enum=a|b or header=Name)`},
+		}](), false, `struct { N int "mcp:\"min=1\"" }.N: unknown mcp tag option "min" (want enum, header, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems, pattern, format, default or example)`},
 		{reflect.TypeFor[struct {
 			N int `mcp:"enum=1|2"`
 		}](), false, `struct { N int "mcp:\"enum=1|2\"" }.N: mcp tag enum= applies to strings, not int`},
@@ -639,8 +640,8 @@ func TestToolSet(t *testing.T) {
 	call := func(name string) func(context.Context, *string) (*result, error) {
 		return func(_ context.Context, p *string) (*result, error) { return &result{Text: name + ":" + *p}, nil }
 	}
-	s.Add("b", "tool b", call("b"))
-	s.Add("a", "tool a", call("a"))
+	s.Add("b", "tool b", nil, call("b"))
+	s.Add("a", "tool a", nil, call("a"))
 	if got := s.List(); !reflect.DeepEqual(got, []string{"tool b", "tool a"}) {
 		t.Errorf("list = %q, want the order of adding", got)
 	}
@@ -654,8 +655,8 @@ func TestToolSet(t *testing.T) {
 	if !errors.As(err, &re) || re.Code != jsonrpc.CodeInvalidParams || re.Message != `unknown tool "nope"` {
 		t.Errorf("unknown tool: %v, want invalid params naming it", err)
 	}
-	mustPanic(t, `mcp: tool "a" is added twice`, func() { s.Add("a", "again", call("a")) })
-	mustPanic(t, `mcp: a tool needs a name`, func() { s.Add("", "none", call("")) })
+	mustPanic(t, `mcp: tool "a" is added twice`, func() { s.Add("a", "again", nil, call("a")) })
+	mustPanic(t, `mcp: a tool needs a name`, func() { s.Add("", "none", nil, call("")) })
 	if var0 := (&ToolSet[string, string, result]{}).List(); var0 == nil || len(var0) != 0 {
 		t.Errorf("an empty set lists %#v, want an empty, non-nil slice", var0)
 	}
@@ -743,4 +744,97 @@ func FuzzToolArguments(f *testing.F) {
 			t.Fatalf("round trip of %s through %s: %+v != %+v", data, b, back, v)
 		}
 	})
+}
+
+type keywordArgs struct {
+	Count int      `json:"count" mcp:"minimum=1,maximum=10,default=3"`
+	Ratio float64  `json:"ratio" mcp:"exclusiveMinimum=0,exclusiveMaximum=1"`
+	Code  string   `json:"code" mcp:"minLength=2,maxLength=4,pattern=^[A-Z]+$,example=ABC"`
+	Email *string  `json:"email" mcp:"format=email"`
+	Tags  []string `json:"tags,omitempty" mcp:"minItems=1,maxItems=2"`
+	Level uint8    `json:"level,omitempty" mcp:"maximum=5"`
+}
+
+func TestToolSchemaKeywords(t *testing.T) {
+	checkSchema[keywordArgs](t, `{"type":"object","properties":{`+
+		`"count":{"type":"integer","minimum":1,"maximum":10,"default":3},`+
+		`"ratio":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1},`+
+		`"code":{"type":"string","minLength":2,"maxLength":4,"pattern":"^[A-Z]+$","examples":["ABC"]},`+
+		`"email":{"type":"string","format":"email"},`+
+		`"tags":{"type":"array","items":{"type":"string"},"minItems":1,"maxItems":2},`+
+		`"level":{"type":"integer","minimum":0,"maximum":5}},`+
+		`"required":["count","ratio","code"],"additionalProperties":false}`)
+	c := mustCodec[keywordArgs](t, false)
+	var ok keywordArgs
+	if err := c.decode([]byte(`{"count":3,"ratio":0.5,"code":"AB","email":"a@b.co","tags":["x"],"level":5}`), &ok); err != nil {
+		t.Fatalf("valid arguments: %v", err)
+	}
+	var bad keywordArgs
+	err := c.decode([]byte(`{"count":0,"ratio":1,"code":"abcde","email":"nope","tags":[],"level":6}`), &bad)
+	var ve *codec.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("invalid arguments: %v, want a validation error", err)
+	}
+	var got []string
+	for _, v := range ve.Violations {
+		got = append(got, v.Pointer+" "+v.Message)
+	}
+	want := []string{
+		"/count must be >= 1, got 0",
+		"/ratio must be < 1, got 1",
+		"/code must be at most 4 characters long, got 5",
+		`/email "nope" is not a valid email`,
+		"/tags must have at least 1 items, got 0",
+		"/level must be <= 5, got 6",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("violations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ tag, err string }{
+		{`mcp:"minLength=1"`, "mcp tag minLength= applies to strings, not int"},
+		{`mcp:"minimum=x"`, "mcp tag minimum=x: not a number"},
+	} {
+		typ := reflect.StructOf([]reflect.StructField{{Name: "N", Type: reflect.TypeFor[int](), Tag: reflect.StructTag(`json:"n" ` + tc.tag)}})
+		if _, err := newArgsCodec(typ, false); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%s: %v, want %q", tc.tag, err, tc.err)
+		}
+	}
+}
+
+// decimal has a JSON form of its own (a string of digits) and says so.
+type decimal struct{ units int64 }
+
+func (decimal) MCPSchema() []byte { return []byte(`{"type": "string", "pattern": "^[0-9]+$"}`) }
+
+func (d *decimal) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	d.units = n
+	return err
+}
+
+func (d decimal) MarshalJSON() ([]byte, error) { return json.Marshal(strconv.FormatInt(d.units, 10)) }
+
+func TestToolSchemaOwnType(t *testing.T) {
+	type args struct {
+		Price decimal `json:"price" jsonschema:"the price"`
+	}
+	checkSchema[args](t, `{"type":"object","properties":{"price":{"type":"string","pattern":"^[0-9]+$","description":"the price"}},"required":["price"],"additionalProperties":false}`)
+	c := mustCodec[args](t, false)
+	var a args
+	if err := c.decode([]byte(`{"price":"125"}`), &a); err != nil || a.Price.units != 125 {
+		t.Errorf("decode: %+v %v", a, err)
+	}
+	err := c.decode([]byte(`{"price":"1.5"}`), &a)
+	if err == nil || !strings.Contains(err.Error(), "/price") || !strings.Contains(err.Error(), "protocol.decimal") {
+		t.Errorf("a value against the type's schema: %v", err)
+	}
+	out := mustCodec[args](t, true)
+	b, err := out.encode(args{Price: decimal{7}})
+	if err != nil || string(b) != `{"price":"7"}` {
+		t.Errorf("encode: %s %v", b, err)
+	}
 }

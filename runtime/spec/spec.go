@@ -40,7 +40,8 @@ const (
 	MethodResourceUpdated       = "notifications/resources/updated"
 	MethodSetLevel              = "logging/setLevel"
 	MethodLogMessage            = "notifications/message"
-	MethodListen                = "subscriptions/listen" // 2026-07-28: the stream of notifications
+	MethodListen                = "subscriptions/listen"                     // 2026-07-28: the stream of notifications
+	MethodListenAcknowledged    = "notifications/subscriptions/acknowledged" // its first notification
 
 	MethodToolsListChanged     = "notifications/tools/list_changed"
 	MethodPromptsListChanged   = "notifications/prompts/list_changed"
@@ -173,4 +174,15 @@ func Era(name string, where int) (EraMember, bool) {
 		}
 	}
 	return EraMember{}, false
+}
+
+// ResourceNotFoundCode is the JSON-RPC error code of resources/read for a
+// URI the server does not have: invalid params (-32602) in the revisions
+// with per-request _meta (2026-07-28, resources.mdx), -32002 in the
+// initialize era before them.
+func ResourceNotFoundCode(modern bool) int {
+	if modern {
+		return -32602
+	}
+	return -32002
 }
