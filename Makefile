@@ -39,9 +39,11 @@ OTEL_MODULES = otel
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,
 # on every generated package and on the modules above), the tests (with
 # internal/doccheck: every Go block of README.md and docs/ compiles), the
-# interoperability tests, and go vet of the programs of bench/sidebyside,
-# which docs/serving.md and docs/client.md show (doccheck checks that the
-# text is theirs; their module, bench/, builds them).
+# interoperability tests, and go vet and the side-by-side tests of the
+# programs of bench/sidebyside, which docs/serving.md, docs/server.md and
+# docs/client.md show (token counts against go-sdk's, the docs showing them
+# as they are, the programs answering alike; doccheck checks that the text
+# is theirs; their module, bench/, builds them).
 test: interop-deps
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
@@ -58,7 +60,7 @@ test: interop-deps
 	cd replicas && $(GO) test ./...
 	cd otel && $(GO) test -race ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
-	cd bench && $(GO) vet ./sidebyside/...
+	cd bench && $(GO) vet ./sidebyside/... && $(GO) test -count=1 -run SideBySide .
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
 check:

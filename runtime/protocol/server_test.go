@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -349,11 +350,7 @@ func TestListenAndServe(t *testing.T) {
 	var lists atomic.Int32
 	addr := make(chan string, 1)
 	h := &countingLists{Server: s, lists: &lists}
-	d := mcp.NewServerDispatcher(h, mcp.ServerOptions{Logf: func(format string, args ...any) {
-		if msg := fmt.Sprintf(format, args...); strings.HasPrefix(msg, "listening on ") {
-			addr <- strings.TrimPrefix(msg, "listening on ")
-		}
-	}})
+	d := mcp.NewServerDispatcher(h, mcp.ServerOptions{Logger: slog.New(urlHandler{addr})})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- mcp.NewHTTPHandler(d, mcp.HTTPOptions{}).ListenAndServe(ctx, "127.0.0.1:0") }()
@@ -467,3 +464,20 @@ func BenchmarkServerToolCall(b *testing.B) {
 		})
 	}
 }
+
+// urlHandler is a slog.Handler that sends the url.full attribute of the
+// records it gets (ListenAndServe's "listening" record).
+type urlHandler struct{ urls chan<- string }
+
+func (urlHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h urlHandler) Handle(_ context.Context, r slog.Record) error {
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "url.full" {
+			h.urls <- a.Value.String()
+		}
+		return true
+	})
+	return nil
+}
+func (h urlHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h urlHandler) WithGroup(string) slog.Handler      { return h }
