@@ -373,7 +373,14 @@ func verdict(name string, doc []byte) (out string) {
 	for range 5 {
 		_ = v.Validate()
 	}
-	if a := testing.AllocsPerRun(5, func() { _ = v.Validate() }); a != 0 {
+	// AllocsPerRun counts the process's allocations, other goroutines'
+	// included: an allocation of Validate's shows in every measurement,
+	// another goroutine's (on a loaded machine) not in three in a row.
+	a := testing.AllocsPerRun(5, func() { _ = v.Validate() })
+	for i := 0; i < 2 && a != 0; i++ {
+		a = min(a, testing.AllocsPerRun(5, func() { _ = v.Validate() }))
+	}
+	if a != 0 {
 		return "1\tValidate allocates " + strconv.FormatFloat(a, 'g', -1, 64) + " times on this valid value"
 	}
 	b, err := v.MarshalJSON()
