@@ -265,7 +265,8 @@ func (h *HTTPHandler) ListenAndServe(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	h.d.LogAttrs(slog.LevelInfo, "mcp: listening", slog.String("url.full", "http://"+ln.Addr().String()+DefaultPath))
+	url := "http://" + ln.Addr().String() + DefaultPath
+	h.d.LogAttrs(slog.LevelInfo, "mcp: listening on "+url, slog.String("url.full", url))
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {
