@@ -1199,6 +1199,11 @@ func toolProtocolError(err error) bool {
 	if _, ok := AsInputRequired(err); ok {
 		return true
 	}
+	// RunAsTask's error answers the call with a task.
+	var a jsonrpc.Answer
+	if errors.As(err, &a) {
+		return true
+	}
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"net/netip"
 	"reflect"
@@ -588,6 +589,9 @@ type result struct {
 
 func failedResult(msg string) *result { return &result{Text: msg, IsError: true} }
 
+// taskAnswer is an error like RunAsTask's.
+var taskAnswer = &taskCreated{result: []byte(`{"taskId":"t"}`)}
+
 func TestCallTool(t *testing.T) {
 	c := mustCodec[addArgs](t, false)
 	sum := func(in addArgs) (*result, error) { return &result{Text: "sum"}, nil }
@@ -608,6 +612,8 @@ func TestCallTool(t *testing.T) {
 		}, nil, &jsonrpc.RPCError{Code: -32001, Message: "nope"}},
 		{"need input", `{"a":1,"b":2}`, func(addArgs) (*result, error) { return nil, &InputRequired{} }, nil, &InputRequired{}},
 		{"cancelled", `{"a":1,"b":2}`, func(addArgs) (*result, error) { return nil, context.Canceled }, nil, context.Canceled},
+		// RunAsTask's error: the dispatcher answers with the task.
+		{"task", `{"a":1,"b":2}`, func(addArgs) (*result, error) { return nil, fmt.Errorf("run: %w", taskAnswer) }, nil, taskAnswer},
 	} {
 		got, err := CallTool(c, "add", []byte(tc.args), tc.run, failedResult)
 		if !reflect.DeepEqual(got, tc.want) {
