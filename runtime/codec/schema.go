@@ -21,7 +21,7 @@ import (
 //
 // It reads the validation keywords the MCP schemas use: type, properties,
 // required, additionalProperties, items (a schema), anyOf, oneOf, allOf,
-// not, enum, const, format (the formats the generated validators assert),
+// not, if/then/else, enum, const, format (the formats the generated validators assert),
 // minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf,
 // minLength, maxLength, pattern, minItems, maxItems, minProperties,
 // maxProperties, and $ref to a JSON pointer of the same document; boolean
@@ -53,12 +53,15 @@ type schemaNode struct {
 	required []string
 	// additional is the schema of undeclared members (nil: any);
 	// noAdditional refuses them.
-	additional                         *schemaNode
-	noAdditional                       bool
-	items                              *schemaNode
-	anyOf, oneOf                       []*schemaNode
-	allOf                              []*schemaNode
-	not                                *schemaNode
+	additional   *schemaNode
+	noAdditional bool
+	items        *schemaNode
+	anyOf, oneOf []*schemaNode
+	allOf        []*schemaNode
+	not          *schemaNode
+	// cond, then and els are if, then and else (then and else count
+	// only with an if).
+	cond, then, els                    *schemaNode
 	enum                               [][]byte
 	enumText                           string
 	cnst                               []byte
@@ -105,7 +108,7 @@ var annotations = map[string]bool{
 
 // SchemaKeywords lists the validation keywords a Schema reads.
 var SchemaKeywords = []string{"$ref", "type", "properties", "required", "additionalProperties", "items",
-	"anyOf", "oneOf", "allOf", "not", "enum", "const", "format", "minimum", "maximum", "exclusiveMinimum",
+	"anyOf", "oneOf", "allOf", "not", "if", "then", "else", "enum", "const", "format", "minimum", "maximum", "exclusiveMinimum",
 	"exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems",
 	"minProperties", "maxProperties"}
 
@@ -344,6 +347,18 @@ func (s *Schema) fill(n *schemaNode, x map[string]any) error {
 			if n.not, err = sub(k); err != nil {
 				return err
 			}
+		case "if":
+			if n.cond, err = sub(k); err != nil {
+				return err
+			}
+		case "then":
+			if n.then, err = sub(k); err != nil {
+				return err
+			}
+		case "else":
+			if n.els, err = sub(k); err != nil {
+				return err
+			}
 		case "enum":
 			list, ok := val.([]any)
 			if !ok {
@@ -499,7 +514,7 @@ func (n *schemaNode) resolve() *schemaNode {
 
 func (n *schemaNode) onlyRef() bool {
 	return n.types == 0 && n.props == nil && n.required == nil && n.additional == nil && !n.noAdditional &&
-		n.items == nil && n.anyOf == nil && n.oneOf == nil && n.allOf == nil && n.not == nil && n.enum == nil &&
+		n.items == nil && n.anyOf == nil && n.oneOf == nil && n.allOf == nil && n.not == nil && n.cond == nil && n.enum == nil &&
 		n.cnst == nil && n.format == nil && !n.never
 }
 
@@ -605,6 +620,17 @@ func check(n *schemaNode, raw []byte, vs *Validator, depth int) {
 		check(n.not, raw, q, depth+1)
 		if q.Release() && vs.Loud() {
 			vs.Add("not", "matches the schema it must not match")
+		}
+	}
+	if n.cond != nil {
+		q := NewQuietValidator()
+		check(n.cond, raw, q, depth+1)
+		branch := n.els
+		if q.Release() {
+			branch = n.then
+		}
+		if branch != nil {
+			check(branch, raw, vs, depth+1)
 		}
 	}
 }
