@@ -81,10 +81,10 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 
 	switch scenario {
 	case "tools_call":
-		return callTool(ctx, c, "add_numbers", `{"a":5,"b":3}`, logger)
+		return callTool(ctx, c, "add_numbers", map[string]int{"a": 5, "b": 3}, logger)
 	case "sep-2322-client-request-state":
 		for _, name := range []string{"test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated", "test_mrtr_no_result_type"} {
-			if err := callTool(ctx, c, name, `{}`, logger); err != nil {
+			if err := callTool(ctx, c, name, nil, logger); err != nil {
 				return err
 			}
 		}
@@ -93,12 +93,12 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 		if _, err := c.ListTools(ctx, nil); err != nil {
 			return err
 		}
-		return callTool(ctx, c, "test_client_elicitation_defaults", `{}`, logger)
+		return callTool(ctx, c, "test_client_elicitation_defaults", nil, logger)
 	case "sse-retry":
 		if _, err := c.ListTools(ctx, nil); err != nil {
 			return err
 		}
-		return callTool(ctx, c, "test_reconnection", `{}`, logger)
+		return callTool(ctx, c, "test_reconnection", nil, logger)
 	case "http-standard-headers":
 		return firstOfEach(ctx, c, logger)
 	case "http-custom-headers":
@@ -115,7 +115,7 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 			return err
 		}
 		for _, tc := range sc.ToolCalls {
-			if err := callTool(ctx, c, tc.Name, string(tc.Arguments), logger); err != nil {
+			if err := callTool(ctx, c, tc.Name, tc.Arguments, logger); err != nil {
 				return err
 			}
 		}
@@ -123,28 +123,22 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 	case "http-invalid-tool-headers":
 		// The Client drops the tools whose x-mcp-header annotations are
 		// invalid; call the ones it kept.
-		tools, err := c.ListTools(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for _, t := range tools.Tools {
-			if err := callTool(ctx, c, t.Name, `{"region":"us-west1"}`, logger); err != nil {
+		for t, err := range c.Tools(ctx) {
+			if err != nil {
+				return err
+			}
+			if err := callTool(ctx, c, t.Name, map[string]string{"region": "us-west1"}, logger); err != nil {
 				return err
 			}
 		}
 		return nil
 	case "json-schema-2020-12-preservation":
-		tools, err := c.ListTools(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for _, t := range tools.Tools {
+		for t, err := range c.Tools(ctx) {
+			if err != nil {
+				return err
+			}
 			if t.Name == "json_schema_2020_12_tool" {
-				schema, err := t.InputSchema.AppendJSON(nil)
-				if err != nil {
-					return err
-				}
-				return callTool(ctx, c, "json_schema_echo", `{"schema":`+string(schema)+`}`, logger)
+				return callTool(ctx, c, "json_schema_echo", map[string]any{"schema": &t.InputSchema}, logger)
 			}
 		}
 		return errors.New("the server has no json_schema_2020_12_tool")
@@ -152,12 +146,11 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 		if strings.HasPrefix(scenario, "auth/") {
 			// The authorization scenarios: list the tools and call each
 			// (a call may need more scopes than the list: step-up).
-			tools, err := c.ListTools(ctx, nil)
-			if err != nil {
-				return err
-			}
-			for _, t := range tools.Tools {
-				if err := callTool(ctx, c, t.Name, `{}`, logger); err != nil {
+			for t, err := range c.Tools(ctx) {
+				if err != nil {
+					return err
+				}
+				if err := callTool(ctx, c, t.Name, nil, logger); err != nil {
 					return err
 				}
 			}
@@ -165,61 +158,57 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 		}
 		// initialize, request-metadata, json-schema-ref-no-deref, and no
 		// scenario: connect and list the tools.
-		tools, err := c.ListTools(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for _, t := range tools.Tools {
+		for t, err := range c.Tools(ctx) {
+			if err != nil {
+				return err
+			}
 			logger.Printf("tool %s", t.Name)
 		}
 		return nil
 	}
 }
 
-// callTool calls a tool with arguments given as JSON and logs its result;
-// a tool error (isError) is logged, not returned.
-func callTool(ctx context.Context, c *mcp.Client, name, args string, logger *log.Logger) error {
-	res, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: name, Arguments: json.RawMessage(args)})
+// callTool calls a tool with args (any value that encodes as a JSON
+// object, or nil for none) and logs its result; a tool error (isError) is
+// logged, not returned.
+func callTool(ctx context.Context, c *mcp.Client, name string, args any, logger *log.Logger) error {
+	res, err := c.Call(ctx, name, args)
 	if err != nil {
 		return fmt.Errorf("tools/call %s: %w", name, err)
 	}
-	for _, block := range res.Content {
-		if t, ok := block.(*mcp.TextContent); ok {
-			logger.Printf("%s: %s (isError: %v)", name, t.Text, res.GetIsError())
-		}
-	}
+	logger.Printf("%s: %s (isError: %v)", name, res.Text(), res.GetIsError())
 	return nil
 }
 
 // firstOfEach lists tools, resources and prompts and uses the first of
 // each: a call, a read, a get.
 func firstOfEach(ctx context.Context, c *mcp.Client, logger *log.Logger) error {
-	tools, err := c.ListTools(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if len(tools.Tools) > 0 {
-		if err := callTool(ctx, c, tools.Tools[0].Name, `{}`, logger); err != nil {
+	for t, err := range c.Tools(ctx) {
+		if err != nil {
 			return err
 		}
-	}
-	resources, err := c.ListResources(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if len(resources.Resources) > 0 {
-		if _, err := c.ReadResource(ctx, &mcp.ReadResourceRequestParams{URI: resources.Resources[0].URI}); err != nil {
+		if err := callTool(ctx, c, t.Name, nil, logger); err != nil {
 			return err
 		}
+		break
 	}
-	prompts, err := c.ListPrompts(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if len(prompts.Prompts) > 0 {
-		if _, err := c.GetPrompt(ctx, &mcp.GetPromptRequestParams{Name: prompts.Prompts[0].Name}); err != nil {
+	for r, err := range c.Resources(ctx) {
+		if err != nil {
 			return err
 		}
+		if _, err := c.Read(ctx, r.URI); err != nil {
+			return err
+		}
+		break
+	}
+	for p, err := range c.Prompts(ctx) {
+		if err != nil {
+			return err
+		}
+		if _, err := c.GetPrompt(ctx, &mcp.GetPromptRequestParams{Name: p.Name}); err != nil {
+			return err
+		}
+		break
 	}
 	return nil
 }

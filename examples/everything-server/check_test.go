@@ -36,7 +36,6 @@ func TestCheck(t *testing.T) {
 			} else {
 				s := newServer(t.Logf)
 				d := mcp.NewServerDispatcher(s, s.options())
-				s.hub.d = d
 				srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
 				t.Cleanup(func() {
 					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

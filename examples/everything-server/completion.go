@@ -13,16 +13,17 @@ import (
 var completions = map[string][]string{
 	"prompt test_prompt_with_arguments arg1":                {"test", "testValue1", "temperature", "tomorrow"},
 	"prompt test_prompt_with_arguments arg2":                {"testValue2", "second", "sample"},
-	"prompt test_prompt_with_embedded_resource resourceUri": {"test://static-text", "test://static-binary", "test://watched-resource"},
+	"prompt test_prompt_with_embedded_resource resourceUri": {"test://static-text", "test://static-binary", watchedURI},
 	"template " + templateURI + " id":                       {"1", "123", "42"},
 }
 
 func (s *server) Complete(_ context.Context, p *mcp.CompleteRequestParams) (*mcp.CompleteResult, error) {
 	var key string
-	if name := completionRefPrompt(p); name != "" {
-		key = "prompt " + name + " " + p.Argument.Name
-	} else if uri := completionRefTemplate(p); uri != "" {
-		key = "template " + uri + " " + p.Argument.Name
+	switch r := p.Ref.(type) {
+	case *mcp.PromptReference:
+		key = "prompt " + r.Name + " " + p.Argument.Name
+	case *mcp.ResourceTemplateReference:
+		key = "template " + r.URI + " " + p.Argument.Name
 	}
 	values := []string{}
 	for _, v := range completions[key] {

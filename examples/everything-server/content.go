@@ -5,91 +5,113 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"fmt"
+	"maps"
+	"slices"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
-// This file holds the few functions that build union values (content
-// blocks, resource contents) and read them, and the JSON helpers the rest
-// of the server uses, so that the rest reads as plain data.
+// This file holds what the tools and prompts that ask the client for input
+// share (forms, and reading the answers), the media they return, and a JSON
+// helper.
 
-func text(s string) mcp.ContentBlock {
-	return &mcp.TextContent{Text: s}
+// form is a form elicitation: the message and the form's fields, all
+// required.
+func form(message string, fields map[string]mcp.PrimitiveSchemaDefinition) *mcp.ElicitRequestFormParams {
+	return &mcp.ElicitRequestFormParams{
+		Message: message,
+		RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
+			Properties: fields,
+			Required:   slices.Sorted(maps.Keys(fields)),
+		},
+	}
 }
 
-func image(data, mimeType string) mcp.ContentBlock {
-	return &mcp.ImageContent{Data: data, MIMEType: mimeType}
+// text and yesNo are fields of a form: a string, a boolean; description
+// may be "".
+func text(description string) mcp.PrimitiveSchemaDefinition {
+	f := &mcp.StringSchema{}
+	if description != "" {
+		f.Description = &description
+	}
+	return f
 }
 
-func audio(data, mimeType string) mcp.ContentBlock {
-	return &mcp.AudioContent{Data: data, MIMEType: mimeType}
+func yesNo(description string) mcp.PrimitiveSchemaDefinition {
+	f := &mcp.BooleanSchema{}
+	if description != "" {
+		f.Description = &description
+	}
+	return f
 }
 
-// embeddedText is a resource embedded in a tool result or prompt message.
-func embeddedText(uri, mimeType, body string) mcp.ContentBlock {
-	return &mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{URI: uri, MIMEType: &mimeType, Text: body}}
+type fields = map[string]mcp.PrimitiveSchemaDefinition
+
+// nameForm asks for the user's name.
+func nameForm(message string) *mcp.ElicitRequestFormParams {
+	return form(message, fields{"name": text("")})
 }
 
-func textContents(uri, mimeType, body string) mcp.ReadResourceResultContentsItem {
-	return &mcp.TextResourceContents{URI: uri, MIMEType: &mimeType, Text: body}
+// elicit is an input request for a form elicitation, for AwaitInput.
+func elicit(f *mcp.ElicitRequestFormParams) *mcp.ElicitRequest {
+	return &mcp.ElicitRequest{Params: f}
 }
 
-func blobContents(uri, mimeType, blob string) mcp.ReadResourceResultContentsItem {
-	return &mcp.BlobResourceContents{URI: uri, MIMEType: &mimeType, Blob: blob}
+// accepted returns the content of an accepted elicitation (nil otherwise).
+func accepted(r *mcp.ElicitResult) map[string]mcp.ElicitResultContentValue {
+	if r == nil || r.Action != mcp.ElicitResultActionAccept {
+		return nil
+	}
+	return r.Content
 }
 
-func message(role mcp.Role, c mcp.ContentBlock) mcp.PromptMessage {
-	return mcp.PromptMessage{Role: role, Content: c}
+// str and yes read a field of an accepted elicitation: "" and false when it
+// is missing or of another kind.
+func str(r *mcp.ElicitResult, field string) string {
+	s, _ := accepted(r)[field].AsString()
+	return s
 }
 
-// toolResult is a successful tool result with the given content.
-func toolResult(content ...mcp.ContentBlock) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: content}
+func yes(r *mcp.ElicitResult, field string) bool {
+	b, _ := accepted(r)[field].AsBoolean()
+	return b
 }
 
-// toolError is a tool result that reports an error to the model (isError),
-// as opposed to a protocol error.
-func toolError(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: new(true), Content: []mcp.ContentBlock{text(msg)}}
+// elicited and roots are the answers of their kinds among responses, by
+// key; nil when there is none (or one of another kind).
+func elicited(responses mcp.InputResponses, key string) *mcp.ElicitResult {
+	r, _ := responses[key].(*mcp.ElicitResult)
+	return r
 }
 
-// completionRefPrompt returns the prompt name of a completion reference,
-// or "" for another kind of reference.
-func completionRefPrompt(p *mcp.CompleteRequestParams) string {
-	if r, ok := p.Ref.(*mcp.PromptReference); ok {
-		return r.Name
+// sampled returns the text of a sampling answer, whose content is one
+// block or an array of blocks.
+func sampled(r *mcp.CreateMessageResult) string {
+	if r == nil {
+		return ""
+	}
+	switch c := r.Content.(type) {
+	case *mcp.TextContent:
+		return c.Text
+	case mcp.CreateMessageResultContentArray:
+		for _, b := range c {
+			if t, ok := b.(*mcp.TextContent); ok {
+				return t.Text
+			}
+		}
 	}
 	return ""
 }
 
-// completionRefTemplate returns the URI template of a completion
-// reference to a resource template, or "".
-func completionRefTemplate(p *mcp.CompleteRequestParams) string {
-	if r, ok := p.Ref.(*mcp.ResourceTemplateReference); ok {
-		return r.URI
+// ask is a sampling request for one user message.
+func ask(prompt string, maxTokens int64) *mcp.CreateMessageRequestParams {
+	return &mcp.CreateMessageRequestParams{
+		Messages:  []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.Text(prompt)}},
+		MaxTokens: maxTokens,
 	}
-	return ""
 }
 
-// decode fills a value of a generated type from JSON written in the
-// source; a mistake there is a programming error.
-func decode[T any, P interface {
-	*T
-	UnmarshalJSON([]byte) error
-	Validate() error
-}](js string) T {
-	v := P(new(T))
-	if err := v.UnmarshalJSON([]byte(js)); err != nil {
-		panic(fmt.Sprintf("everything-server: %v in %s", err, js))
-	}
-	if err := v.Validate(); err != nil {
-		panic(fmt.Sprintf("everything-server: %v in %s", err, js))
-	}
-	return *v
-}
-
-// jsonText is the JSON of v, for building JSON in code.
+// jsonText is the JSON of v.
 func jsonText(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -98,80 +120,12 @@ func jsonText(v any) string {
 	return string(b)
 }
 
-// answer is what the server reads of the client's answer to an input
-// request: an elicitation's action and content, a sampling result's text,
-// a roots list.
-type answer struct {
-	Action  string         `json:"action"`
-	Content map[string]any `json:"content"`
-	// sampling/createMessage
-	Model          string          `json:"model"`
-	SampledContent json.RawMessage `json:"-"`
-	// roots/list
-	Roots []struct {
-		URI  string `json:"uri"`
-		Name string `json:"name"`
-	} `json:"roots"`
-}
-
-// answerTo reads the answer with the given key, if the client sent one.
-func answerTo(responses mcp.InputResponses, key string) (*answer, bool) {
-	r, ok := responses[key]
-	if !ok {
-		return nil, false
-	}
-	b, err := r.MarshalJSON()
-	if err != nil {
-		return nil, false
-	}
-	var a answer
-	if err := json.Unmarshal(b, &a); err != nil {
-		return nil, false
-	}
-	var sampled struct {
-		Content json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal(b, &sampled) == nil {
-		a.SampledContent = sampled.Content
-	}
-	return &a, true
-}
-
-// accepted returns the content of an accepted elicitation.
-func (a *answer) accepted() (map[string]any, bool) {
-	if a == nil || a.Action != "accept" {
-		return nil, false
-	}
-	return a.Content, true
-}
-
-// sampledText returns the text of a sampling answer (content is one block
-// or an array of blocks).
-func (a *answer) sampledText() string {
-	if a == nil {
-		return ""
-	}
-	var one struct{ Type, Text string }
-	if json.Unmarshal(a.SampledContent, &one) == nil && one.Type == "text" {
-		return one.Text
-	}
-	var many []struct{ Type, Text string }
-	if json.Unmarshal(a.SampledContent, &many) == nil {
-		for _, c := range many {
-			if c.Type == "text" {
-				return c.Text
-			}
-		}
-	}
-	return ""
-}
-
 // pngPixel is a 1x1 PNG image.
-const pngPixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+var pngPixel, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
 
-// wavSilence is a tenth of a second of 8 kHz, 16-bit mono silence as a
-// base64 WAV file.
-var wavSilence = func() string {
+// wavSilence is a tenth of a second of 8 kHz, 16-bit mono silence as a WAV
+// file.
+var wavSilence = func() []byte {
 	const rate, samples = 8000, 800
 	var b bytes.Buffer
 	le := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
@@ -188,5 +142,5 @@ var wavSilence = func() string {
 	b.WriteString("data")
 	le(uint32(samples * 2))
 	b.Write(make([]byte, samples*2))
-	return base64.StdEncoding.EncodeToString(b.Bytes())
+	return b.Bytes()
 }()

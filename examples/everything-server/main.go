@@ -40,7 +40,6 @@ func main() {
 	logger := log.New(os.Stderr, "everything-server: ", log.LstdFlags|log.Lmicroseconds)
 	s := newServer(logger.Printf)
 	d := mcp.NewServerDispatcher(s, s.options())
-	s.hub.d = d
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -3,90 +3,76 @@ package main
 import (
 	"context"
 	"strconv"
-	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
 // Prompts: a simple one, one with arguments, one that embeds a resource,
 // one with an image, and one that asks the client for input before it can
-// be built (a multi round-trip request, as tools make them).
+// be built (a multi round-trip request, as tools make them). AddPrompt
+// derives a prompt's arguments from a struct, and prompts/get refuses a
+// call without the required ones.
 
-type prompt struct {
-	def mcp.Prompt
-	get func(p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error)
+// prompt is a prompt's definition: its name and description.
+func prompt(name, description string) mcp.Prompt {
+	return mcp.Prompt{Name: name, Description: &description}
 }
 
-func (p prompt) name() string { return p.def.Name }
-
-func definePrompt(def string, get func(*mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error)) prompt {
-	return prompt{def: decode[mcp.Prompt](def), get: get}
+type promptArgs struct {
+	Arg1 string `json:"arg1" jsonschema:"First test argument"`
+	Arg2 string `json:"arg2" jsonschema:"Second test argument"`
 }
 
-func messages(ms ...mcp.PromptMessage) *mcp.GetPromptResult {
-	return &mcp.GetPromptResult{Messages: ms}
+type embedArgs struct {
+	ResourceURI string `json:"resourceUri" jsonschema:"URI of the resource to embed"`
 }
 
-func allPrompts() []prompt {
-	return []prompt{
-		definePrompt(`{"name":"test_simple_prompt","description":"A prompt without arguments."}`,
-			func(*mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-				return messages(message(mcp.RoleUser, text("This is a simple prompt for testing."))), nil
-			}),
-		definePrompt(`{"name":"test_prompt_with_arguments","description":"A prompt with two required arguments.","arguments":[{"name":"arg1","description":"First test argument","required":true},{"name":"arg2","description":"Second test argument","required":true}]}`,
-			func(p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-				return messages(message(mcp.RoleUser, text("Prompt with arguments: arg1='"+p.Arguments["arg1"]+"', arg2='"+p.Arguments["arg2"]+"'"))), nil
-			}),
-		definePrompt(`{"name":"test_prompt_with_embedded_resource","description":"A prompt that embeds the resource it is given.","arguments":[{"name":"resourceUri","description":"URI of the resource to embed","required":true}]}`,
-			func(p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-				uri := p.Arguments["resourceUri"]
-				return messages(
-					message(mcp.RoleUser, embeddedText(uri, "text/plain", "Embedded resource content for testing.")),
-					message(mcp.RoleUser, text("Please process the embedded resource above.")),
-				), nil
-			}),
-		definePrompt(`{"name":"test_prompt_with_image","description":"A prompt with an image."}`,
-			func(*mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-				return messages(
-					message(mcp.RoleUser, image(pngPixel, "image/png")),
-					message(mcp.RoleUser, text("Please analyze the image above.")),
-				), nil
-			}),
-		definePrompt(`{"name":"test_input_required_result_prompt","description":"Asks the client what context to use, then builds the prompt from it."}`,
-			func(p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-				if a, ok := answerTo(p.InputResponses, "user_context"); ok {
-					c, _ := a.accepted()
-					ctx, _ := c["context"].(string)
-					return messages(message(mcp.RoleUser, text("Use this context: "+strconv.Quote(ctx)))), nil
-				}
-				return nil, ask("", map[string]string{"user_context": elicitation("What context should the prompt use?",
-					`{"type":"object","properties":{"context":{"type":"string"}},"required":["context"]}`)})
-			}),
+func addPrompts(s *mcp.Server) {
+	mcp.AddPrompt(s, prompt("test_simple_prompt", "A prompt without arguments."),
+		func(context.Context, *mcp.GetPromptRequestParams, none) (*mcp.GetPromptResult, error) {
+			return mcp.PromptResult(mcp.UserMessage(mcp.Text("This is a simple prompt for testing."))), nil
+		})
+	mcp.AddPrompt(s, prompt("test_prompt_with_arguments", "A prompt with two required arguments."),
+		func(_ context.Context, _ *mcp.GetPromptRequestParams, in promptArgs) (*mcp.GetPromptResult, error) {
+			return mcp.PromptResult(mcp.UserMessage(mcp.Text("Prompt with arguments: arg1='" + in.Arg1 + "', arg2='" + in.Arg2 + "'"))), nil
+		})
+	mcp.AddPrompt(s, prompt("test_prompt_with_embedded_resource", "A prompt that embeds the resource it is given."),
+		func(_ context.Context, _ *mcp.GetPromptRequestParams, in embedArgs) (*mcp.GetPromptResult, error) {
+			return mcp.PromptResult(
+				mcp.UserMessage(mcp.EmbeddedText(in.ResourceURI, "text/plain", "Embedded resource content for testing.")),
+				mcp.UserMessage(mcp.Text("Please process the embedded resource above.")),
+			), nil
+		})
+	mcp.AddPrompt(s, prompt("test_prompt_with_image", "A prompt with an image."),
+		func(context.Context, *mcp.GetPromptRequestParams, none) (*mcp.GetPromptResult, error) {
+			return mcp.PromptResult(
+				mcp.UserMessage(mcp.Image(pngPixel, "image/png")),
+				mcp.UserMessage(mcp.Text("Please analyze the image above.")),
+			), nil
+		})
+	mcp.AddPrompt(s, prompt("test_input_required_result_prompt", "Asks the client what context to use, then builds the prompt from it."),
+		func(_ context.Context, p *mcp.GetPromptRequestParams, _ none) (*mcp.GetPromptResult, error) {
+			in := mcp.Ask(p.InputResponses)
+			answer := in.Elicit("user_context", form("What context should the prompt use?", fields{"context": text("")}))
+			if err := in.Err(); err != nil {
+				return nil, err
+			}
+			return mcp.PromptResult(mcp.UserMessage(mcp.Text("Use this context: " + strconv.Quote(str(answer, "context"))))), nil
+		})
+}
+
+// togglePrompt adds test_transient_prompt, or removes it if the set has
+// it; the set tells the clients.
+func (s *server) togglePrompt() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	const name = "test_transient_prompt"
+	if s.transientPrompt = !s.transientPrompt; !s.transientPrompt {
+		s.RemovePrompts(name)
+		return
 	}
-}
-
-var transientPrompt = definePrompt(`{"name":"test_transient_prompt","description":"Comes and goes with test_trigger_prompt_change."}`,
-	func(*mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-		return messages(message(mcp.RoleUser, text("Still here."))), nil
-	})
-
-func (s *server) ListPrompts(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	var defs []mcp.Prompt
-	for _, p := range s.prompts.list() {
-		defs = append(defs, p.def)
-	}
-	return &mcp.ListPromptsResult{Prompts: defs, TTLMs: (10 * time.Second).Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-}
-
-func (s *server) GetPrompt(_ context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
-	pr, ok := s.prompts.get(p.Name)
-	if !ok {
-		return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "unknown prompt " + strconv.Quote(p.Name)}
-	}
-	for _, a := range pr.def.Arguments {
-		if a.Required != nil && *a.Required && p.Arguments[a.Name] == "" {
-			return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "prompt " + strconv.Quote(p.Name) + " needs the argument " + strconv.Quote(a.Name)}
-		}
-	}
-	return pr.get(p)
+	mcp.AddPrompt(s, prompt(name, "Comes and goes with test_trigger_prompt_change."),
+		func(context.Context, *mcp.GetPromptRequestParams, none) (*mcp.GetPromptResult, error) {
+			return mcp.PromptResult(mcp.UserMessage(mcp.Text("Still here."))), nil
+		})
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -10,38 +9,49 @@ import (
 
 // Resources: two static ones (text and binary), one that changes every few
 // seconds (subscribers of resources/updated hear of it), and a template
-// whose instances are generated on read.
+// whose instances are made on read.
 
-type resource struct {
-	def  mcp.Resource
-	read func(uri string) []mcp.ReadResourceResultContentsItem
+const (
+	templateURI = "test://template/{id}/data"
+	watchedURI  = "test://watched-resource"
+)
+
+// The static contents do not change while the server runs; the watched
+// resource changes every few seconds.
+const contentTTL = time.Minute
+
+// resource is a resource's definition: its URI, name, title, description
+// and MIME type.
+func resource(uri, name, title, description, mimeType string) mcp.Resource {
+	return mcp.Resource{URI: uri, Name: name, Title: &title, Description: &description, MIMEType: &mimeType}
 }
 
-var resources = []resource{
-	{
-		def: decode[mcp.Resource](`{"uri":"test://static-text","name":"static-text","title":"Static text","description":"A static text resource.","mimeType":"text/plain"}`),
-		read: func(uri string) []mcp.ReadResourceResultContentsItem {
-			return []mcp.ReadResourceResultContentsItem{textContents(uri, "text/plain", "This is the content of the static text resource.")}
-		},
-	},
-	{
-		def: decode[mcp.Resource](`{"uri":"test://static-binary","name":"static-binary","title":"Static binary","description":"A static binary resource (a PNG image).","mimeType":"image/png"}`),
-		read: func(uri string) []mcp.ReadResourceResultContentsItem {
-			return []mcp.ReadResourceResultContentsItem{blobContents(uri, "image/png", pngPixel)}
-		},
-	},
-	{
-		def: decode[mcp.Resource](`{"uri":"test://watched-resource","name":"watched-resource","title":"Watched resource","description":"Changes every few seconds; subscribe to its updates.","mimeType":"text/plain"}`),
-		read: func(uri string) []mcp.ReadResourceResultContentsItem {
-			return []mcp.ReadResourceResultContentsItem{textContents(uri, "text/plain", "Watched resource, version "+watchedVersion())}
-		},
-	},
+// cached marks a resources/read answer as fresh for ttl, for every caller.
+func cached(r *mcp.ReadResourceResult, ttl time.Duration) *mcp.ReadResourceResult {
+	r.TTLMs, r.CacheScope = ttl.Milliseconds(), mcp.CacheScopePublic
+	return r
 }
 
-const templateURI = "test://template/{id}/data"
-
-var templates = []mcp.ResourceTemplate{
-	decode[mcp.ResourceTemplate](`{"uriTemplate":"` + templateURI + `","name":"template","title":"Data by id","description":"Data for any id.","mimeType":"application/json"}`),
+func addResources(s *mcp.Server) {
+	mcp.AddResource(s, resource("test://static-text", "static-text", "Static text", "A static text resource.", "text/plain"),
+		func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return cached(mcp.TextResource(p.URI, "text/plain", "This is the content of the static text resource."), contentTTL), nil
+		})
+	mcp.AddResource(s, resource("test://static-binary", "static-binary", "Static binary", "A static binary resource (a PNG image).", "image/png"),
+		func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return cached(mcp.BlobResource(p.URI, "image/png", pngPixel), contentTTL), nil
+		})
+	mcp.AddResource(s, resource(watchedURI, "watched-resource", "Watched resource", "Changes every few seconds; subscribe to its updates.", "text/plain"),
+		func(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+			return cached(mcp.TextResource(p.URI, "text/plain", "Watched resource, version "+watchedVersion()), 0), nil
+		})
+	title, description, mimeType := "Data by id", "Data for any id.", "application/json"
+	mcp.AddResourceTemplate(s, mcp.ResourceTemplate{URITemplate: templateURI, Name: "template", Title: &title, Description: &description, MIMEType: &mimeType},
+		func(_ context.Context, p *mcp.ReadResourceRequestParams, vars map[string]string) (*mcp.ReadResourceResult, error) {
+			id := vars["id"]
+			body := jsonText(map[string]any{"id": id, "templateTest": true, "data": "Data for ID: " + id})
+			return cached(mcp.TextResource(p.URI, mimeType, body), contentTTL), nil
+		})
 }
 
 // watchedPeriod is how often the watched resource changes.
@@ -63,66 +73,7 @@ func (s *server) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: "test://watched-resource"})
+			s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI})
 		}
 	}
-}
-
-func findResource(uri string) (resource, bool) {
-	for _, r := range resources {
-		if r.def.URI == uri {
-			return r, true
-		}
-	}
-	return resource{}, false
-}
-
-// The lists and static contents do not change while the server runs;
-// the watched resource changes every few seconds.
-const (
-	listTTL    = time.Hour
-	contentTTL = time.Minute
-)
-
-func (s *server) ListResources(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	var defs []mcp.Resource
-	for _, r := range resources {
-		defs = append(defs, r.def)
-	}
-	return &mcp.ListResourcesResult{Resources: defs, TTLMs: listTTL.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-}
-
-func (s *server) ListResourceTemplates(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	return &mcp.ListResourceTemplatesResult{ResourceTemplates: templates, TTLMs: listTTL.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-}
-
-func (s *server) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
-	if r, ok := findResource(p.URI); ok {
-		ttl := contentTTL
-		if p.URI == "test://watched-resource" {
-			ttl = 0
-		}
-		return &mcp.ReadResourceResult{Contents: r.read(p.URI), TTLMs: ttl.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-	}
-	if id, ok := templateID(p.URI); ok {
-		body := `{"id":` + jsonText(id) + `,"templateTest":true,"data":` + jsonText("Data for ID: "+id) + `}`
-		return &mcp.ReadResourceResult{Contents: []mcp.ReadResourceResultContentsItem{textContents(p.URI, "application/json", body)},
-			TTLMs: contentTTL.Milliseconds(), CacheScope: mcp.CacheScopePublic}, nil
-	}
-	// resources.mdx: an unknown resource is invalid params (-32602) with
-	// the URI in the error's data, never an empty contents list.
-	return nil, &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "resource not found: " + p.URI, Data: []byte(`{"uri":` + jsonText(p.URI) + `}`)}
-}
-
-// templateID matches uri against test://template/{id}/data.
-func templateID(uri string) (string, bool) {
-	rest, ok := strings.CutPrefix(uri, "test://template/")
-	if !ok {
-		return "", false
-	}
-	id, ok := strings.CutSuffix(rest, "/data")
-	if !ok || id == "" || strings.Contains(id, "/") {
-		return "", false
-	}
-	return id, true
 }

@@ -13,63 +13,61 @@ import (
 // result instead), logs only when asked to, and announces list changes on
 // subscriptions.
 
-func diagnosticTools() []tool {
-	return []tool{
-		defineTool(`{"name":"test_missing_capability","description":"Needs the client's sampling capability: without it the call fails with MissingRequiredClientCapabilityError (-32021); with it, the tool asks for a completion.","inputSchema":`+noArgs+`}`,
-			callMissingCapability),
-		defineTool(`{"name":"test_streaming_elicitation","description":"Asks the user a question. A stateless server sends no elicitation request on the response stream: it answers with an input-required result.","inputSchema":`+noArgs+`}`,
-			callStreamingElicitation),
-		defineTool(`{"name":"test_logging_tool","description":"Sends log messages only if the request asks for them (io.modelcontextprotocol/logLevel).","inputSchema":`+noArgs+`}`,
-			callWithLogging),
-		defineTool(`{"name":"test_trigger_tool_change","description":"Adds or removes the tool test_transient_tool, which notifies subscribers of tool list changes.","inputSchema":`+noArgs+`}`,
-			func(_ context.Context, s *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				s.tools.toggle(transientTool)
-				return toolResult(text("The tool list changed.")), nil
-			}),
-		defineTool(`{"name":"test_trigger_prompt_change","description":"Adds or removes the prompt test_transient_prompt, which notifies subscribers of prompt list changes.","inputSchema":`+noArgs+`}`,
-			func(_ context.Context, s *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				s.prompts.toggle(transientPrompt)
-				return toolResult(text("The prompt list changed.")), nil
-			}),
-	}
+func (s *server) addDiagnosticTools() {
+	mcp.AddTool(s, tool("test_missing_capability", "Needs the client's sampling capability: without it the call fails with MissingRequiredClientCapabilityError (-32021); with it, the tool asks for a completion."),
+		callMissingCapability)
+	mcp.AddTool(s, tool("test_streaming_elicitation", "Asks the user a question. A stateless server sends no elicitation request on the response stream: it answers with an input-required result."),
+		callStreamingElicitation)
+	mcp.AddTool(s, tool("test_logging_tool", "Sends log messages only if the request asks for them (io.modelcontextprotocol/logLevel)."),
+		callWithLogging)
+	mcp.AddTool(s, tool("test_trigger_tool_change", "Adds or removes the tool test_transient_tool, which notifies subscribers of tool list changes."),
+		func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
+			s.hub.publish(event{method: mcp.MethodToolListChangedNotification})
+			return mcp.TextResult("The tool list changed."), nil
+		})
+	mcp.AddTool(s, tool("test_trigger_prompt_change", "Adds or removes the prompt test_transient_prompt, which notifies subscribers of prompt list changes."),
+		func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
+			s.hub.publish(event{method: mcp.MethodPromptListChangedNotification})
+			return mcp.TextResult("The prompt list changed."), nil
+		})
 }
 
-var transientTool = defineTool(`{"name":"test_transient_tool","description":"Comes and goes with test_trigger_tool_change.","inputSchema":`+noArgs+`}`,
-	func(context.Context, *server, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-		return toolResult(text("Still here.")), nil
-	})
+// toggleTool adds test_transient_tool, or removes it if the set has it;
+// the set tells the clients.
+func (s *server) toggleTool() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	const name = "test_transient_tool"
+	if s.transientTool = !s.transientTool; !s.transientTool {
+		s.RemoveTools(name)
+		return
+	}
+	mcp.AddTool(s, tool(name, "Comes and goes with test_trigger_tool_change."),
+		func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
+			return mcp.TextResult("Still here."), nil
+		})
+}
 
-func callMissingCapability(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+func callMissingCapability(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	if p.Meta.ClientCapabilities.Sampling == nil {
 		return nil, mcp.RequireClientCapabilities(json.RawMessage(`{"sampling":{}}`))
 	}
-	if a, ok := answerTo(p.InputResponses, "completion"); ok {
-		return toolResult(text("The client's model said: " + a.sampledText())), nil
+	in := mcp.Ask(p.InputResponses)
+	answer := in.CreateMessage("completion", ask("Say hello.", 50))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	return nil, mcp.NeedInput(mcp.InputRequiredResult{InputRequests: decode[mcp.InputRequests](`{"completion":` + samplingRequest("Say hello.", 50) + `}`)})
+	return mcp.TextResult("The client's model said: " + sampled(answer)), nil
 }
 
-func callStreamingElicitation(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if a, ok := answerTo(p.InputResponses, "answer"); ok {
-		if c, ok := a.accepted(); ok {
-			return toolResult(text("You answered: " + jsonText(c))), nil
-		}
-		return toolResult(text("You did not answer (" + a.Action + ").")), nil
+func callStreamingElicitation(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	in := mcp.Ask(p.InputResponses)
+	answer := in.Elicit("answer", form("Do you want to continue?", fields{"continue": yesNo("")}))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	return nil, mcp.NeedInput(mcp.InputRequiredResult{InputRequests: decode[mcp.InputRequests](`{"answer":` +
-		elicitation("Do you want to continue?", `{"type":"object","properties":{"continue":{"type":"boolean"}},"required":["continue"]}`) + `}`)})
+	if c := accepted(answer); c != nil {
+		return mcp.TextResult("You answered: " + jsonText(c)), nil
+	}
+	return mcp.TextResult("You did not answer (" + string(answer.Action) + ")."), nil
 }
-
-// elicitation is a form elicitation request, as JSON.
-func elicitation(message, schema string) string {
-	return `{"method":"elicitation/create","params":{"mode":"form","message":` + jsonText(message) + `,"requestedSchema":` + schema + `}}`
-}
-
-// samplingRequest is a sampling request for one user message, as JSON.
-func samplingRequest(prompt string, maxTokens int) string {
-	return `{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":` +
-		jsonText(prompt) + `}}],"maxTokens":` + jsonText(maxTokens) + `}}`
-}
-
-// rootsRequest is a roots/list request, as JSON.
-const rootsRequest = `{"method":"roots/list","params":{}}`

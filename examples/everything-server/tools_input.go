@@ -2,7 +2,8 @@ package main
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -11,224 +12,193 @@ import (
 // Tools that ask the client for input with multi round-trip requests
 // (basic/patterns/mrtr.mdx): the first call answers with an input-required
 // result, the client retries with the answers (and the requestState, which
-// the dispatcher seals and checks), and the tool completes.
+// the dispatcher seals and checks), and the tool completes. mcp.Ask reads
+// the answers a retry brought and asks for the ones still missing.
 
-// ask answers a request with an input-required result: the input requests
-// (JSON by key) and, if state is not empty, a requestState that comes back
-// with the retry.
-func ask(state string, requests map[string]string) error {
-	keys := make([]string, 0, len(requests))
-	for k := range requests {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(jsonText(k) + ":" + requests[k])
-	}
-	b.WriteByte('}')
-	r := mcp.InputRequiredResult{InputRequests: decode[mcp.InputRequests](b.String())}
-	if state != "" {
-		r.RequestState = &state
-	}
-	return mcp.NeedInput(r)
+func addInputTools(s *mcp.Server) {
+	mcp.AddTool(s, tool("test_input_required_result_elicitation", "Asks for the user's name, then greets them."),
+		callGreetByName)
+	mcp.AddTool(s, tool("test_input_required_result_sampling", "Asks the client's model a question and returns its answer."),
+		callAskModel)
+	mcp.AddTool(s, tool("test_input_required_result_list_roots", "Asks for the client's roots and lists them."),
+		callListRoots)
+	mcp.AddTool(s, tool("test_input_required_result_request_state", "Asks for a confirmation and keeps its progress in requestState."),
+		callWithState)
+	mcp.AddTool(s, tool("test_input_required_result_multiple_inputs", "Asks for a name, a model completion and the client's roots at once."),
+		callMultipleInputs)
+	mcp.AddTool(s, tool("test_input_required_result_multi_round", "Asks for a name, then a favorite color, in two rounds."),
+		callMultiRound)
+	mcp.AddTool(s, tool("test_input_required_result_tampered_state", "Asks for a confirmation with a requestState; a retry whose requestState was altered is refused."),
+		callWithState)
+	mcp.AddTool(s, tool("test_input_required_result_capabilities", "Asks only for the kinds of input the client declared it can give."),
+		callByCapabilities)
+	mcp.AddTool(s, tool("test_sampling", "Asks the client's model to answer prompt and returns the answer."),
+		callSampling)
+	mcp.AddTool(s, tool("test_elicitation", "Asks the user for their user name and email address, with message."),
+		callElicitation)
+	mcp.AddTool(s, tool("test_elicitation_sep1034_defaults", "Asks the user for a form whose fields have default values (SEP-1034)."),
+		elicitForm("Please review your profile (the fields have defaults)", sep1034Schema))
+	mcp.AddTool(s, tool("test_elicitation_sep1330_enums", "Asks the user to choose from every kind of enum field (SEP-1330)."),
+		elicitForm("Please choose from the options", sep1330Schema))
 }
 
-// stateOf is the requestState a retry brought back ("" on a first call).
-func stateOf(p *string) string {
-	if p == nil {
-		return ""
+func callGreetByName(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	in := mcp.Ask(p.InputResponses)
+	answer := in.Elicit("user_name", nameForm("What is your name?"))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	return *p
+	if name := str(answer, "name"); name != "" {
+		return mcp.TextResult("Hello, " + name + "!"), nil
+	}
+	return mcp.TextResult("Hello, whoever you are!"), nil
 }
 
-const (
-	nameSchema  = `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
-	okSchema    = `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`
-	colorSchema = `{"type":"object","properties":{"color":{"type":"string"}},"required":["color"]}`
-)
-
-func inputTools() []tool {
-	return []tool{
-		defineTool(`{"name":"test_input_required_result_elicitation","description":"Asks for the user's name, then greets them.","inputSchema":`+noArgs+`}`,
-			callGreetByName),
-		defineTool(`{"name":"test_input_required_result_sampling","description":"Asks the client's model a question and returns its answer.","inputSchema":`+noArgs+`}`,
-			callAskModel),
-		defineTool(`{"name":"test_input_required_result_list_roots","description":"Asks for the client's roots and lists them.","inputSchema":`+noArgs+`}`,
-			callListRoots),
-		defineTool(`{"name":"test_input_required_result_request_state","description":"Asks for a confirmation and keeps its progress in requestState.","inputSchema":`+noArgs+`}`,
-			callWithState),
-		defineTool(`{"name":"test_input_required_result_multiple_inputs","description":"Asks for a name, a model completion and the client's roots at once.","inputSchema":`+noArgs+`}`,
-			callMultipleInputs),
-		defineTool(`{"name":"test_input_required_result_multi_round","description":"Asks for a name, then a favorite color, in two rounds.","inputSchema":`+noArgs+`}`,
-			callMultiRound),
-		defineTool(`{"name":"test_input_required_result_tampered_state","description":"Asks for a confirmation with a requestState; a retry whose requestState was altered is refused.","inputSchema":`+noArgs+`}`,
-			callWithState),
-		defineTool(`{"name":"test_input_required_result_capabilities","description":"Asks only for the kinds of input the client declared it can give.","inputSchema":`+noArgs+`}`,
-			callByCapabilities),
-		defineTool(`{"name":"test_sampling","description":"Asks the client's model to answer prompt and returns the answer.","inputSchema":{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt for the model"}},"required":["prompt"]}}`,
-			callSampling),
-		defineTool(`{"name":"test_elicitation","description":"Asks the user for their user name and email address, with message.","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"]}}`,
-			callElicitation),
-		defineTool(`{"name":"test_elicitation_sep1034_defaults","description":"Asks the user for a form whose fields have default values (SEP-1034).","inputSchema":`+noArgs+`}`,
-			elicitForm("Please review your profile (the fields have defaults)", sep1034Schema)),
-		defineTool(`{"name":"test_elicitation_sep1330_enums","description":"Asks the user to choose from every kind of enum field (SEP-1330).","inputSchema":`+noArgs+`}`,
-			elicitForm("Please choose from the options", sep1330Schema)),
+func callAskModel(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	in := mcp.Ask(p.InputResponses)
+	answer := in.CreateMessage("capital_question", ask("What is the capital of France?", 100))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
+	return mcp.TextResult("The model answered: " + sampled(answer)), nil
 }
 
-func callGreetByName(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if a, ok := answerTo(p.InputResponses, "user_name"); ok {
-		if c, ok := a.accepted(); ok {
-			if name, ok := c["name"].(string); ok {
-				return toolResult(text("Hello, " + name + "!")), nil
-			}
-		}
-		return toolResult(text("Hello, whoever you are!")), nil
+func callListRoots(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	in := mcp.Ask(p.InputResponses)
+	roots := in.ListRoots("client_roots")
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	// A first call, or a retry without the answer (such as one that
-	// answered something else): ask (again).
-	return nil, ask("", map[string]string{"user_name": elicitation("What is your name?", nameSchema)})
+	var uris []string
+	for _, r := range roots.Roots {
+		uris = append(uris, r.URI)
+	}
+	return mcp.TextResult("The client's roots: " + strings.Join(uris, ", ")), nil
 }
 
-func callAskModel(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if a, ok := answerTo(p.InputResponses, "capital_question"); ok {
-		return toolResult(text("The model answered: " + a.sampledText())), nil
+// answersIn are the answers of p's retry when it carries the requestState
+// state (the dispatcher passes it on only if the client returned it
+// unaltered), and none otherwise: a retry without it starts again.
+func answersIn(p *mcp.CallToolRequestParams, state string) mcp.InputResponses {
+	if p.GetRequestState() != state {
+		return nil
 	}
-	return nil, ask("", map[string]string{"capital_question": samplingRequest("What is the capital of France?", 100)})
-}
-
-func callListRoots(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if a, ok := answerTo(p.InputResponses, "client_roots"); ok {
-		var uris []string
-		for _, r := range a.Roots {
-			uris = append(uris, r.URI)
-		}
-		return toolResult(text("The client's roots: " + strings.Join(uris, ", "))), nil
-	}
-	return nil, ask("", map[string]string{"client_roots": rootsRequest})
+	return p.InputResponses
 }
 
 // callWithState asks for a confirmation, remembering in requestState that
-// it did; the dispatcher gives the state back only if the client returned
-// it unaltered.
-func callWithState(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	if stateOf(p.RequestState) == "awaiting-confirmation" {
-		if a, ok := answerTo(p.InputResponses, "confirm"); ok {
-			if c, ok := a.accepted(); ok && c["ok"] == true {
-				return toolResult(text("state-ok: confirmed")), nil
-			}
-			return toolResult(text("state-ok: not confirmed")), nil
-		}
+// it did.
+func callWithState(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	const state = "awaiting-confirmation"
+	in := mcp.Ask(answersIn(p, state))
+	in.State = new(state)
+	answer := in.Elicit("confirm", form("Do you confirm?", fields{"ok": yesNo("")}))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	return nil, ask("awaiting-confirmation", map[string]string{"confirm": elicitation("Do you confirm?", okSchema)})
+	if yes(answer, "ok") {
+		return mcp.TextResult("state-ok: confirmed"), nil
+	}
+	return mcp.TextResult("state-ok: not confirmed"), nil
 }
 
-func callMultipleInputs(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	requests := map[string]string{
-		"user_name":    elicitation("What is your name?", nameSchema),
-		"greeting":     samplingRequest("Generate a greeting", 50),
-		"client_roots": rootsRequest,
+// callMultipleInputs asks for three answers at once; a retry that brings
+// some of them is asked again for the rest only.
+func callMultipleInputs(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	const state = "multiple"
+	in := mcp.Ask(answersIn(p, state))
+	in.State = new(state)
+	name := in.Elicit("user_name", nameForm("What is your name?"))
+	greeting := in.CreateMessage("greeting", ask("Generate a greeting", 50))
+	roots := in.ListRoots("client_roots")
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	if stateOf(p.RequestState) == "multiple" {
-		// Ask again only for what is still missing.
-		for k := range requests {
-			if _, ok := answerTo(p.InputResponses, k); ok {
-				delete(requests, k)
-			}
-		}
-		if len(requests) == 0 {
-			name, _ := answerTo(p.InputResponses, "user_name")
-			greeting, _ := answerTo(p.InputResponses, "greeting")
-			roots, _ := answerTo(p.InputResponses, "client_roots")
-			c, _ := name.accepted()
-			return toolResult(text("name: " + jsonText(c["name"]) + "; greeting: " + greeting.sampledText() +
-				"; roots: " + jsonText(len(roots.Roots)))), nil
-		}
-	}
-	return nil, ask("multiple", requests)
+	return mcp.TextResult("name: " + jsonText(str(name, "name")) + "; greeting: " + sampled(greeting) +
+		"; roots: " + jsonText(len(roots.Roots))), nil
 }
 
-func callMultiRound(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	state := stateOf(p.RequestState)
-	switch {
-	case state == "round-1":
-		if a, ok := answerTo(p.InputResponses, "step1"); ok {
-			c, _ := a.accepted()
-			name, _ := c["name"].(string)
-			// The state carries the name to the next round.
-			return nil, ask("round-2:"+name, map[string]string{"step2": elicitation("Step 2: What is your favorite color?", colorSchema)})
+// callMultiRound asks for a name, then, in a second round whose
+// requestState carries the name, for a color.
+func callMultiRound(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+	colorForm := form("Step 2: What is your favorite color?", fields{"color": text("")})
+	if name, ok := strings.CutPrefix(p.GetRequestState(), "round-2:"); ok {
+		in := mcp.Ask(p.InputResponses)
+		in.State = p.RequestState
+		color := in.Elicit("step2", colorForm)
+		if err := in.Err(); err != nil {
+			return nil, err
 		}
-	case strings.HasPrefix(state, "round-2:"):
-		if a, ok := answerTo(p.InputResponses, "step2"); ok {
-			c, _ := a.accepted()
-			color, _ := c["color"].(string)
-			return toolResult(text(strings.TrimPrefix(state, "round-2:") + "'s favorite color is " + color + ".")), nil
-		}
-		return nil, ask(state, map[string]string{"step2": elicitation("Step 2: What is your favorite color?", colorSchema)})
+		return mcp.TextResult(name + "'s favorite color is " + str(color, "color") + "."), nil
 	}
-	return nil, ask("round-1", map[string]string{"step1": elicitation("Step 1: What is your name?", nameSchema)})
+	in := mcp.Ask(answersIn(p, "round-1"))
+	in.State = new("round-1")
+	name := in.Elicit("step1", nameForm("Step 1: What is your name?"))
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	next := mcp.Ask(nil)
+	next.State = new("round-2:" + str(name, "name"))
+	next.Elicit("step2", colorForm)
+	return nil, next.Err()
 }
 
 // callByCapabilities asks only for what the request's client capabilities
 // cover: asking for more would be refused (-32021).
-func callByCapabilities(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+func callByCapabilities(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	if len(p.InputResponses) > 0 {
-		var got []string
-		for k := range p.InputResponses {
-			got = append(got, k)
-		}
-		sort.Strings(got)
-		return toolResult(text("Received: " + strings.Join(got, ", "))), nil
+		got := slices.Sorted(maps.Keys(p.InputResponses))
+		return mcp.TextResult("Received: " + strings.Join(got, ", ")), nil
 	}
 	caps := p.Meta.ClientCapabilities
-	requests := map[string]string{}
+	in := mcp.Ask(nil)
 	if caps.Elicitation != nil {
-		requests["user_name"] = elicitation("What is your name?", nameSchema)
+		in.Elicit("user_name", nameForm("What is your name?"))
 	}
 	if caps.Sampling != nil {
-		requests["greeting"] = samplingRequest("Generate a greeting", 50)
+		in.CreateMessage("greeting", ask("Generate a greeting", 50))
 	}
 	if caps.Roots != nil {
-		requests["client_roots"] = rootsRequest
+		in.ListRoots("client_roots")
 	}
-	if len(requests) == 0 {
-		return toolResult(text("The client declared no capability to give input; nothing to ask.")), nil
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	return nil, ask("", requests)
+	return mcp.TextResult("The client declared no capability to give input; nothing to ask."), nil
 }
 
-func callSampling(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	var in struct {
-		Prompt string `json:"prompt"`
-	}
-	if r := args(p, &in); r != nil {
-		return r, nil
-	}
-	if a, ok := answerTo(p.InputResponses, "completion"); ok {
-		return toolResult(text("LLM response: " + a.sampledText())), nil
-	}
-	return nil, ask("", map[string]string{"completion": samplingRequest(in.Prompt, 100)})
+type samplingArgs struct {
+	Prompt string `json:"prompt" jsonschema:"The prompt for the model"`
 }
 
-func callElicitation(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	var in struct {
-		Message string `json:"message"`
+func callSampling(_ context.Context, p *mcp.CallToolRequestParams, args samplingArgs) (*mcp.CallToolResult, error) {
+	in := mcp.Ask(p.InputResponses)
+	answer := in.CreateMessage("completion", ask(args.Prompt, 100))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	if r := args(p, &in); r != nil {
-		return r, nil
-	}
-	if a, ok := answerTo(p.InputResponses, "user_info"); ok {
-		return toolResult(text("User response: action=" + a.Action + ", content=" + jsonText(a.Content))), nil
-	}
-	return nil, ask("", map[string]string{"user_info": elicitation(in.Message,
-		`{"type":"object","properties":{"username":{"type":"string","description":"User's response"},"email":{"type":"string","description":"User's email address"}},"required":["username","email"]}`)})
+	return mcp.TextResult("LLM response: " + sampled(answer)), nil
 }
 
+type elicitationArgs struct {
+	Message string `json:"message" jsonschema:"The message to show the user"`
+}
+
+func callElicitation(_ context.Context, p *mcp.CallToolRequestParams, args elicitationArgs) (*mcp.CallToolResult, error) {
+	in := mcp.Ask(p.InputResponses)
+	answer := in.Elicit("user_info", form(args.Message, fields{
+		"username": text("User's response"),
+		"email":    text("User's email address"),
+	}))
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	return mcp.TextResult("User response: action=" + string(answer.Action) + ", content=" + jsonText(answer.Content)), nil
+}
+
+// The forms of SEP-1034 and SEP-1330, as the conformance scenarios give
+// them: every kind of field with a default, and every kind of enum
+// (titled, untitled, legacy enumNames, multiple choice).
 const sep1034Schema = `{"type":"object","properties":{` +
 	`"name":{"type":"string","description":"User name","default":"John Doe"},` +
 	`"age":{"type":"integer","description":"User age","default":30},` +
@@ -243,13 +213,19 @@ const sep1330Schema = `{"type":"object","properties":{` +
 	`"untitledMulti":{"type":"array","description":"Choose multiple options","items":{"type":"string","enum":["option1","option2","option3"]}},` +
 	`"titledMulti":{"type":"array","description":"Choose multiple titled options","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`
 
-// elicitForm is a tool that asks the user to fill in a form and reports
-// what came back.
-func elicitForm(message, schema string) func(context.Context, *server, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	return func(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-		if a, ok := answerTo(p.InputResponses, "form"); ok {
-			return toolResult(text("Elicitation completed: action=" + a.Action + ", content=" + jsonText(a.Content))), nil
+// elicitForm is a tool that asks the user to fill in a form, given as JSON,
+// and reports what came back.
+func elicitForm(message, schema string) func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
+	f := &mcp.ElicitRequestFormParams{Message: message}
+	if err := f.RequestedSchema.UnmarshalJSON([]byte(schema)); err != nil {
+		panic("everything-server: " + err.Error())
+	}
+	return func(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+		in := mcp.Ask(p.InputResponses)
+		answer := in.Elicit("form", f)
+		if err := in.Err(); err != nil {
+			return nil, err
 		}
-		return nil, ask("", map[string]string{"form": elicitation(message, schema)})
+		return mcp.TextResult("Elicitation completed: action=" + string(answer.Action) + ", content=" + jsonText(answer.Content)), nil
 	}
 }

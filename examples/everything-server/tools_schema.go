@@ -11,28 +11,43 @@ import (
 // whose argument is mirrored into an HTTP header (x-mcp-header), which the
 // HTTP transport checks against the body.
 
-const schema202012 = `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
-	`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},` +
-	`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},` +
-	`"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],` +
-	`"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},` +
-	`"additionalProperties":false}`
+func addSchemaTools(s *mcp.Server) {
+	mcp.AddTool(s, tool("json_schema_2020_12_tool", "Has an inputSchema that uses JSON Schema 2020-12 keywords ($defs, $anchor, allOf, if/then/else)."),
+		func(_ context.Context, _ *mcp.CallToolRequestParams, in contact) (*mcp.CallToolResult, error) {
+			return mcp.TextResult("Received: " + jsonText(in)), nil
+		})
+	mcp.AddTool(s, tool("test_x_mcp_header", "Looks up a region; over HTTP the region also travels in the Mcp-Param-Region header."),
+		func(_ context.Context, _ *mcp.CallToolRequestParams, in regionArgs) (*mcp.CallToolResult, error) {
+			return mcp.TextResult("Region: " + in.Region), nil
+		})
+}
 
-func schemaTools() []tool {
-	return []tool{
-		defineTool(`{"name":"json_schema_2020_12_tool","description":"Has an inputSchema that uses JSON Schema 2020-12 keywords ($defs, $anchor, allOf, if/then/else).","inputSchema":`+schema202012+`}`,
-			func(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				return toolResult(text("Received: " + string(p.Arguments))), nil
-			}),
-		defineTool(`{"name":"test_x_mcp_header","description":"Looks up a region; over HTTP the region also travels in the Mcp-Param-Region header.","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region","description":"A region name"},"query":{"type":"string"}},"required":["region"]}}`,
-			func(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				var in struct {
-					Region string `json:"region"`
-				}
-				if r := args(p, &in); r != nil {
-					return r, nil
-				}
-				return toolResult(text("Region: " + in.Region)), nil
-			}),
-	}
+// regionArgs's region is mirrored into the Mcp-Param-Region header.
+type regionArgs struct {
+	Region string `json:"region" mcp:"header=Region" jsonschema:"A region name"`
+	Query  string `json:"query,omitempty"`
+}
+
+// contact is the arguments of json_schema_2020_12_tool, whose schema
+// (MCPSchema) says more than a Go struct can: a phone or an email is
+// required, the one contactMethod names. The arguments are checked
+// against it before they are decoded.
+type contact struct {
+	Name    string `json:"name,omitempty"`
+	Address *struct {
+		Street string `json:"street,omitempty"`
+		City   string `json:"city,omitempty"`
+	} `json:"address,omitempty"`
+	ContactMethod string `json:"contactMethod,omitempty"`
+	Phone         string `json:"phone,omitempty"`
+	Email         string `json:"email,omitempty"`
+}
+
+func (contact) MCPSchema() []byte {
+	return []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",` +
+		`"$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},` +
+		`"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},` +
+		`"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],` +
+		`"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},` +
+		`"additionalProperties":false}`)
 }

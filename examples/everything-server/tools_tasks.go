@@ -16,69 +16,55 @@ import (
 // ClientSupportsTasks; one that needs a task calls RunAsTask, which refuses
 // clients that did not declare the extension (-32021).
 
-// maxComputeSeconds bounds slow_compute.
-const maxComputeSeconds = 300
-
-func taskTools() []tool {
-	return []tool{
-		defineTool(`{"name":"greet","description":"Greets name at once (never a task).","inputSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}`,
-			callGreet),
-		defineTool(`{"name":"slow_compute","description":"Computes for the given seconds (at most 300), as a task when the client supports tasks; 0 seconds answers at once.","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"label":{"type":"string"}},"required":["seconds"]}}`,
-			callSlowCompute),
-		defineTool(`{"name":"failing_job","description":"A job that runs as a task (tasks required) and ends with a tool error after about a second.","inputSchema":`+noArgs+`}`,
-			func(ctx context.Context, _ *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-					if err := sleep(ctx, time.Second); err != nil {
-						return nil, err
-					}
-					return toolError("the job failed: the input data is corrupt"), nil
-				})
-			}),
-		defineTool(`{"name":"protocol_error_job","description":"A job that runs as a task (tasks required) and fails with a protocol error.","inputSchema":`+noArgs+`}`,
-			func(ctx context.Context, _ *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-				return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-					if err := sleep(ctx, 200*time.Millisecond); err != nil {
-						return nil, err
-					}
-					return nil, &mcp.RPCError{Code: mcp.CodeInternalError, Message: "the job's backend is unavailable"}
-				})
-			}),
-		defineTool(`{"name":"confirm_delete","description":"Deletes filename after the user confirms, as a task (tasks required) that waits for the answer.","inputSchema":{"type":"object","properties":{"filename":{"type":"string"}},"required":["filename"]}}`,
-			callConfirmDelete),
-		defineTool(`{"name":"multi_input","description":"A task (tasks required) that asks two questions at once and answers when both are answered.","inputSchema":`+noArgs+`}`,
-			callMultiInput),
-		defineTool(`{"name":"test_tool_with_task","description":"Asks for the user's name (an input-required result), then greets them from a task (tasks required).","inputSchema":`+noArgs+`}`,
-			callGreetFromTask),
-	}
+func addTaskTools(s *mcp.Server) {
+	mcp.AddTool(s, tool("greet", "Greets name at once (never a task)."),
+		func(_ context.Context, _ *mcp.CallToolRequestParams, in greetArgs) (*mcp.CallToolResult, error) {
+			return mcp.TextResult("Hello, " + in.Name + "!"), nil
+		})
+	mcp.AddTool(s, tool("slow_compute", "Computes for the given seconds (at most 300), as a task when the client supports tasks; 0 seconds answers at once."),
+		callSlowCompute)
+	mcp.AddTool(s, tool("failing_job", "A job that runs as a task (tasks required) and ends with a tool error after about a second."),
+		func(ctx context.Context, _ *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+			return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+				if err := sleep(ctx, time.Second); err != nil {
+					return nil, err
+				}
+				return mcp.ErrorResult("the job failed: the input data is corrupt"), nil
+			})
+		})
+	mcp.AddTool(s, tool("protocol_error_job", "A job that runs as a task (tasks required) and fails with a protocol error."),
+		func(ctx context.Context, _ *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
+			return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
+				if err := sleep(ctx, 200*time.Millisecond); err != nil {
+					return nil, err
+				}
+				return nil, &mcp.RPCError{Code: mcp.CodeInternalError, Message: "the job's backend is unavailable"}
+			})
+		})
+	mcp.AddTool(s, tool("confirm_delete", "Deletes filename after the user confirms, as a task (tasks required) that waits for the answer."),
+		callConfirmDelete)
+	mcp.AddTool(s, tool("multi_input", "A task (tasks required) that asks two questions at once and answers when both are answered."),
+		callMultiInput)
+	mcp.AddTool(s, tool("test_tool_with_task", "Asks for the user's name (an input-required result), then greets them from a task (tasks required)."),
+		callGreetFromTask)
 }
 
-func callGreet(_ context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	var in struct {
-		Name string `json:"name"`
-	}
-	if r := args(p, &in); r != nil {
-		return r, nil
-	}
-	return toolResult(text("Hello, " + in.Name + "!")), nil
+type greetArgs struct {
+	Name string `json:"name"`
 }
 
-func callSlowCompute(ctx context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	var in struct {
-		Seconds float64 `json:"seconds"`
-		Label   string  `json:"label"`
-	}
-	if r := args(p, &in); r != nil {
-		return r, nil
-	}
-	if in.Seconds < 0 || in.Seconds > maxComputeSeconds {
-		return toolError(fmt.Sprintf("seconds must be between 0 and %d", maxComputeSeconds)), nil
-	}
+type computeArgs struct {
+	Seconds float64 `json:"seconds" mcp:"minimum=0,maximum=300"`
+	Label   string  `json:"label,omitempty"`
+}
+
+func callSlowCompute(ctx context.Context, _ *mcp.CallToolRequestParams, in computeArgs) (*mcp.CallToolResult, error) {
 	d := time.Duration(in.Seconds * float64(time.Second))
 	compute := func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if err := sleep(ctx, d); err != nil {
 			return nil, err
 		}
-		return toolResult(text(fmt.Sprintf("%s: computed for %gs", in.Label, in.Seconds))), nil
+		return mcp.TextResult(fmt.Sprintf("%s: computed for %gs", in.Label, in.Seconds)), nil
 	}
 	if d == 0 || !mcp.ClientSupportsTasks(ctx) {
 		// Nothing to wait for, or a client that cannot poll: answer
@@ -88,40 +74,36 @@ func callSlowCompute(ctx context.Context, _ *server, p *mcp.CallToolRequestParam
 	return nil, mcp.RunAsTask(ctx, compute)
 }
 
-func callConfirmDelete(ctx context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	var in struct {
-		Filename string `json:"filename"`
-	}
-	if r := args(p, &in); r != nil {
-		return r, nil
-	}
+type deleteArgs struct {
+	Filename string `json:"filename"`
+}
+
+func callConfirmDelete(ctx context.Context, _ *mcp.CallToolRequestParams, in deleteArgs) (*mcp.CallToolResult, error) {
 	return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-		answers, err := mcp.AwaitInput(ctx, decode[mcp.InputRequests](`{"confirm":`+
-			elicitation("Delete "+in.Filename+"?", `{"type":"object","properties":{"confirm":{"type":"boolean","description":"Delete the file"}},"required":["confirm"]}`)+`}`))
+		answers, err := mcp.AwaitInput(ctx, mcp.InputRequests{
+			"confirm": elicit(form("Delete "+in.Filename+"?", fields{"confirm": yesNo("Delete the file")})),
+		})
 		if err != nil {
 			return nil, err
 		}
-		a, _ := answerTo(answers, "confirm")
-		if c, ok := a.accepted(); ok && c["confirm"] == true {
-			return toolResult(text("Deleted " + in.Filename + ".")), nil
+		if yes(elicited(answers, "confirm"), "confirm") {
+			return mcp.TextResult("Deleted " + in.Filename + "."), nil
 		}
-		return toolResult(text("Kept " + in.Filename + ".")), nil
+		return mcp.TextResult("Kept " + in.Filename + "."), nil
 	})
 }
 
-func callMultiInput(ctx context.Context, _ *server, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+func callMultiInput(ctx context.Context, _ *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
-		answers, err := mcp.AwaitInput(ctx, decode[mcp.InputRequests](`{`+
-			`"name":`+elicitation("What is your name?", nameSchema)+`,`+
-			`"confirm":`+elicitation("Shall I go on?", `{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}`)+`}`))
+		answers, err := mcp.AwaitInput(ctx, mcp.InputRequests{
+			"name":    elicit(nameForm("What is your name?")),
+			"confirm": elicit(form("Shall I go on?", fields{"confirm": yesNo("")})),
+		})
 		if err != nil {
 			return nil, err
 		}
-		name, _ := answerTo(answers, "name")
-		confirm, _ := answerTo(answers, "confirm")
-		n, _ := name.accepted()
-		c, _ := confirm.accepted()
-		return toolResult(text(fmt.Sprintf("name: %v; confirmed: %v", n["name"], c["confirm"]))), nil
+		name, confirm := elicited(answers, "name"), elicited(answers, "confirm")
+		return mcp.TextResult(fmt.Sprintf("name: %v; confirmed: %v", str(name, "name"), yes(confirm, "confirm"))), nil
 	})
 }
 
@@ -134,21 +116,21 @@ func requireTasks() error {
 // callGreetFromTask gathers input with a multi round-trip request first,
 // then hands the work to a task, as SEP-2663 suggests ("resolve all MRTR
 // exchanges synchronously before responding with a CreateTaskResult").
-func callGreetFromTask(ctx context.Context, _ *server, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+func callGreetFromTask(ctx context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	if !mcp.ClientSupportsTasks(ctx) {
 		// The tool needs a task; say so before asking anything.
 		return nil, requireTasks()
 	}
-	a, ok := answerTo(p.InputResponses, "user_name")
-	if !ok {
-		return nil, ask("", map[string]string{"user_name": elicitation("What is your name?", nameSchema)})
+	in := mcp.Ask(p.InputResponses)
+	answer := in.Elicit("user_name", nameForm("What is your name?"))
+	if err := in.Err(); err != nil {
+		return nil, err
 	}
-	c, _ := a.accepted()
-	name, _ := c["name"].(string)
+	name := str(answer, "name")
 	return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {
 			return nil, err
 		}
-		return toolResult(text("Hello, " + name + "! (from a task)")), nil
+		return mcp.TextResult("Hello, " + name + "! (from a task)"), nil
 	})
 }

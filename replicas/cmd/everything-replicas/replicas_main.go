@@ -81,7 +81,6 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 	opts := s.options()
 	opts.RequestStateKeys = [][]byte{key}
 	d := mcp.NewServerDispatcher(s, opts)
-	s.hub.d = d
 
 	// What the hub publishes goes on the bus; what the bus carries, from
 	// any replica, the hub delivers here.
@@ -91,12 +90,13 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 	if err != nil {
 		return err
 	}
-	// The params carry the event: the resource's uri, or the tool or
-	// prompt a list change adds or removes (which every replica applies).
+	// The method names the change (the list of the tool or prompt that
+	// comes and goes, which every replica toggles, or the update of the
+	// resource whose uri the params carry).
 	s.hub.forward = func(e event) {
 		var params []byte
-		if e.uri != "" || e.item != "" {
-			params, _ = json.Marshal(busEvent{URI: e.uri, Item: e.item})
+		if e.uri != "" {
+			params, _ = json.Marshal(busEvent{URI: e.uri})
 		}
 		if err := bus.Publish(context.Background(), protocol.BusMessage{Method: e.method, Params: params}); err != nil {
 			logger.Printf("publish %s: %v", e.method, err)
@@ -111,7 +111,7 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 			if m.Params != nil {
 				json.Unmarshal(m.Params, &p)
 			}
-			s.hub.deliver(event{method: m.Method, uri: p.URI, item: p.Item})
+			s.hub.deliver(event{method: m.Method, uri: p.URI})
 		}
 	}()
 	if watch {
@@ -157,8 +157,7 @@ func forwardedFor(r *http.Request) string {
 
 // busEvent is the params of a bus message: an event of the hub.
 type busEvent struct {
-	URI  string `json:"uri,omitempty"`
-	Item string `json:"item,omitempty"`
+	URI string `json:"uri,omitempty"`
 }
 
 // proc is a process the launcher started.
