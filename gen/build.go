@@ -290,6 +290,15 @@ func (b *builder) build() *ir.Package {
 	for name := range directionDefs {
 		mcp = mcp || b.doc.Def(name) != nil
 	}
+	if mcp {
+		for _, d := range b.decls {
+			if st, ok := d.(*ir.Struct); ok {
+				if f := metaField(st); f != nil {
+					st.Meta = &ir.MetaAccess{Field: f, Get: protocolNames.MetaValue, Set: protocolNames.SetMetaValue}
+				}
+			}
+		}
+	}
 	pkg := &ir.Package{
 		Name:         b.opts.Package,
 		Revision:     b.opts.Revision,

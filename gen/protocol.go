@@ -248,14 +248,46 @@ var sides = []ir.Side{
 var protocolNames = ir.ProtocolNames{
 	MethodInfo: "MethodInfo", Methods: "Methods", DecodeResult: "DecodeResult", NeedInput: "NeedInput", CacheKey: "CacheKey",
 	EffectiveResultType: "EffectiveResultType", TTL: "TTL", Fresh: "Fresh",
+	MetaValue: "MetaValue", SetMetaValue: "SetMetaValue",
 }
 
-// helperMethods are the methods the dispatcher adds to a result struct with
-// the member: resultType gets EffectiveResultType, ttlMs gets TTL and
-// Fresh. They are claimed in every struct with the member (memberNames).
+// helperMethods are the methods the package adds to a struct with the
+// member: resultType gets EffectiveResultType, ttlMs gets TTL and Fresh (on
+// result structs), _meta gets MetaValue and SetMetaValue (see metaField).
+// They are claimed in every struct with the member (memberNames).
 var helperMethods = map[string][]string{
 	spec.MemberResultType: {protocolNames.EffectiveResultType},
 	spec.MemberTTL:        {protocolNames.TTL, protocolNames.Fresh},
+	spec.MemberMeta:       {protocolNames.MetaValue, protocolNames.SetMetaValue},
+}
+
+// metaField is the field of st's _meta when the struct gets MetaValue and
+// SetMetaValue, which read and write one member of it as JSON: a _meta of
+// raw JSON (json.RawMessage or a named type of it) or of a struct type
+// (with typed members and Extra), by value or pointer. Another type
+// (a map of one value type, a union) gets none: nil.
+func metaField(st *ir.Struct) *ir.Field {
+	for _, f := range st.Fields {
+		if f.JSONName != spec.MemberMeta || f.Name == "" {
+			continue
+		}
+		t := f.Type.Resolve()
+		switch {
+		case t.Kind == ir.TRaw:
+			return f
+		case t.Kind != ir.TDecl:
+			return nil
+		}
+		switch d := t.Decl.(type) {
+		case *ir.Struct:
+			return f
+		case *ir.Named:
+			if d.Type.Resolve().Kind == ir.TRaw {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // defaultSources says which members of server/discover's and initialize's

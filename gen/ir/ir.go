@@ -130,6 +130,8 @@ type ProtocolNames struct {
 	MethodInfo, Methods, DecodeResult, NeedInput, CacheKey string
 	// Methods of the Result structs.
 	EffectiveResultType, TTL, Fresh string
+	// Methods of every struct with _meta.
+	MetaValue, SetMetaValue string
 }
 
 // Result is a result struct and the members of it the protocol gives a
@@ -242,6 +244,17 @@ type Struct struct {
 	// against instead of checking its fields: the schema uses keywords
 	// the fields cannot be checked by one at a time.
 	Whole *Check
+	// Meta, when set, gives the struct the methods that read and write one
+	// member of its _meta as JSON, whatever the Go type of _meta.
+	Meta *MetaAccess
+}
+
+// MetaAccess is the field of a struct's _meta and the names of the
+// methods that read and write one of its members: Get(key) returns the
+// member's JSON, Set(key, value) replaces it.
+type MetaAccess struct {
+	Field    *Field
+	Get, Set string
 }
 
 // Tuple is an array schema with prefixItems (draft-07: "items" as an

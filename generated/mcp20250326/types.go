@@ -119,6 +119,27 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // CallToolResultContentItem is the schema at
 // #/definitions/CallToolResult/properties/content/items.
 //
@@ -443,6 +464,27 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the
@@ -570,6 +612,27 @@ func (v *CreateMessageResult) GetStopReason() string {
 		return ""
 	}
 	return *v.StopReason
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
@@ -706,6 +769,27 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ImageContent is an image provided to or from an LLM.
 //
 // Its "type" member is always "image"; the type writes it.
@@ -778,6 +862,27 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // This notification is sent from the client to the server after initialization has finished.
 //
 // Its "method" member is always "notifications/initialized"; the type writes it.
@@ -795,6 +900,27 @@ type InitializedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InitializedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // JSONRPCBatchRequest is a JSON-RPC batch request, as described in
@@ -965,6 +1091,27 @@ type JSONRPCNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *JSONRPCNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // JSONRPCRequest is a request that expects a response.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -981,6 +1128,42 @@ type JSONRPCRequestParams struct {
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *JSONRPCRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *JSONRPCRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m JSONRPCRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // JSONRPCRequestParamsMeta is the type of the _meta member of [JSONRPCRequestParams].
@@ -1051,6 +1234,27 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "method" member is always "resources/templates/list"; the type writes it.
@@ -1100,6 +1304,27 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the client to request a list of resources the server has.
 //
 // Its "method" member is always "resources/list"; the type writes it.
@@ -1147,6 +1372,27 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
 // to ask for specific directories or files to operate on. A common example for roots is
 // providing a set of repositories or directories a server should operate on.
@@ -1166,6 +1412,42 @@ type ListRootsRequestParams struct {
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ListRootsRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // ListRootsRequestParamsMeta is the type of the _meta member of [ListRootsRequestParams].
@@ -1189,6 +1471,27 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -1236,6 +1539,27 @@ func (v *ListToolsResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // LoggingLevel is the severity of a log message.
@@ -1394,6 +1718,27 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // PaginatedRequest is the PaginatedRequest definition of the schema.
 type PaginatedRequest struct {
 	Method string                  `json:"method"`
@@ -1439,6 +1784,27 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // PingRequest is a ping, issued by either the server or the client, to check that the other
 // party is still alive. The receiver must promptly respond, or else may be disconnected.
 //
@@ -1454,6 +1820,42 @@ type PingRequestParams struct {
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PingRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PingRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m PingRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // PingRequestParamsMeta is the type of the _meta member of [PingRequestParams].
@@ -1623,6 +2025,27 @@ type PromptListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PromptListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // PromptMessage describes a message returned as part of a prompt.
 //
 // This is similar to `SamplingMessage`, but also supports the embedding of resources from
@@ -1710,6 +2133,27 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -1807,6 +2251,42 @@ type RequestParams struct {
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // RequestParamsMeta is the type of the _meta member of [RequestParams].
@@ -1909,6 +2389,27 @@ type ResourceListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -1987,6 +2488,27 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
@@ -2037,6 +2559,27 @@ type RootsListChangedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *RootsListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -2517,6 +3060,27 @@ type ToolListChangedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ToolListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the

@@ -70,6 +70,27 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Base interface for metadata with name (identifier) and title (display name) properties.
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or
@@ -114,6 +135,27 @@ func (v *BlobResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *BlobResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -199,6 +241,27 @@ func (v *CallToolResult) GetIsError() bool {
 		return false
 	}
 	return *v.IsError
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // This notification can be sent by either side to indicate that it is cancelling a
@@ -504,6 +567,27 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the
@@ -674,6 +758,27 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches
@@ -762,6 +867,27 @@ type ElicitResult struct {
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ElicitResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ElicitResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -854,6 +980,27 @@ type EmbeddedResource struct {
 	Resource    EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *EmbeddedResource) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
@@ -962,6 +1109,27 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ImageContent is an image provided to or from an LLM.
 //
 // Its "type" member is always "image"; the type writes it.
@@ -977,6 +1145,27 @@ type ImageContent struct {
 	MIMEType string `json:"mimeType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ImageContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Implementation describes the name and version of an MCP implementation, with an optional
@@ -1054,6 +1243,27 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // This notification is sent from the client to the server after initialization has finished.
 //
 // Its "method" member is always "notifications/initialized"; the type writes it.
@@ -1071,6 +1281,27 @@ type InitializedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InitializedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -1156,6 +1387,27 @@ type JSONRPCNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *JSONRPCNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // JSONRPCRequest is a request that expects a response.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -1174,6 +1426,42 @@ type JSONRPCRequestParams struct {
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *JSONRPCRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *JSONRPCRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m JSONRPCRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -1245,6 +1533,27 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "method" member is always "resources/templates/list"; the type writes it.
@@ -1294,6 +1603,27 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the client to request a list of resources the server has.
 //
 // Its "method" member is always "resources/list"; the type writes it.
@@ -1341,6 +1671,27 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
 // to ask for specific directories or files to operate on. A common example for roots is
 // providing a set of repositories or directories a server should operate on.
@@ -1362,6 +1713,42 @@ type ListRootsRequestParams struct {
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ListRootsRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -1386,6 +1773,27 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -1433,6 +1841,27 @@ func (v *ListToolsResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // LoggingLevel is the severity of a log message.
@@ -1591,6 +2020,27 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // NumberSchema is the NumberSchema definition of the schema.
 type NumberSchema struct {
 	Description *string          `json:"description,omitempty"`
@@ -1688,6 +2138,27 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // PingRequest is a ping, issued by either the server or the client, to check that the other
 // party is still alive. The receiver must promptly respond, or else may be disconnected.
 //
@@ -1705,6 +2176,42 @@ type PingRequestParams struct {
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PingRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PingRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m PingRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -1885,6 +2392,27 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Prompt) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // PromptArgument describes an argument that a prompt can accept.
 type PromptArgument struct {
 	// A human-readable description of the argument.
@@ -1949,6 +2477,27 @@ type PromptListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PromptListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // PromptMessage describes a message returned as part of a prompt.
 //
 // This is similar to `SamplingMessage`, but also supports the embedding of resources from
@@ -2011,6 +2560,27 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -2112,6 +2682,42 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
 // `_meta` usage.
 type RequestParamsMeta struct {
@@ -2190,6 +2796,27 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Resource) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -2209,6 +2836,27 @@ func (v *ResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or
@@ -2283,6 +2931,27 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceLink) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This may be issued
 // by servers without any previous subscription from the client.
@@ -2302,6 +2971,27 @@ type ResourceListChangedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -2358,6 +3048,27 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceTemplate) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceTemplateReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -2398,6 +3109,27 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
@@ -2431,6 +3163,27 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Root) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // RootsListChangedNotification is a notification from the client to the server, informing it
 // that the list of roots has changed. This notification should be sent whenever the client
 // adds, removes, or modifies any root. The server should then request an updated list of
@@ -2451,6 +3204,27 @@ type RootsListChangedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *RootsListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -2843,6 +3617,27 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TextContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // TextResourceContents is the TextResourceContents definition of the schema.
 type TextResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -2865,6 +3660,27 @@ func (v *TextResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Definition for a tool the client can call.
@@ -2913,6 +3729,27 @@ func (v *Tool) GetTitle() string {
 		return ""
 	}
 	return *v.Title
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Additional properties describing a Tool to clients.
@@ -3026,6 +3863,27 @@ type ToolListChangedNotificationParams struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ToolListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's

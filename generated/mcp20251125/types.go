@@ -70,6 +70,27 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Base interface for metadata with name (identifier) and title (display name) properties.
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or
@@ -114,6 +135,27 @@ func (v *BlobResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *BlobResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -183,6 +225,42 @@ type CallToolRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CallToolRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CallToolRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m CallToolRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type CallToolRequestParamsMeta struct {
@@ -226,6 +304,27 @@ func (v *CallToolResult) GetIsError() bool {
 		return false
 	}
 	return *v.IsError
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // CancelTaskRequest is a request to cancel a task.
@@ -290,6 +389,27 @@ func (v *CancelTaskResult) GetStatusMessage() string {
 		return ""
 	}
 	return *v.StatusMessage
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CancelTaskResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CancelTaskResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Actual retention duration from creation in milliseconds, null for unlimited.
@@ -380,6 +500,27 @@ func (v *CancelledNotificationParams) GetReason() string {
 		return ""
 	}
 	return *v.Reason
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CancelledNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CancelledNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema,
@@ -706,6 +847,42 @@ type CompleteRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CompleteRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CompleteRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m CompleteRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // CompleteRequestParamsArgument is the argument's information
 type CompleteRequestParamsArgument struct {
 	// The name of the argument
@@ -780,6 +957,27 @@ type CompleteResult struct {
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -938,6 +1136,42 @@ func (v *CreateMessageRequestParams) GetTemperature() float64 {
 	return *v.Temperature
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CreateMessageRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CreateMessageRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m CreateMessageRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more
 // MCP servers (including the caller), to be attached to the prompt. The client MAY ignore
 // this request.
@@ -1000,6 +1234,27 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches
@@ -1059,6 +1314,27 @@ type CreateTaskResult struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CreateTaskResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CreateTaskResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Cursor is an opaque token used to represent a cursor for pagination.
 type Cursor string
 
@@ -1107,6 +1383,42 @@ func (v *ElicitRequestFormParams) GetMode() string {
 		return ""
 	}
 	return *v.Mode
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ElicitRequestFormParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ElicitRequestFormParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ElicitRequestFormParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -1204,6 +1516,42 @@ type ElicitRequestURLParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ElicitRequestURLParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ElicitRequestURLParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ElicitRequestURLParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type ElicitRequestURLParamsMeta struct {
@@ -1231,6 +1579,27 @@ type ElicitResult struct {
 	Content map[string]ElicitResultContentValue `json:"content,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ElicitResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ElicitResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -1358,6 +1727,27 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *EmbeddedResource) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches
@@ -1478,6 +1868,42 @@ type GetPromptRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetPromptRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetPromptRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m GetPromptRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type GetPromptRequestParamsMeta struct {
@@ -1510,6 +1936,27 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // GetTaskPayloadRequest is a request to retrieve the result of a completed task.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -1539,6 +1986,27 @@ type GetTaskPayloadResult struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetTaskPayloadResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetTaskPayloadResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // GetTaskRequest is a request to retrieve the state of a task.
@@ -1603,6 +2071,27 @@ func (v *GetTaskResult) GetStatusMessage() string {
 		return ""
 	}
 	return *v.StatusMessage
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetTaskResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetTaskResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Icon is an optionally-sized icon that can be displayed in a user interface.
@@ -1697,6 +2186,27 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ImageContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Implementation describes the MCP implementation.
 type Implementation struct {
 	// An optional human-readable description of what this implementation does.
@@ -1782,6 +2292,42 @@ type InitializeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InitializeRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InitializeRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m InitializeRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type InitializeRequestParamsMeta struct {
@@ -1821,6 +2367,27 @@ func (v *InitializeResult) GetInstructions() string {
 		return ""
 	}
 	return *v.Instructions
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -2023,6 +2590,27 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the client to request a list of resource templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -2055,6 +2643,27 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -2090,6 +2699,27 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
 // to ask for specific directories or files to operate on. A common example for roots is
 // providing a set of repositories or directories a server should operate on.
@@ -2117,6 +2747,27 @@ type ListRootsResult struct {
 	Roots []Root          `json:"roots"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ListTasksRequest is a request to retrieve a list of tasks.
@@ -2152,6 +2803,27 @@ func (v *ListTasksResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListTasksResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListTasksResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Sent from the client to request a list of tools the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -2183,6 +2855,27 @@ func (v *ListToolsResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // LoggingLevel is the severity of a log message.
@@ -2238,6 +2931,27 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 		return ""
 	}
 	return *v.Logger
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *LoggingMessageNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *LoggingMessageNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Hints to use for model selection.
@@ -2382,6 +3096,27 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // NumberSchema is the NumberSchema definition of the schema.
 type NumberSchema struct {
 	Default     *float64         `json:"default,omitempty"`
@@ -2474,6 +3209,42 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PaginatedRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PaginatedRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m PaginatedRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type PaginatedRequestParamsMeta struct {
@@ -2504,6 +3275,27 @@ func (v *PaginatedResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other
@@ -2617,6 +3409,27 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ProgressNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ProgressNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ProgressToken is a progress token, used to associate progress notifications with the
 // original request.
 //
@@ -2708,6 +3521,27 @@ func (v *Prompt) GetTitle() string {
 		return ""
 	}
 	return *v.Title
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Prompt) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -2826,6 +3660,42 @@ type ReadResourceRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ReadResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ReadResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ReadResourceRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type ReadResourceRequestParamsMeta struct {
@@ -2846,6 +3716,27 @@ type ReadResourceResult struct {
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -2956,6 +3847,42 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type RequestParamsMeta struct {
@@ -3044,6 +3971,27 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Resource) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -3063,6 +4011,27 @@ func (v *ResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or
@@ -3147,6 +4116,27 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceLink) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This may be issued
 // by servers without any previous subscription from the client.
@@ -3170,6 +4160,42 @@ type ResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResourceRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -3248,6 +4274,27 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceTemplate) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ResourceTemplateReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -3283,6 +4330,27 @@ type ResourceUpdatedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceUpdatedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceUpdatedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Result is the Result definition of the schema.
 type Result struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -3290,6 +4358,27 @@ type Result struct {
 	Meta json.RawMessage `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -3325,6 +4414,27 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Root) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // RootsListChangedNotification is a notification from the client to the server, informing it
 // that the list of roots has changed. This notification should be sent whenever the client
 // adds, removes, or modifies any root. The server should then request an updated list of
@@ -3348,6 +4458,27 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SamplingMessage) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SamplingMessage) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // SamplingMessageContent is the type of the content member of [SamplingMessage].
@@ -3764,6 +4895,42 @@ type SetLevelRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SetLevelRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SetLevelRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m SetLevelRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type SetLevelRequestParamsMeta struct {
@@ -3910,6 +5077,42 @@ type SubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SubscribeRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SubscribeRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m SubscribeRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type SubscribeRequestParamsMeta struct {
@@ -3977,6 +5180,42 @@ type TaskAugmentedRequestParams struct {
 	Task *TaskMetadata `json:"task,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TaskAugmentedRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TaskAugmentedRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m TaskAugmentedRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -4077,6 +5316,27 @@ func (v *TaskStatusNotificationParams) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TaskStatusNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TaskStatusNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // Text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
@@ -4090,6 +5350,27 @@ type TextContent struct {
 	Text string `json:"text"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TextContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -4114,6 +5395,27 @@ func (v *TextResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -4299,6 +5601,27 @@ func (v *Tool) GetTitle() string {
 		return ""
 	}
 	return *v.Title
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // Additional properties describing a Tool to clients.
@@ -4549,6 +5872,27 @@ func (v *ToolResultContent) GetIsError() bool {
 	return *v.IsError
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ToolResultContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ToolResultContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
+}
+
 // ToolUseContent is a request from the assistant to call a tool.
 //
 // Its "type" member is always "tool_use"; the type writes it.
@@ -4569,6 +5913,27 @@ type ToolUseContent struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ToolUseContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ToolUseContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = json.RawMessage(b)
+	return nil
 }
 
 // URLElicitationRequiredError is an error response that indicates that the server requires
@@ -4626,6 +5991,42 @@ type UnsubscribeRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *UnsubscribeRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *UnsubscribeRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m UnsubscribeRequestParamsMeta
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on

@@ -68,6 +68,27 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // Base interface for metadata with name (identifier) and title (display name) properties.
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or
@@ -110,6 +131,27 @@ func (v *BlobResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *BlobResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -198,6 +240,42 @@ type CacheableResult struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CacheableResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CacheableResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // Used by the client to invoke a tool provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
@@ -229,6 +307,38 @@ func (v *CallToolRequestParams) GetRequestState() string {
 		return ""
 	}
 	return *v.RequestState
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CallToolRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CallToolRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
 }
 
 // CallToolResult is the result returned by the server for a tools/call ([CallToolRequest])
@@ -272,6 +382,42 @@ func (v *CallToolResult) GetIsError() bool {
 		return false
 	}
 	return *v.IsError
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // CallToolResultResponse is a successful response from the server for a tools/call
@@ -364,6 +510,42 @@ func (v *CancelledNotificationParams) GetReason() string {
 		return ""
 	}
 	return *v.Reason
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CancelledNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CancelledNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m NotificationMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema,
@@ -541,6 +723,38 @@ type CompleteRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CompleteRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CompleteRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
+}
+
 // CompleteRequestParamsArgument is the argument's information
 type CompleteRequestParamsArgument struct {
 	// The name of the argument
@@ -610,6 +824,42 @@ type CompleteResult struct {
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -814,6 +1064,27 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
 //
 // A JSON value is a CreateMessageResultContent when it matches at least one of its branches
@@ -932,6 +1203,42 @@ func (v *DiscoverResult) GetInstructions() string {
 		return ""
 	}
 	return *v.Instructions
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *DiscoverResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *DiscoverResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // DiscoverResultResponse is a successful response from the server for a server/discover
@@ -1166,6 +1473,27 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *EmbeddedResource) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
 //
 // A JSON value is a EmbeddedResourceResource when it matches at least one of its branches
@@ -1294,6 +1622,38 @@ func (v *GetPromptRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetPromptRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetPromptRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
+}
+
 // GetPromptResult is the result returned by the server for a prompts/get
 // ([GetPromptRequest]) request.
 type GetPromptResult struct {
@@ -1319,6 +1679,42 @@ func (v *GetPromptResult) GetDescription() string {
 		return ""
 	}
 	return *v.Description
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // GetPromptResultResponse is a successful response from the server for a prompts/get
@@ -1483,6 +1879,27 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ImageContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // Implementation describes the MCP implementation.
 type Implementation struct {
 	// An optional human-readable description of what this implementation does.
@@ -1610,6 +2027,42 @@ func (v *InputRequiredResult) GetRequestState() string {
 	return *v.RequestState
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InputRequiredResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InputRequiredResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // InputResponse is the InputResponse definition of the schema.
 //
 // A JSON value is a InputResponse when it matches at least one of its branches (anyOf).
@@ -1661,6 +2114,38 @@ func (v *InputResponseRequestParams) GetRequestState() string {
 		return ""
 	}
 	return *v.RequestState
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *InputResponseRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *InputResponseRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
 }
 
 // InputResponses is a map of client responses to server-initiated requests. Keys correspond
@@ -1953,6 +2438,42 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // ListPromptsResultResponse is a successful response from the server for a prompts/list
 // ([ListPromptsRequest]) request.
 //
@@ -2020,6 +2541,42 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // ListResourceTemplatesResultResponse is a successful response from the server for a
@@ -2091,6 +2648,42 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // ListResourcesResultResponse is a successful response from the server for a resources/list
 // ([ListResourcesRequest]) request.
 //
@@ -2121,6 +2714,27 @@ type ListRootsRequestParams struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // ListRootsResult is the result returned by the client for a roots/list ([ListRootsRequest])
@@ -2190,6 +2804,42 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // ListToolsResultResponse is a successful response from the server for a tools/list
 // ([ListToolsRequest]) request.
 //
@@ -2251,6 +2901,42 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 		return ""
 	}
 	return *v.Logger
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *LoggingMessageNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *LoggingMessageNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m NotificationMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // MetaObject represents the contents of a `_meta` field, which clients and servers use to
@@ -2493,6 +3179,42 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m NotificationMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // NumberSchema is the NumberSchema definition of the schema.
 type NumberSchema struct {
 	Default     *float64         `json:"default,omitempty"`
@@ -2583,6 +3305,38 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PaginatedRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PaginatedRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
+}
+
 // PaginatedResult is the PaginatedResult definition of the schema.
 type PaginatedResult struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
@@ -2607,6 +3361,42 @@ func (v *PaginatedResult) GetNextCursor() string {
 		return ""
 	}
 	return *v.NextCursor
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // ParseError is a JSON-RPC error indicating that invalid JSON was received by the server.
@@ -2720,6 +3510,42 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ProgressNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ProgressNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m NotificationMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // ProgressToken is a progress token, used to associate progress notifications with the
 // original request.
 //
@@ -2809,6 +3635,27 @@ func (v *Prompt) GetTitle() string {
 		return ""
 	}
 	return *v.Title
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Prompt) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -2936,6 +3783,38 @@ func (v *ReadResourceRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ReadResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ReadResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
+}
+
 // ReadResourceResult is the result returned by the server for a resources/read
 // ([ReadResourceRequest]) request.
 type ReadResourceResult struct {
@@ -2969,6 +3848,42 @@ type ReadResourceResult struct {
 	TTLMs int64 `json:"ttlMs"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -3164,6 +4079,38 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
+}
+
 // Resource is a known resource that the server is capable of reading.
 type Resource struct {
 	Meta MetaObject `json:"_meta,omitempty"`
@@ -3238,6 +4185,27 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Resource) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // ResourceContents is the contents of a specific resource or sub-resource.
 type ResourceContents struct {
 	Meta MetaObject `json:"_meta,omitempty"`
@@ -3255,6 +4223,27 @@ func (v *ResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or
@@ -3337,6 +4326,27 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceLink) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // ResourceListChangedNotification is an optional notification from the server to the client,
 // informing it that the list of resources it can read from has changed. This is only
 // delivered on a subscriptions/listen ([SubscriptionsListenRequest]) stream when the client
@@ -3359,6 +4369,38 @@ type ResourceRequestParams struct {
 	URI string `json:"uri"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -3423,6 +4465,27 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceTemplate) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // ResourceTemplateReference is a reference to a resource or resource template definition.
 //
 // Its "type" member is always "ref/resource"; the type writes it.
@@ -3457,6 +4520,42 @@ type ResourceUpdatedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ResourceUpdatedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ResourceUpdatedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m NotificationMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // Common result fields.
 type Result struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
@@ -3470,6 +4569,42 @@ type Result struct {
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m ResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
 }
 
 // Extends [MetaObject] with additional result-specific fields. All key naming rules from
@@ -3537,6 +4672,27 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Root) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // SamplingMessage describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
 	Meta    MetaObject             `json:"_meta,omitempty"`
@@ -3544,6 +4700,27 @@ type SamplingMessage struct {
 	Role    Role                   `json:"role"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SamplingMessage) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SamplingMessage) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // SamplingMessageContent is the type of the content member of [SamplingMessage].
@@ -4028,6 +5205,42 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SubscriptionsAcknowledgedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil || v.Meta == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SubscriptionsAcknowledgedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
+	var b []byte
+	var err error
+	if v.Meta != nil {
+		b, err = v.Meta.AppendJSON(nil)
+		if err != nil {
+			return err
+		}
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m NotificationMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = &m
+	return nil
+}
+
 // Sent from the client to open a long-lived channel for receiving notifications outside the
 // context of a specific request. Replaces the previous HTTP GET endpoint and ensures
 // consistent behavior between HTTP and STDIO.
@@ -4052,6 +5265,38 @@ type SubscriptionsListenRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SubscriptionsListenRequestParams) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SubscriptionsListenRequestParams) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m RequestMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
+}
+
 // SubscriptionsListenResult is the response to a subscriptions/listen
 // ([SubscriptionsListenRequest]) request, signalling that the subscription has ended
 // gracefully (for example, during server shutdown). Because the listen stream is long-lived,
@@ -4069,6 +5314,38 @@ type SubscriptionsListenResult struct {
 	ResultType ResultType `json:"resultType"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *SubscriptionsListenResult) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return codec.MetaGet(b, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *SubscriptionsListenResult) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := v.Meta.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	if b, err = codec.MetaSet(b, key, value); err != nil {
+		return err
+	}
+	var m SubscriptionsListenResultMetaObject
+	if err := m.UnmarshalJSON(b); err != nil {
+		return err
+	}
+	v.Meta = m
+	return nil
 }
 
 // Extends [ResultMetaObject] with the subscription-stream identifier carried by a
@@ -4117,6 +5394,27 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TextContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // TextResourceContents is the TextResourceContents definition of the schema.
 type TextResourceContents struct {
 	Meta MetaObject `json:"_meta,omitempty"`
@@ -4137,6 +5435,27 @@ func (v *TextResourceContents) GetMIMEType() string {
 		return ""
 	}
 	return *v.MIMEType
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -4329,6 +5648,27 @@ func (v *Tool) GetTitle() string {
 		return ""
 	}
 	return *v.Title
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // Additional properties describing a [Tool] to clients.
@@ -4545,6 +5885,27 @@ func (v *ToolResultContent) GetIsError() bool {
 	return *v.IsError
 }
 
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ToolResultContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ToolResultContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
+}
+
 // ToolUseContent is a request from the assistant to call a tool.
 //
 // Its "type" member is always "tool_use"; the type writes it.
@@ -4562,6 +5923,27 @@ type ToolUseContent struct {
 	Name string `json:"name"`
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
+}
+
+// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
+// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+func (v *ToolUseContent) MetaValue(key string) (json.RawMessage, bool) {
+	if v == nil {
+		return nil, false
+	}
+	return codec.MetaGet(v.Meta, key)
+}
+
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
+// member), replacing a member of that name. It fails on a value that is not JSON, or that a
+// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+func (v *ToolUseContent) SetMetaValue(key string, value json.RawMessage) error {
+	b, err := codec.MetaSet(v.Meta, key, value)
+	if err != nil {
+		return err
+	}
+	v.Meta = MetaObject(b)
+	return nil
 }
 
 // Returned when the request's protocol version is unknown to the server or unsupported

@@ -1,0 +1,60 @@
+package codec
+
+import "encoding/json"
+
+// This file reads and writes one member of a JSON object held as raw
+// JSON: the generated MetaValue and SetMetaValue methods use it for
+// _meta, whatever Go type a message's _meta has.
+
+// MetaGet returns the member key of the JSON object meta, and whether meta
+// has one. A meta that is empty or not an object has none.
+func MetaGet(meta []byte, key string) (json.RawMessage, bool) {
+	v := Lookup(meta, key)
+	return v, v != nil
+}
+
+// MetaSet returns the JSON object meta with its member key set to value,
+// in place of a member of that name, or appended; a nil value removes the
+// member. An empty meta counts as {}. It fails when meta is not a JSON
+// object or value is not one JSON value; meta itself is not changed.
+func MetaSet(meta []byte, key string, value json.RawMessage) ([]byte, error) {
+	if value != nil {
+		var d Decoder
+		d.InitShared(value)
+		d.Skip()
+		if err := d.Finish(); err != nil {
+			return nil, &EncodeError{Msg: "the value of " + Quote(key) + " is not one JSON value: " + err.Error()}
+		}
+	}
+	var e Encoder
+	e.Buf = append(make([]byte, 0, len(meta)+len(key)+len(value)+4), '{')
+	if len(meta) > 0 {
+		var d Decoder
+		d.InitShared(meta)
+		if d.Peek() != '{' {
+			return nil, &EncodeError{Msg: "_meta is not a JSON object"}
+		}
+		// The whole object first: its syntax, and no name twice.
+		d.Skip()
+		if err := d.Finish(); err != nil {
+			return nil, err
+		}
+		d = Decoder{}
+		d.InitShared(meta)
+		d.Object()
+		for first := true; d.NextMember(&first); {
+			name := d.Key
+			raw := d.Raw()
+			if name == key {
+				continue
+			}
+			e.Key(name)
+			e.Buf = append(e.Buf, raw...)
+		}
+	}
+	if value != nil {
+		e.Key(key)
+		e.Buf = append(e.Buf, value...)
+	}
+	return append(e.Buf, '}'), nil
+}
