@@ -392,6 +392,58 @@ func TestMiddlewareOlderClient(t *testing.T) {
 	srv.find(t, "initialize", false)
 }
 
+// TestMiddlewareBroadcast: what a server announces to every session (its
+// sets' list changes) passes through its middleware, once per session, as
+// a sent notification on that session: to a client of its own revision
+// (2025-11-25) and to an older client served through the conversions.
+func TestMiddlewareBroadcast(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	t.Run("2025-11-25", func(t *testing.T) {
+		srv := newRecorders("server")[0]
+		d := mcp20251125.NewServerDispatcher(&mcp20251125.Tools{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "s", Version: "1"}, Middleware: []mcp20251125.Middleware{srv.mw}})
+		tr := &pipeTransport{serve: d.ServeStream}
+		c, err := mcp20251125.Connect(ctx, tr, nil, mcp20251125.ClientOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcp20251125.AddTool(d, mcp20251125.Tool{Name: "late"}, func(context.Context, *mcp20251125.CallToolRequestParams, struct{}) (*mcp20251125.CallToolResult, error) {
+			return nil, nil
+		})
+		c.Close()
+		tr.wait(t)
+		if n := srv.find(t, "notifications/tools/list_changed", true); !n.notif || !n.session || n.version != "2025-11-25" {
+			t.Errorf("the middleware saw the broadcast as %+v", n)
+		}
+	})
+	t.Run("older client of 2026-07-28", func(t *testing.T) {
+		srv := newRecorders("server")[0]
+		d := middlewareServer2026(srv.mw)
+		tr := &pipeTransport{serve: d.ServeStream}
+		c, err := mcp20251125.Connect(ctx, tr, nil, mcp20251125.ClientOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcp20260728.AddTool(d, mcp20260728.Tool{Name: "late"}, func(context.Context, *mcp20260728.CallToolRequestParams, struct{}) (*mcp20260728.CallToolResult, error) {
+			return nil, nil
+		})
+		c.Close()
+		tr.wait(t)
+		n := 0
+		for _, s := range srv.seen() {
+			if s.method == "notifications/tools/list_changed" {
+				n++
+				if !s.sent || !s.session || s.version != "2025-11-25" {
+					t.Errorf("the middleware saw the broadcast as %+v", s)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("the middleware saw %d list changes for one session: %+v", n, srv.seen())
+		}
+	})
+}
+
 func TestChain(t *testing.T) {
 	var order []string
 	mk := func(tag string) protocol.Middleware {

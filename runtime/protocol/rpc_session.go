@@ -403,8 +403,9 @@ func (s *Session) Started() time.Time { return s.started }
 // with the server.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
-// broadcast sends msg to every session that keep accepts and returns how
-// many it reached.
+// broadcast sends msg, a notification, to every session that keep accepts,
+// through r's middleware (a sent notification, on the session), and
+// returns how many it reached.
 func (r *Core) broadcast(msg []byte, keep func(*Session) bool) int {
 	r.sessions.mu.Lock()
 	list := make([]*Session, 0, len(r.sessions.m))
@@ -416,7 +417,13 @@ func (r *Core) broadcast(msg []byte, keep func(*Session) bool) int {
 	r.sessions.mu.Unlock()
 	n := 0
 	for _, s := range list {
-		if s.peer.Send(msg) == nil {
+		var err error
+		if r.mw == nil {
+			err = s.peer.Send(msg)
+		} else {
+			err = notifyMessage(context.Background(), r.mw, s, nil, msg, s.peer.Send)
+		}
+		if err == nil {
 			n++
 		}
 	}
