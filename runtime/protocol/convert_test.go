@@ -197,7 +197,7 @@ func TestOlderTable(t *testing.T) {
 // TestOlderBadSchema: a table whose schema does not compile (a bug in
 // mcpgen) fails each conversion, and says so, without a panic.
 func TestOlderBadSchema(t *testing.T) {
-	o := NewOlder(OlderTable{Revision: "r", Schema: `{"$defs": {"A": {"if": true}}}`, Definitions: "/$defs",
+	o := NewOlder(OlderTable{Revision: "r", Schema: `{"$defs": {"A": {"uniqueItems": true}}}`, Definitions: "/$defs",
 		Methods: []OlderMethod{{Name: "m", Params: "/$defs/A"}}})
 	if _, err := o.ParamsFromOlder("m", []byte(`{}`)); err == nil {
 		t.Error("no error")
