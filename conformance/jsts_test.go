@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/reference"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -260,6 +261,7 @@ func suiteReference(doc []byte, draft, remotes string) (*jsonschema.Schema, erro
 		c.Draft = jsonschema.Draft7 // for the remotes, which have no "$schema"
 	}
 	c.AssertFormat = true
+	c.Formats["uri-template"] = reference.IsURITemplate // as internal/reference's, RFC 6570
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
 		if rest, ok := strings.CutPrefix(s, "http://localhost:1234/"); ok {
 			return os.Open(filepath.Join(remotes, filepath.FromSlash(rest)))

@@ -3,7 +3,9 @@
 // Every checker has the signature func(s string) bool and gives exactly the
 // same verdict, on every string, as the corresponding checker of
 // github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 (jsonschema.Formats[name])
-// built with the same Go release (go1.26). Only the standard library is used.
+// built with the same Go release (go1.26), but for "uri-template", which
+// follows RFC 6570 (see FormatURITemplate). Only the standard library is
+// used.
 //
 // Format name -> function:
 //
@@ -716,39 +718,137 @@ func FormatURIReference(s string) bool {
 	return ok && formatIndexByte(s, '\\') < 0
 }
 
-// formatURITemplate reports whether s is a URI template as (minimally)
-// checked by jsonschema/v5: a parsable URI whose raw path has balanced,
-// non-nested braces within each '/'-separated segment.
+// FormatURITemplate reports whether s is a URI template by the grammar of
+// RFC 6570 (section 2): literals (the characters a URI may hold, UCS
+// characters and percent-encodings) and expressions {[op]var[,var...]},
+// each variable with an optional prefix (:1 to :9999) or explode (*)
+// modifier, at any place of the template (the authority too).
 //
-// jsonschema/v5 inspects url.URL.RawPath, which url.Parse sets only when the
-// path is not in its default encoding. A raw '{' or '}' always forces
-// RawPath to be set, and without raw braces the check trivially passes, so
-// checking the escaped path itself gives the same verdict.
+// Here alone the verdict differs from jsonschema/v5, whose check only
+// looks at the braces in the path of the parsed URI: it refuses templates
+// the RFC allows ("db://{table}/rows", "/a{/b}", "/a{?q}") and takes
+// strings it does not ("/a?{b", "{}"). internal/reference gives the
+// tests' reference validator the RFC's grammar too, as a regular
+// expression.
 func FormatURITemplate(s string) bool {
-	ok, _, path := formatURIParse(s)
-	if !ok {
-		return false
-	}
-	depth := 0
-	for i := 0; i < len(path); i++ {
-		switch path[i] {
-		case '{':
-			depth++
-			if depth != 1 {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '{':
+			n := formatTemplateExpr(s[i:])
+			if n == 0 {
 				return false
 			}
-		case '}':
-			depth--
-			if depth != 0 {
+			i += n
+		case c == '%':
+			if i+2 >= len(s) || !formatIsHex(s[i+1]) || !formatIsHex(s[i+2]) {
 				return false
 			}
-		case '/':
-			if depth != 0 {
+			i += 3
+		case c < utf8.RuneSelf:
+			if !formatTemplateLiteral(c) {
 				return false
 			}
+			i++
+		default:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || !formatUCSOrPrivate(r) {
+				return false
+			}
+			i += size
 		}
 	}
-	return depth == 0
+	return true
+}
+
+// formatTemplateLiteral reports whether the ASCII byte c may stand as a
+// literal of a URI template: not a control, space, '"', "'", '%', '<',
+// '>', '\', '^', '`', '{', '|' or '}'.
+func formatTemplateLiteral(c byte) bool {
+	if c <= ' ' || c >= 0x7f {
+		return false
+	}
+	switch c {
+	case '"', '\'', '%', '<', '>', '\\', '^', '`', '{', '|', '}':
+		return false
+	}
+	return true
+}
+
+// formatUCSOrPrivate reports whether r is a ucschar or iprivate of RFC
+// 3987, which URI templates allow as literals.
+func formatUCSOrPrivate(r rune) bool {
+	switch {
+	case 0xA0 <= r && r <= 0xD7FF, 0xE000 <= r && r <= 0xFDCF, 0xFDF0 <= r && r <= 0xFFEF:
+		return true // 0xE000-0xF8FF is iprivate, 0xF900-0xFDCF ucschar
+	case r >= 0x10000 && r <= 0x10FFFD:
+		// Each plane but its last two code points; plane 14 from E1000.
+		if r&0xFFFF >= 0xFFFE {
+			return false
+		}
+		return r < 0xE0000 || r >= 0xE1000
+	}
+	return false
+}
+
+// formatTemplateExpr returns the length of the expression s starts with
+// ("{...}"), or 0 when it is not one.
+func formatTemplateExpr(s string) int {
+	i := 1
+	if i < len(s) {
+		switch s[i] {
+		case '+', '#', '.', '/', ';', '?', '&', '=', ',', '!', '@', '|':
+			i++
+		}
+	}
+	for {
+		// varname: varchar *( ["."] varchar )
+		start := i
+		for i < len(s) {
+			c := s[i]
+			switch {
+			case formatIsAlpha(c) || formatIsDigit(c) || c == '_':
+				i++
+			case c == '%' && i+2 < len(s) && formatIsHex(s[i+1]) && formatIsHex(s[i+2]):
+				i += 3
+			case c == '.' && i > start && s[i-1] != '.' && i+1 < len(s) && s[i+1] != '.':
+				i++
+			default:
+				goto name
+			}
+		}
+	name:
+		if i == start || s[i-1] == '.' {
+			return 0
+		}
+		if i < len(s) && s[i] == ':' {
+			i++
+			digits := 0
+			for i < len(s) && formatIsDigit(s[i]) && digits < 5 {
+				if digits == 0 && s[i] == '0' {
+					return 0
+				}
+				i++
+				digits++
+			}
+			if digits == 0 || digits > 4 {
+				return 0
+			}
+		} else if i < len(s) && s[i] == '*' {
+			i++
+		}
+		if i >= len(s) {
+			return 0
+		}
+		switch s[i] {
+		case '}':
+			return i + 1
+		case ',':
+			i++
+		default:
+			return 0
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------

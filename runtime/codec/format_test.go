@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/internal/reference"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -36,7 +37,7 @@ func formatTestCheckers() []formatTestChecker {
 		{"uri-reference", FormatURIReference, formatTestRef("uri-reference"), false},
 		{"uriref", FormatURIReference, formatTestRef("uriref"), false},
 		{"iri-reference", FormatURIReference, formatTestRef("iri-reference"), false},
-		{"uri-template", FormatURITemplate, formatTestRef("uri-template"), false},
+		{"uri-template", FormatURITemplate, func(s string) bool { return reference.IsURITemplate(s) }, false},
 		{"byte", FormatByte, formatTestRefByte, false},
 		{"date-time", FormatDateTime, formatTestRef("date-time"), false},
 		{"date", FormatDate, formatTestRef("date"), false},
@@ -243,8 +244,31 @@ func formatTestCases() []formatTestCase {
 		{"uri-template", "http://a/{b}/{c}", "T"},
 		{"uri-template", "http://a/{b{c}}", "F"},
 		{"uri-template", "http://a/{b/c}", "F"},
-		{"uri-template", "http://a/b?{c", "T"},
-		{"uri-template", "http://{a}/b", "F"},
+		{"uri-template", "http://a/b?{c", "F"},
+		{"uri-template", "http://{a}/b", "T"},
+		{"uri-template", "users://{userId}/profile", "T"},
+		{"uri-template", "x://a{/b,c*}{?q,n:3}{&m}", "T"},
+		{"uri-template", "{+path}/here{#frag}{.ext}{;p}", "T"},
+		{"uri-template", "{a.b.c}{a%20b}", "T"},
+		{"uri-template", "{}", "F"},
+		{"uri-template", "{a..b}", "F"},
+		{"uri-template", "{a.}", "F"},
+		{"uri-template", "{.a}", "T"},
+		{"uri-template", "{a:0}", "F"},
+		{"uri-template", "{a:9999}", "T"},
+		{"uri-template", "{a:10000}", "F"},
+		{"uri-template", "{a*:3}", "F"},
+		{"uri-template", "{a,}", "F"},
+		{"uri-template", "{a b}", "F"},
+		{"uri-template", "a b", "F"},
+		{"uri-template", "a%zz", "F"},
+		{"uri-template", "a%2F", "T"},
+		{"uri-template", "caf\u00e9/{x}", "T"},
+		{"uri-template", "a|b", "F"},
+		{"uri-template", "\xff", "F"},
+		{"uri-template", "\U000e0001", "F"},
+		{"uri-template", "\U000e1000", "T"},
+		{"uri-template", "\U0001fffe", "F"},
 		{"byte", "", "T"},
 		{"byte", "Zm9vYg==", "T"},
 		{"byte", "Zm9vYg", "F"},

@@ -61,6 +61,10 @@ func newSetServer() *mcp.Server {
 	mcp.AddResourceTemplate(s, mcp.ResourceTemplate{URITemplate: "users://all/{id}/profile", Name: "profile"}, func(_ context.Context, p *mcp.ReadResourceRequestParams, vars map[string]string) (*mcp.ReadResourceResult, error) {
 		return mcp.TextResource(p.URI, "", "user "+vars["id"]+" fields "+vars["fields"]), nil
 	})
+	// RFC 6570 puts expressions anywhere: in the authority, and the query.
+	mcp.AddResourceTemplate(s, mcp.ResourceTemplate{URITemplate: "db://{table}/rows{/id}{?limit,order}", Name: "rows"}, func(_ context.Context, p *mcp.ReadResourceRequestParams, vars map[string]string) (*mcp.ReadResourceResult, error) {
+		return mcp.TextResource(p.URI, "", "table "+vars["table"]+" id "+vars["id"]+" limit "+vars["limit"]), nil
+	})
 	mcp.AddPrompt(s, mcp.Prompt{Name: "greet"}, func(_ context.Context, _ *mcp.GetPromptRequestParams, in greetArgs) (*mcp.GetPromptResult, error) {
 		n := 1
 		if in.Times != nil {
@@ -83,12 +87,16 @@ func TestServerResourcesAndPrompts(t *testing.T) {
 	if r.Error != nil || !strings.Contains(string(r.Result), `user 42 fields `) {
 		t.Errorf("read template: %s %+v", r.Result, r.Error)
 	}
+	r = call2026(t, d, "resources/read", `"uri":"db://t1/rows/7?limit=5"`)
+	if r.Error != nil || !strings.Contains(string(r.Result), `table t1 id 7 limit 5`) {
+		t.Errorf("read the authority template: %s %+v", r.Result, r.Error)
+	}
 	r = call2026(t, d, "resources/read", `"uri":"users://all/4/2/profile"`)
 	if r.Error == nil || r.Error.Code != -32602 || string(r.Error.Data) != `{"uri":"users://all/4/2/profile"}` {
 		t.Errorf("unknown resource: %s %+v, want -32602 with the uri", r.Result, r.Error)
 	}
 	r = call2026(t, d, "resources/templates/list", "")
-	if r.Error != nil || !strings.Contains(string(r.Result), `"uriTemplate":"users://all/{id}/profile"`) || !strings.Contains(string(r.Result), `"cacheScope":"public"`) {
+	if r.Error != nil || !strings.Contains(string(r.Result), `"uriTemplate":"users://all/{id}/profile"`) || !strings.Contains(string(r.Result), `"uriTemplate":"db://{table}/rows{/id}{?limit,order}"`) || !strings.Contains(string(r.Result), `"cacheScope":"public"`) {
 		t.Errorf("templates/list: %s %+v", r.Result, r.Error)
 	}
 
