@@ -114,9 +114,9 @@ func (e *emitter) emitGetters(st *ir.Struct) {
 	}
 }
 
-// emitMeta writes st's MetaValue and SetMetaValue (ir.MetaAccess): one
-// member of _meta as JSON, read from raw JSON in place, or through the
-// encoding of a struct and back.
+// emitMeta writes st's MetaValue and SetMetaValue (ir.MetaAccess), which
+// the runtime's codec.MetaGet and codec.MetaSet functions serve for each
+// Go type _meta may have: raw JSON, or a struct by pointer or by value.
 func (e *emitter) emitMeta(st *ir.Struct) {
 	m := st.Meta
 	if m == nil {
@@ -124,65 +124,23 @@ func (e *emitter) emitMeta(st *ir.Struct) {
 	}
 	f := m.Field
 	meta := jen.Id("v").Dot(f.Name)
-	var get, set []jen.Code
-	if t := f.Type.Resolve(); t.Kind == ir.TRaw || isNamedRaw(t) {
-		get = []jen.Code{
-			jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
-			jen.Return(jen.Qual(codecPkg, "MetaGet").Call(meta.Clone(), jen.Id("key"))),
+	get, set := jen.Qual(codecPkg, "MetaGet").Call(meta.Clone(), jen.Id("key")), "MetaSetRaw"
+	if t := f.Type.Resolve(); t.Kind != ir.TRaw && !isNamedRaw(t) {
+		arg := meta.Clone()
+		if set = "MetaSetStruct"; !f.Pointer() {
+			arg, set = jen.Op("&").Add(meta.Clone()), "MetaSetValue"
 		}
-		set = []jen.Code{
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(codecPkg, "MetaSet").Call(meta.Clone(), jen.Id("key"), jen.Id("value")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			meta.Clone().Op("=").Add(goType(f.Type)).Call(jen.Id("b")),
-			jen.Return(jen.Nil()),
-		}
-	} else {
-		// A struct: its JSON, with the member changed, decoded back
-		// (a typed member must hold its type).
-		ptr := f.Pointer()
-		src := meta.Clone()
-		nilCheck := jen.Id("v").Op("==").Nil()
-		if ptr {
-			nilCheck = nilCheck.Op("||").Add(meta.Clone()).Op("==").Nil()
-		}
-		get = []jen.Code{
-			jen.If(nilCheck).Block(jen.Return(jen.Nil(), jen.False())),
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(src.Clone()).Dot("AppendJSON").Call(jen.Nil()),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
-			jen.Return(jen.Qual(codecPkg, "MetaGet").Call(jen.Id("b"), jen.Id("key"))),
-		}
-		var cur []jen.Code
-		if ptr {
-			cur = []jen.Code{
-				jen.Var().Id("b").Index().Byte(),
-				jen.Var().Id("err").Error(),
-				jen.If(meta.Clone().Op("!=").Nil()).Block(
-					jen.List(jen.Id("b"), jen.Err()).Op("=").Add(src.Clone()).Dot("AppendJSON").Call(jen.Nil()),
-					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				),
-			}
-		} else {
-			cur = []jen.Code{
-				jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(src.Clone()).Dot("AppendJSON").Call(jen.Nil()),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			}
-		}
-		assign := meta.Clone().Op("=").Id("m")
-		if ptr {
-			assign = meta.Clone().Op("=").Op("&").Id("m")
-		}
-		set = append(cur,
-			jen.If(jen.List(jen.Id("b"), jen.Err()).Op("=").Qual(codecPkg, "MetaSet").Call(jen.Id("b"), jen.Id("key"), jen.Id("value")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Var().Id("m").Add(goType(f.Type)),
-			jen.If(jen.Err().Op(":=").Id("m").Dot("UnmarshalJSON").Call(jen.Id("b")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			assign,
-			jen.Return(jen.Nil()),
-		)
+		get = jen.Qual(codecPkg, "MetaGetStruct").Call(arg, jen.Id("key"))
 	}
-	e.types.Comment(commentText(fmt.Sprintf("%s returns the JSON of the member key of v's %s, and whether it has one. Every message with %s has %s and %s, whatever the Go type of its %s field.", m.Get, f.JSONName, f.JSONName, m.Get, m.Set, f.Name)))
-	e.types.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id(m.Get).Params(jen.Id("key").String()).Params(jen.Qual(jsonPkg, "RawMessage"), jen.Bool()).Block(get...)
-	e.types.Comment(commentText(fmt.Sprintf("%s sets the member key of v's %s to value, one JSON value (nil removes the member), replacing a member of that name. It fails on a value that is not JSON, or that a member %s gives a type to cannot hold (Validate checks the rest of the schema).", m.Set, f.JSONName, f.Name)))
-	e.types.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id(m.Set).Params(jen.Id("key").String(), jen.Id("value").Qual(jsonPkg, "RawMessage")).Error().Block(set...)
+	e.types.Comment(commentText(fmt.Sprintf("%s returns the member key of v's %s as JSON, and whether it has one: the same method on every message with %s, whatever the Go type of its %s.", m.Get, f.JSONName, f.JSONName, f.Name)))
+	e.types.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id(m.Get).Params(jen.Id("key").String()).Params(jen.Qual(jsonPkg, "RawMessage"), jen.Bool()).Block(
+		jen.If(jen.Id("v").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.False())),
+		jen.Return(get),
+	)
+	e.types.Comment(commentText(fmt.Sprintf("%s sets the member key of v's %s to value, one JSON value (nil removes it); a value that is not JSON, or that a typed member of %s cannot hold, is an error.", m.Set, f.JSONName, f.Name)))
+	e.types.Func().Params(jen.Id("v").Op("*").Id(st.Name)).Id(m.Set).Params(jen.Id("key").String(), jen.Id("value").Qual(jsonPkg, "RawMessage")).Error().Block(
+		jen.Return(jen.Qual(codecPkg, set).Call(jen.Op("&").Add(meta.Clone()), jen.Id("key"), jen.Id("value"))),
+	)
 }
 
 // isNamedRaw reports whether t is a named type of raw JSON.

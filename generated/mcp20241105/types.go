@@ -112,8 +112,8 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -121,16 +121,10 @@ func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CallToolResultContentItem is the schema at
@@ -455,8 +449,8 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -464,16 +458,10 @@ func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -605,8 +593,8 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -614,16 +602,10 @@ func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
@@ -781,8 +763,8 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -790,16 +772,10 @@ func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -897,8 +873,8 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -906,16 +882,10 @@ func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -937,8 +907,8 @@ type InitializedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -946,16 +916,10 @@ func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, 
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -1040,8 +1004,8 @@ type JSONRPCNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1049,16 +1013,10 @@ func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *JSONRPCNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -1079,40 +1037,19 @@ type JSONRPCRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *JSONRPCRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *JSONRPCRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m JSONRPCRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // JSONRPCRequestParamsMeta is the type of the _meta member of [JSONRPCRequestParams].
@@ -1183,8 +1120,8 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1192,16 +1129,10 @@ func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -1253,8 +1184,8 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1262,16 +1193,10 @@ func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bo
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -1321,8 +1246,8 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1330,16 +1255,10 @@ func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
@@ -1363,40 +1282,19 @@ type ListRootsRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ListRootsRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ListRootsRequestParamsMeta is the type of the _meta member of [ListRootsRequestParams].
@@ -1422,8 +1320,8 @@ type ListRootsResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1431,16 +1329,10 @@ func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -1490,8 +1382,8 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1499,16 +1391,10 @@ func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // LoggingLevel is the severity of a log message.
@@ -1667,8 +1553,8 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1676,16 +1562,10 @@ func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -1733,8 +1613,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1742,16 +1622,10 @@ func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other
@@ -1771,40 +1645,19 @@ type PingRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PingRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PingRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m PingRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // PingRequestParamsMeta is the type of the _meta member of [PingRequestParams].
@@ -1964,8 +1817,8 @@ type PromptListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1973,16 +1826,10 @@ func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMes
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PromptListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -2072,8 +1919,8 @@ type ReadResourceResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2081,16 +1928,10 @@ func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -2190,40 +2031,19 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // RequestParamsMeta is the type of the _meta member of [RequestParams].
@@ -2349,8 +2169,8 @@ type ResourceListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2358,16 +2178,10 @@ func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawM
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
@@ -2471,8 +2285,8 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2480,16 +2294,10 @@ func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -2544,8 +2352,8 @@ type RootsListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2553,16 +2361,10 @@ func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMess
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RootsListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -2971,8 +2773,8 @@ type ToolListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2980,16 +2782,10 @@ func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessa
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the

@@ -119,8 +119,8 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -128,16 +128,10 @@ func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CallToolResultContentItem is the schema at
@@ -464,8 +458,8 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -473,16 +467,10 @@ func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -614,8 +602,8 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -623,16 +611,10 @@ func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
@@ -769,8 +751,8 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -778,16 +760,10 @@ func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -862,8 +838,8 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -871,16 +847,10 @@ func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -902,8 +872,8 @@ type InitializedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -911,16 +881,10 @@ func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, 
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // JSONRPCBatchRequest is a JSON-RPC batch request, as described in
@@ -1091,8 +1055,8 @@ type JSONRPCNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1100,16 +1064,10 @@ func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *JSONRPCNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -1130,40 +1088,19 @@ type JSONRPCRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *JSONRPCRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *JSONRPCRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m JSONRPCRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // JSONRPCRequestParamsMeta is the type of the _meta member of [JSONRPCRequestParams].
@@ -1234,8 +1171,8 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1243,16 +1180,10 @@ func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -1304,8 +1235,8 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1313,16 +1244,10 @@ func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bo
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -1372,8 +1297,8 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1381,16 +1306,10 @@ func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
@@ -1414,40 +1333,19 @@ type ListRootsRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ListRootsRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ListRootsRequestParamsMeta is the type of the _meta member of [ListRootsRequestParams].
@@ -1473,8 +1371,8 @@ type ListRootsResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1482,16 +1380,10 @@ func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -1541,8 +1433,8 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1550,16 +1442,10 @@ func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // LoggingLevel is the severity of a log message.
@@ -1718,8 +1604,8 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1727,16 +1613,10 @@ func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PaginatedRequest is the PaginatedRequest definition of the schema.
@@ -1784,8 +1664,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1793,16 +1673,10 @@ func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other
@@ -1822,40 +1696,19 @@ type PingRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PingRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PingRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m PingRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // PingRequestParamsMeta is the type of the _meta member of [PingRequestParams].
@@ -2025,8 +1878,8 @@ type PromptListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2034,16 +1887,10 @@ func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMes
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PromptListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -2135,8 +1982,8 @@ type ReadResourceResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2144,16 +1991,10 @@ func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -2253,40 +2094,19 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // RequestParamsMeta is the type of the _meta member of [RequestParams].
@@ -2389,8 +2209,8 @@ type ResourceListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2398,16 +2218,10 @@ func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawM
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceReference is a reference to a resource or resource template definition.
@@ -2488,8 +2302,8 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2497,16 +2311,10 @@ func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -2561,8 +2369,8 @@ type RootsListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2570,16 +2378,10 @@ func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMess
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RootsListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -3062,8 +2864,8 @@ type ToolListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3071,16 +2873,10 @@ func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessa
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the

@@ -70,8 +70,8 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -79,16 +79,10 @@ func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -137,8 +131,8 @@ func (v *BlobResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -146,16 +140,10 @@ func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *BlobResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -243,8 +231,8 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -252,16 +240,10 @@ func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // This notification can be sent by either side to indicate that it is cancelling a
@@ -567,8 +549,8 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -576,16 +558,10 @@ func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -758,8 +734,8 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -767,16 +743,10 @@ func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
@@ -869,8 +839,8 @@ type ElicitResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ElicitResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -878,16 +848,10 @@ func (v *ElicitResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ElicitResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -982,8 +946,8 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -991,16 +955,10 @@ func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *EmbeddedResource) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
@@ -1109,8 +1067,8 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1118,16 +1076,10 @@ func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ImageContent is an image provided to or from an LLM.
@@ -1147,8 +1099,8 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1156,16 +1108,10 @@ func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ImageContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Implementation describes the name and version of an MCP implementation, with an optional
@@ -1243,8 +1189,8 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1252,16 +1198,10 @@ func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -1283,8 +1223,8 @@ type InitializedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1292,16 +1232,10 @@ func (v *InitializedNotificationParams) MetaValue(key string) (json.RawMessage, 
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // JSONRPCError is a response to a request that indicates an error occurred.
@@ -1387,8 +1321,8 @@ type JSONRPCNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1396,16 +1330,10 @@ func (v *JSONRPCNotificationParams) MetaValue(key string) (json.RawMessage, bool
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *JSONRPCNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // JSONRPCRequest is a request that expects a response.
@@ -1428,40 +1356,19 @@ type JSONRPCRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *JSONRPCRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *JSONRPCRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m JSONRPCRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -1533,8 +1440,8 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1542,16 +1449,10 @@ func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -1603,8 +1504,8 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1612,16 +1513,10 @@ func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bo
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -1671,8 +1566,8 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1680,16 +1575,10 @@ func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
@@ -1715,40 +1604,19 @@ type ListRootsRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ListRootsRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -1775,8 +1643,8 @@ type ListRootsResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1784,16 +1652,10 @@ func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -1843,8 +1705,8 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1852,16 +1714,10 @@ func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // LoggingLevel is the severity of a log message.
@@ -2020,8 +1876,8 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2029,16 +1885,10 @@ func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -2138,8 +1988,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2147,16 +1997,10 @@ func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other
@@ -2178,40 +2022,19 @@ type PingRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PingRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PingRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m PingRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -2392,8 +2215,8 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2401,16 +2224,10 @@ func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Prompt) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -2477,8 +2294,8 @@ type PromptListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2486,16 +2303,10 @@ func (v *PromptListChangedNotificationParams) MetaValue(key string) (json.RawMes
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PromptListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PromptMessage describes a message returned as part of a prompt.
@@ -2562,8 +2373,8 @@ type ReadResourceResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2571,16 +2382,10 @@ func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -2682,40 +2487,19 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -2796,8 +2580,8 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2805,16 +2589,10 @@ func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Resource) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -2838,8 +2616,8 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2847,16 +2625,10 @@ func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or
@@ -2931,8 +2703,8 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2940,16 +2712,10 @@ func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceLink) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -2973,8 +2739,8 @@ type ResourceListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2982,16 +2748,10 @@ func (v *ResourceListChangedNotificationParams) MetaValue(key string) (json.RawM
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -3048,8 +2808,8 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3057,16 +2817,10 @@ func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceTemplate) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
@@ -3109,8 +2863,8 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3118,16 +2872,10 @@ func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -3163,8 +2911,8 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3172,16 +2920,10 @@ func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Root) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // RootsListChangedNotification is a notification from the client to the server, informing it
@@ -3206,8 +2948,8 @@ type RootsListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3215,16 +2957,10 @@ func (v *RootsListChangedNotificationParams) MetaValue(key string) (json.RawMess
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RootsListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -3617,8 +3353,8 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3626,16 +3362,10 @@ func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TextContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -3662,8 +3392,8 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3671,16 +3401,10 @@ func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Definition for a tool the client can call.
@@ -3731,8 +3455,8 @@ func (v *Tool) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3740,16 +3464,10 @@ func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Additional properties describing a Tool to clients.
@@ -3865,8 +3583,8 @@ type ToolListChangedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3874,16 +3592,10 @@ func (v *ToolListChangedNotificationParams) MetaValue(key string) (json.RawMessa
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolListChangedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ToolOutputSchema is an optional JSON Schema object defining the structure of the tool's

@@ -70,8 +70,8 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -79,16 +79,10 @@ func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -137,8 +131,8 @@ func (v *BlobResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -146,16 +140,10 @@ func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *BlobResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -225,40 +213,19 @@ type CallToolRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m CallToolRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -306,8 +273,8 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -315,16 +282,10 @@ func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CancelTaskRequest is a request to cancel a task.
@@ -391,8 +352,8 @@ func (v *CancelTaskResult) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CancelTaskResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -400,16 +361,10 @@ func (v *CancelTaskResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CancelTaskResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Actual retention duration from creation in milliseconds, null for unlimited.
@@ -502,8 +457,8 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CancelledNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -511,16 +466,10 @@ func (v *CancelledNotificationParams) MetaValue(key string) (json.RawMessage, bo
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CancelledNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema,
@@ -847,40 +796,19 @@ type CompleteRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m CompleteRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -959,8 +887,8 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -968,16 +896,10 @@ func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -1136,40 +1058,19 @@ func (v *CreateMessageRequestParams) GetTemperature() float64 {
 	return *v.Temperature
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateMessageRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateMessageRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m CreateMessageRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // CreateMessageRequestParamsIncludeContext is a request to include context from one or more
@@ -1234,8 +1135,8 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1243,16 +1144,10 @@ func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
@@ -1314,8 +1209,8 @@ type CreateTaskResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateTaskResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1323,16 +1218,10 @@ func (v *CreateTaskResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateTaskResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Cursor is an opaque token used to represent a cursor for pagination.
@@ -1385,40 +1274,19 @@ func (v *ElicitRequestFormParams) GetMode() string {
 	return *v.Mode
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ElicitRequestFormParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ElicitRequestFormParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ElicitRequestFormParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -1516,40 +1384,19 @@ type ElicitRequestURLParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ElicitRequestURLParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ElicitRequestURLParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ElicitRequestURLParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -1581,8 +1428,8 @@ type ElicitResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ElicitResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1590,16 +1437,10 @@ func (v *ElicitResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ElicitResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ElicitResultAction is the user action in response to the elicitation.
@@ -1727,8 +1568,8 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1736,16 +1577,10 @@ func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *EmbeddedResource) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
@@ -1868,40 +1703,19 @@ type GetPromptRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m GetPromptRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -1936,8 +1750,8 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1945,16 +1759,10 @@ func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // GetTaskPayloadRequest is a request to retrieve the result of a completed task.
@@ -1988,8 +1796,8 @@ type GetTaskPayloadResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetTaskPayloadResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1997,16 +1805,10 @@ func (v *GetTaskPayloadResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetTaskPayloadResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // GetTaskRequest is a request to retrieve the state of a task.
@@ -2073,8 +1875,8 @@ func (v *GetTaskResult) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetTaskResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2082,16 +1884,10 @@ func (v *GetTaskResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetTaskResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Icon is an optionally-sized icon that can be displayed in a user interface.
@@ -2186,8 +1982,8 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2195,16 +1991,10 @@ func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ImageContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Implementation describes the MCP implementation.
@@ -2292,40 +2082,19 @@ type InitializeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializeRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializeRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m InitializeRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -2369,8 +2138,8 @@ func (v *InitializeResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2378,16 +2147,10 @@ func (v *InitializeResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -2590,8 +2353,8 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2599,16 +2362,10 @@ func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -2645,8 +2402,8 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2654,16 +2411,10 @@ func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bo
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -2699,8 +2450,8 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2708,16 +2459,10 @@ func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow servers
@@ -2749,8 +2494,8 @@ type ListRootsResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2758,16 +2503,10 @@ func (v *ListRootsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ListTasksRequest is a request to retrieve a list of tasks.
@@ -2803,8 +2542,8 @@ func (v *ListTasksResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListTasksResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2812,16 +2551,10 @@ func (v *ListTasksResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListTasksResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -2857,8 +2590,8 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2866,16 +2599,10 @@ func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // LoggingLevel is the severity of a log message.
@@ -2933,8 +2660,8 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *LoggingMessageNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2942,16 +2669,10 @@ func (v *LoggingMessageNotificationParams) MetaValue(key string) (json.RawMessag
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *LoggingMessageNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Hints to use for model selection.
@@ -3096,8 +2817,8 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3105,16 +2826,10 @@ func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -3209,40 +2924,19 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m PaginatedRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -3277,8 +2971,8 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3286,16 +2980,10 @@ func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PingRequest is a ping, issued by either the server or the client, to check that the other
@@ -3409,8 +3097,8 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ProgressNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3418,16 +3106,10 @@ func (v *ProgressNotificationParams) MetaValue(key string) (json.RawMessage, boo
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ProgressNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the
@@ -3523,8 +3205,8 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3532,16 +3214,10 @@ func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Prompt) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -3660,40 +3336,19 @@ type ReadResourceRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ReadResourceRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -3718,8 +3373,8 @@ type ReadResourceResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3727,16 +3382,10 @@ func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -3847,40 +3496,19 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -3971,8 +3599,8 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3980,16 +3608,10 @@ func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Resource) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -4013,8 +3635,8 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4022,16 +3644,10 @@ func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or
@@ -4116,8 +3732,8 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4125,16 +3741,10 @@ func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceLink) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -4162,40 +3772,19 @@ type ResourceRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResourceRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -4274,8 +3863,8 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4283,16 +3872,10 @@ func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceTemplate) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
@@ -4330,8 +3913,8 @@ type ResourceUpdatedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceUpdatedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4339,16 +3922,10 @@ func (v *ResourceUpdatedNotificationParams) MetaValue(key string) (json.RawMessa
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceUpdatedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Result is the Result definition of the schema.
@@ -4360,8 +3937,8 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4369,16 +3946,10 @@ func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Role is the sender or recipient of messages and data in a conversation.
@@ -4414,8 +3985,8 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4423,16 +3994,10 @@ func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Root) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // RootsListChangedNotification is a notification from the client to the server, informing it
@@ -4460,8 +4025,8 @@ type SamplingMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SamplingMessage) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4469,16 +4034,10 @@ func (v *SamplingMessage) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SamplingMessage) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // SamplingMessageContent is the type of the content member of [SamplingMessage].
@@ -4895,40 +4454,19 @@ type SetLevelRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SetLevelRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SetLevelRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m SetLevelRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -5077,40 +4615,19 @@ type SubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SubscribeRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SubscribeRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m SubscribeRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -5182,40 +4699,19 @@ type TaskAugmentedRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TaskAugmentedRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TaskAugmentedRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m TaskAugmentedRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -5316,8 +4812,8 @@ func (v *TaskStatusNotificationParams) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TaskStatusNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5325,16 +4821,10 @@ func (v *TaskStatusNotificationParams) MetaValue(key string) (json.RawMessage, b
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TaskStatusNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Text provided to or from an LLM.
@@ -5352,8 +4842,8 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5361,16 +4851,10 @@ func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TextContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -5397,8 +4881,8 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5406,16 +4890,10 @@ func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -5603,8 +5081,8 @@ func (v *Tool) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5612,16 +5090,10 @@ func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Additional properties describing a Tool to clients.
@@ -5872,8 +5344,8 @@ func (v *ToolResultContent) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolResultContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5881,16 +5353,10 @@ func (v *ToolResultContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolResultContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ToolUseContent is a request from the assistant to call a tool.
@@ -5915,8 +5381,8 @@ type ToolUseContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolUseContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5924,16 +5390,10 @@ func (v *ToolUseContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolUseContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = json.RawMessage(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // URLElicitationRequiredError is an error response that indicates that the server requires
@@ -5993,40 +5453,19 @@ type UnsubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *UnsubscribeRequestParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *UnsubscribeRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m UnsubscribeRequestParamsMeta
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on

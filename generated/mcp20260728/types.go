@@ -68,8 +68,8 @@ type AudioContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -77,16 +77,10 @@ func (v *AudioContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -133,8 +127,8 @@ func (v *BlobResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -142,16 +136,10 @@ func (v *BlobResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *BlobResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // BooleanSchema is the BooleanSchema definition of the schema.
@@ -240,40 +228,19 @@ type CacheableResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CacheableResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CacheableResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -309,36 +276,19 @@ func (v *CallToolRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // CallToolResult is the result returned by the server for a tools/call ([CallToolRequest])
@@ -384,40 +334,19 @@ func (v *CallToolResult) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CallToolResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // CallToolResultResponse is a successful response from the server for a tools/call
@@ -512,40 +441,19 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CancelledNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CancelledNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m NotificationMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema,
@@ -723,36 +631,19 @@ type CompleteRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // CompleteRequestParamsArgument is the argument's information
@@ -826,40 +717,19 @@ type CompleteResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CompleteResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CompleteResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // CompleteResultCompletion is the type of the completion member of [CompleteResult].
@@ -1064,8 +934,8 @@ func (v *CreateMessageResult) GetStopReason() string {
 	return *v.StopReason
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1073,16 +943,10 @@ func (v *CreateMessageResult) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *CreateMessageResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // CreateMessageResultContent is the type of the content member of [CreateMessageResult].
@@ -1205,40 +1069,19 @@ func (v *DiscoverResult) GetInstructions() string {
 	return *v.Instructions
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *DiscoverResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *DiscoverResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // DiscoverResultResponse is a successful response from the server for a server/discover
@@ -1473,8 +1316,8 @@ type EmbeddedResource struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1482,16 +1325,10 @@ func (v *EmbeddedResource) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *EmbeddedResource) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // EmbeddedResourceResource is the type of the resource member of [EmbeddedResource].
@@ -1622,36 +1459,19 @@ func (v *GetPromptRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // GetPromptResult is the result returned by the server for a prompts/get
@@ -1681,40 +1501,19 @@ func (v *GetPromptResult) GetDescription() string {
 	return *v.Description
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *GetPromptResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *GetPromptResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // GetPromptResultResponse is a successful response from the server for a prompts/get
@@ -1879,8 +1678,8 @@ type ImageContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -1888,16 +1687,10 @@ func (v *ImageContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ImageContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Implementation describes the MCP implementation.
@@ -2027,40 +1820,19 @@ func (v *InputRequiredResult) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InputRequiredResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InputRequiredResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // InputResponse is the InputResponse definition of the schema.
@@ -2116,36 +1888,19 @@ func (v *InputResponseRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *InputResponseRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *InputResponseRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // InputResponses is a map of client responses to server-initiated requests. Keys correspond
@@ -2438,40 +2193,19 @@ func (v *ListPromptsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListPromptsResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ListPromptsResultResponse is a successful response from the server for a prompts/list
@@ -2543,40 +2277,19 @@ func (v *ListResourceTemplatesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourceTemplatesResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ListResourceTemplatesResultResponse is a successful response from the server for a
@@ -2648,40 +2361,19 @@ func (v *ListResourcesResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListResourcesResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ListResourcesResultResponse is a successful response from the server for a resources/list
@@ -2716,8 +2408,8 @@ type ListRootsRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -2725,16 +2417,10 @@ func (v *ListRootsRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ListRootsResult is the result returned by the client for a roots/list ([ListRootsRequest])
@@ -2804,40 +2490,19 @@ func (v *ListToolsResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ListToolsResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ListToolsResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ListToolsResultResponse is a successful response from the server for a tools/list
@@ -2903,40 +2568,19 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *LoggingMessageNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *LoggingMessageNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m NotificationMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // MetaObject represents the contents of a `_meta` field, which clients and servers use to
@@ -3179,40 +2823,19 @@ type NotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *NotificationParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *NotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m NotificationMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // NumberSchema is the NumberSchema definition of the schema.
@@ -3305,36 +2928,19 @@ func (v *PaginatedRequestParams) GetCursor() string {
 	return *v.Cursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // PaginatedResult is the PaginatedResult definition of the schema.
@@ -3363,40 +2969,19 @@ func (v *PaginatedResult) GetNextCursor() string {
 	return *v.NextCursor
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *PaginatedResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *PaginatedResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ParseError is a JSON-RPC error indicating that invalid JSON was received by the server.
@@ -3510,40 +3095,19 @@ func (v *ProgressNotificationParams) GetTotal() float64 {
 	return *v.Total
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ProgressNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ProgressNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m NotificationMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ProgressToken is a progress token, used to associate progress notifications with the
@@ -3637,8 +3201,8 @@ func (v *Prompt) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -3646,16 +3210,10 @@ func (v *Prompt) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Prompt) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // PromptArgument describes an argument that a prompt can accept.
@@ -3783,36 +3341,19 @@ func (v *ReadResourceRequestParams) GetRequestState() string {
 	return *v.RequestState
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // ReadResourceResult is the result returned by the server for a resources/read
@@ -3850,40 +3391,19 @@ type ReadResourceResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ReadResourceResult) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ReadResourceResult) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // ReadResourceResultContentsItem is the schema at
@@ -4079,36 +3599,19 @@ type RequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *RequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // Resource is a known resource that the server is capable of reading.
@@ -4185,8 +3688,8 @@ func (v *Resource) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4194,16 +3697,10 @@ func (v *Resource) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Resource) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceContents is the contents of a specific resource or sub-resource.
@@ -4225,8 +3722,8 @@ func (v *ResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4234,16 +3731,10 @@ func (v *ResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceLink is a resource that the server is capable of reading, included in a prompt or
@@ -4326,8 +3817,8 @@ func (v *ResourceLink) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4335,16 +3826,10 @@ func (v *ResourceLink) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceLink) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceListChangedNotification is an optional notification from the server to the client,
@@ -4371,36 +3856,19 @@ type ResourceRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // ResourceTemplate is a template description for resources available on the server.
@@ -4465,8 +3933,8 @@ func (v *ResourceTemplate) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4474,16 +3942,10 @@ func (v *ResourceTemplate) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceTemplate) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ResourceTemplateReference is a reference to a resource or resource template definition.
@@ -4520,40 +3982,19 @@ type ResourceUpdatedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ResourceUpdatedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ResourceUpdatedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m NotificationMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // Common result fields.
@@ -4571,40 +4012,19 @@ type Result struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Result) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m ResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // Extends [MetaObject] with additional result-specific fields. All key naming rules from
@@ -4672,8 +4092,8 @@ func (v *Root) GetName() string {
 	return *v.Name
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4681,16 +4101,10 @@ func (v *Root) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Root) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // SamplingMessage describes a message issued to or received from an LLM API.
@@ -4702,8 +4116,8 @@ type SamplingMessage struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SamplingMessage) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -4711,16 +4125,10 @@ func (v *SamplingMessage) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SamplingMessage) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // SamplingMessageContent is the type of the content member of [SamplingMessage].
@@ -5205,40 +4613,19 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SubscriptionsAcknowledgedNotificationParams) MetaValue(key string) (json.RawMessage, bool) {
-	if v == nil || v.Meta == nil {
+	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SubscriptionsAcknowledgedNotificationParams) SetMetaValue(key string, value json.RawMessage) error {
-	var b []byte
-	var err error
-	if v.Meta != nil {
-		b, err = v.Meta.AppendJSON(nil)
-		if err != nil {
-			return err
-		}
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m NotificationMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = &m
-	return nil
+	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
 // Sent from the client to open a long-lived channel for receiving notifications outside the
@@ -5265,36 +4652,19 @@ type SubscriptionsListenRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SubscriptionsListenRequestParams) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SubscriptionsListenRequestParams) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m RequestMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // SubscriptionsListenResult is the response to a subscriptions/listen
@@ -5316,36 +4686,19 @@ type SubscriptionsListenResult struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *SubscriptionsListenResult) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
 	}
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return nil, false
-	}
-	return codec.MetaGet(b, key)
+	return codec.MetaGetStruct(&v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *SubscriptionsListenResult) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := v.Meta.AppendJSON(nil)
-	if err != nil {
-		return err
-	}
-	if b, err = codec.MetaSet(b, key, value); err != nil {
-		return err
-	}
-	var m SubscriptionsListenResultMetaObject
-	if err := m.UnmarshalJSON(b); err != nil {
-		return err
-	}
-	v.Meta = m
-	return nil
+	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
 // Extends [ResultMetaObject] with the subscription-stream identifier carried by a
@@ -5394,8 +4747,8 @@ type TextContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5403,16 +4756,10 @@ func (v *TextContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TextContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // TextResourceContents is the TextResourceContents definition of the schema.
@@ -5437,8 +4784,8 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5446,16 +4793,10 @@ func (v *TextResourceContents) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -5650,8 +4991,8 @@ func (v *Tool) GetTitle() string {
 	return *v.Title
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5659,16 +5000,10 @@ func (v *Tool) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Additional properties describing a [Tool] to clients.
@@ -5885,8 +5220,8 @@ func (v *ToolResultContent) GetIsError() bool {
 	return *v.IsError
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolResultContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5894,16 +5229,10 @@ func (v *ToolResultContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolResultContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // ToolUseContent is a request from the assistant to call a tool.
@@ -5925,8 +5254,8 @@ type ToolUseContent struct {
 	Extra Members `json:"-"`
 }
 
-// MetaValue returns the JSON of the member key of v's _meta, and whether it has one. Every
-// message with _meta has MetaValue and SetMetaValue, whatever the Go type of its Meta field.
+// MetaValue returns the member key of v's _meta as JSON, and whether it has one: the same
+// method on every message with _meta, whatever the Go type of its Meta.
 func (v *ToolUseContent) MetaValue(key string) (json.RawMessage, bool) {
 	if v == nil {
 		return nil, false
@@ -5934,16 +5263,10 @@ func (v *ToolUseContent) MetaValue(key string) (json.RawMessage, bool) {
 	return codec.MetaGet(v.Meta, key)
 }
 
-// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes the
-// member), replacing a member of that name. It fails on a value that is not JSON, or that a
-// member Meta gives a type to cannot hold (Validate checks the rest of the schema).
+// SetMetaValue sets the member key of v's _meta to value, one JSON value (nil removes it); a
+// value that is not JSON, or that a typed member of Meta cannot hold, is an error.
 func (v *ToolUseContent) SetMetaValue(key string, value json.RawMessage) error {
-	b, err := codec.MetaSet(v.Meta, key, value)
-	if err != nil {
-		return err
-	}
-	v.Meta = MetaObject(b)
-	return nil
+	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
 // Returned when the request's protocol version is unknown to the server or unsupported

@@ -58,3 +58,79 @@ func MetaSet(meta []byte, key string, value json.RawMessage) ([]byte, error) {
 	}
 	return append(e.Buf, '}'), nil
 }
+
+// MetaStruct is a generated struct type of _meta, through its pointer.
+type MetaStruct[T any] interface {
+	*T
+	AppendJSON([]byte) ([]byte, error)
+	UnmarshalJSON([]byte) error
+}
+
+// MetaGetStruct is MetaGet on the JSON of the struct m points to (nil:
+// it has no members).
+func MetaGetStruct[T any, P MetaStruct[T]](m P, key string) (json.RawMessage, bool) {
+	if m == nil {
+		return nil, false
+	}
+	b, err := m.AppendJSON(nil)
+	if err != nil {
+		return nil, false
+	}
+	return MetaGet(b, key)
+}
+
+// MetaSetStruct is MetaSet on the struct *m points to (nil counts as no
+// members): its JSON with the member set, decoded into a new struct that
+// *m then points to. A value a typed member cannot hold fails, and *m is
+// left as it was.
+func MetaSetStruct[T any, P MetaStruct[T]](m *P, key string, value json.RawMessage) error {
+	var b []byte
+	if *m != nil {
+		var err error
+		if b, err = (*m).AppendJSON(nil); err != nil {
+			return err
+		}
+	}
+	t, err := metaDecode[T, P](b, key, value)
+	if err != nil {
+		return err
+	}
+	*m = t
+	return nil
+}
+
+// MetaSetValue is MetaSetStruct for a _meta held by value.
+func MetaSetValue[T any, P MetaStruct[T]](m P, key string, value json.RawMessage) error {
+	b, err := m.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	t, err := metaDecode[T, P](b, key, value)
+	if err != nil {
+		return err
+	}
+	*m = *t
+	return nil
+}
+
+func metaDecode[T any, P MetaStruct[T]](b []byte, key string, value json.RawMessage) (P, error) {
+	b, err := MetaSet(b, key, value)
+	if err != nil {
+		return nil, err
+	}
+	t := P(new(T))
+	if err := t.UnmarshalJSON(b); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// MetaSetRaw is MetaSet on a _meta of raw JSON, in place.
+func MetaSetRaw[R ~[]byte](m *R, key string, value json.RawMessage) error {
+	b, err := MetaSet(*m, key, value)
+	if err != nil {
+		return err
+	}
+	*m = R(b)
+	return nil
+}
