@@ -21,7 +21,7 @@ var typedClientMethods = map[string]string{
 
 // typedNames are the package-level names of the typed calls that do not
 // come from a method: CallAs, and the asker of 2026-07-28.
-var typedNames = struct{ CallAs, Asker, AskFunc string }{"CallAs", "Asker", "Ask"}
+var typedNames = struct{ CallAs, Asker, AskFunc, Require string }{"CallAs", "Asker", "Ask", "RequireCapabilities"}
 
 // runtimeNotifications are the notifications a server's handlers do not
 // send as they are: the runtime sends them itself (cancelled, when a
@@ -41,7 +41,8 @@ var runtimeNotifications = map[string]bool{
 // the paginated lists and its tool calls with Go values, the server's
 // requests to its client with typed params and results (revisions with
 // the initialize handshake) or the asker of multi round-trip requests
-// (2026-07-28), and the server's notifications with typed params. Each is
+// (2026-07-28), the server's notifications with typed params, and the
+// MissingRequiredClientCapabilityError of a typed ClientCapabilities. Each is
 // left out when the revision lacks what it needs or its name is taken.
 func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 	t := &ir.TypedCalls{}
@@ -112,8 +113,11 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 			t.Notifies = append(t.Notifies, &ir.ServerNotify{Method: m, Func: name})
 		}
 	}
+	if p.ClientCapabilities != nil && free(typedNames.Require) {
+		t.Require, t.RequireCaps = typedNames.Require, p.ClientCapabilities
+	}
 	t.Texts = resultTexts(p)
-	if len(t.Lists) == 0 && t.Call == "" && len(t.Texts) == 0 && len(t.Asks) == 0 && t.Asker == "" && len(t.Notifies) == 0 {
+	if len(t.Lists) == 0 && t.Call == "" && len(t.Texts) == 0 && len(t.Asks) == 0 && t.Asker == "" && len(t.Notifies) == 0 && t.Require == "" {
 		return nil
 	}
 	return t

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
@@ -50,7 +49,7 @@ func (s *server) toggleTool() {
 
 func callMissingCapability(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	if p.Meta.ClientCapabilities.Sampling == nil {
-		return nil, mcp.RequireClientCapabilities(json.RawMessage(`{"sampling":{}}`))
+		return nil, mcp.RequireCapabilities(mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}})
 	}
 	in := mcp.Ask(p.InputResponses)
 	answer := in.CreateMessage("completion", ask("Say hello.", 50))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -110,7 +109,7 @@ func callMultiInput(ctx context.Context, _ *mcp.CallToolRequestParams, _ none) (
 // requireTasks is the error for a client that did not declare the tasks
 // extension, which a request needs (SEP-2663).
 func requireTasks() error {
-	return mcp.RequireClientCapabilities(json.RawMessage(`{"extensions":{"` + mcp.TasksExtension + `":{}}}`))
+	return mcp.RequireCapabilities(mcp.ClientCapabilities{Extensions: map[string]mcp.JSONObject{mcp.TasksExtension: mcp.JSONObject(`{}`)}})
 }
 
 // callGreetFromTask gathers input with a multi round-trip request first,

@@ -47,7 +47,22 @@ func (e *emitter) emitCalls() *jen.File {
 	for _, n := range t.Notifies {
 		emitServerNotify(f, n)
 	}
+	if t.Require != "" {
+		emitRequire(f, t)
+	}
 	return f
+}
+
+// emitRequire writes the function that answers a request with the client
+// capabilities it needs, typed: RequireClientCapabilities of its JSON.
+func emitRequire(f *jen.File, t *ir.TypedCalls) {
+	caps := t.RequireCaps.Name
+	f.Comment(commentText(fmt.Sprintf("%s returns the error that answers a request needing the client capabilities caps, which the client did not declare (MissingRequiredClientCapabilityError, -32021, listing caps): RequireClientCapabilities with a %s instead of its JSON.", t.Require, caps)))
+	f.Func().Id(t.Require).Params(jen.Id("caps").Id(caps)).Error().Block(
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("caps").Dot("AppendJSON").Call(jen.Nil()),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Return(jen.Qual(protocolPkg, "RequireClientCapabilities").Call(jen.Id("b"))),
+	)
 }
 
 // typedOptionFields are the fields ClientOptions gets for the typed calls.

@@ -166,6 +166,11 @@ type TypedCalls struct {
 	// Texts are the results that get a Text method, which joins the text
 	// of their text content (CallToolResult, ReadResourceResult).
 	Texts []*ResultText
+	// Require names the function that makes the error for client
+	// capabilities a request needs, from a RequireCaps value (the
+	// ClientCapabilities struct); "" when the revision has none.
+	Require     string
+	RequireCaps *Struct
 }
 
 // ResultText is a result whose Text method joins the text of its content:

@@ -302,3 +302,15 @@ func SendToolListChanged(ctx context.Context, params *NotificationParams) error 
 	}
 	return protocol.SendNotification(ctx, MethodToolListChangedNotification, params)
 }
+
+// RequireCapabilities returns the error that answers a request needing the client
+// capabilities caps, which the client did not declare (MissingRequiredClientCapabilityError,
+// -32021, listing caps): RequireClientCapabilities with a ClientCapabilities instead of its
+// JSON.
+func RequireCapabilities(caps ClientCapabilities) error {
+	b, err := caps.AppendJSON(nil)
+	if err != nil {
+		return err
+	}
+	return protocol.RequireClientCapabilities(b)
+}

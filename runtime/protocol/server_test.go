@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -73,6 +74,19 @@ func newSetServer() *mcp.Server {
 		return mcp.PromptResult(mcp.UserMessage(mcp.Text(strings.Repeat("hi "+in.Name+" ", n)))), nil
 	})
 	return s
+}
+
+// TestRequireCapabilities: the typed form of RequireClientCapabilities
+// lists the capabilities in the error's data, as the JSON form does.
+func TestRequireCapabilities(t *testing.T) {
+	err := mcp.RequireCapabilities(mcp.ClientCapabilities{Sampling: &mcp.ClientCapabilitiesSampling{}, Extensions: map[string]mcp.JSONObject{"x.example/e": mcp.JSONObject(`{}`)}})
+	var re *mcp.RPCError
+	if !errors.As(err, &re) || re.Code != -32021 || string(re.Data) != `{"requiredCapabilities":{"extensions":{"x.example/e":{}},"sampling":{}}}` {
+		t.Errorf("RequireCapabilities: %v %s", err, re.Data)
+	}
+	if err := mcp.RequireCapabilities(mcp.ClientCapabilities{Extensions: map[string]mcp.JSONObject{"x": mcp.JSONObject(`{`)}}); err == nil || errors.As(err, &re) && re.Code == -32021 {
+		t.Errorf("capabilities that are not JSON: %v", err)
+	}
 }
 
 func TestServerResourcesAndPrompts(t *testing.T) {
