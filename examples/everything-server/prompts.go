@@ -61,13 +61,16 @@ func addPrompts(s *mcp.Server) {
 		})
 }
 
-// togglePrompt adds test_transient_prompt, or removes it if the set has
-// it; the set tells the clients.
-func (s *server) togglePrompt() {
+// setPrompt adds test_transient_prompt (on) or removes it, unless the set
+// is so already; the set tells the clients.
+func (s *server) setPrompt(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	const name = "test_transient_prompt"
-	if s.transientPrompt = !s.transientPrompt; !s.transientPrompt {
+	if s.transientPrompt == on {
+		return
+	}
+	if s.transientPrompt = on; !on {
 		s.RemovePrompts(name)
 		return
 	}

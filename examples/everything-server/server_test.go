@@ -250,3 +250,31 @@ func TestStdio(t *testing.T) {
 	inW.Close()
 	<-done
 }
+
+// TestChangesConverge: a change says what the set becomes, so applying it
+// twice (a replica that hears it again) changes nothing more, and a replica
+// that missed one agrees again at the next.
+func TestChangesConverge(t *testing.T) {
+	s, d := newTestServer(t)
+	count := func() int {
+		t.Helper()
+		r := call(t, d, "tools/list", `{`+meta(`{}`)+`}`)
+		return strings.Count(string(r.Result), `"name":"test_transient_tool"`)
+	}
+	on := event{method: mcp.MethodToolListChangedNotification, on: true}
+	off := event{method: mcp.MethodToolListChangedNotification}
+	for _, step := range []struct {
+		e    event
+		want int
+	}{{on, 1}, {on, 1}, {off, 0}, {off, 0}, {on, 1}} {
+		s.apply(step.e)
+		if n := count(); n != step.want {
+			t.Fatalf("after %+v: test_transient_tool listed %d times, want %d", step.e, n, step.want)
+		}
+	}
+	s.apply(event{method: mcp.MethodPromptListChangedNotification, on: true})
+	s.apply(event{method: mcp.MethodPromptListChangedNotification, on: true})
+	if r := call(t, d, "prompts/list", `{`+meta(`{}`)+`}`); strings.Count(string(r.Result), `"test_transient_prompt"`) != 1 {
+		t.Errorf("prompts/list: %s", r.Result)
+	}
+}

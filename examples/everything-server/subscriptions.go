@@ -28,12 +28,15 @@ func (s *server) SubscriptionsListen(ctx context.Context, p *mcp.SubscriptionsLi
 }
 
 // event is a change of the server's sets made at run time: the tool or the
-// prompt that comes and goes is added or removed (method is its list's
+// prompt that comes and goes is added (on) or removed (method is its list's
 // list_changed notification), or the resource of uri changed
-// (notifications/resources/updated).
+// (notifications/resources/updated). A change says what the set becomes,
+// not "add or remove", so that replicas that missed one agree again at the
+// next.
 type event struct {
 	method string
 	uri    string
+	on     bool
 }
 
 // hub hands the changes published to apply. The replicas of one server
@@ -63,9 +66,9 @@ func (h *hub) deliver(e event) {
 func (s *server) apply(e event) {
 	switch e.method {
 	case mcp.MethodToolListChangedNotification:
-		s.toggleTool()
+		s.setTool(e.on)
 	case mcp.MethodPromptListChangedNotification:
-		s.togglePrompt()
+		s.setPrompt(e.on)
 	case mcp.MethodResourceUpdatedNotification:
 		s.ResourceUpdated(e.uri)
 	}

@@ -21,23 +21,32 @@ func (s *server) addDiagnosticTools() {
 		callWithLogging)
 	mcp.AddTool(s, tool("test_trigger_tool_change", "Adds or removes the tool test_transient_tool, which notifies subscribers of tool list changes."),
 		func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
-			s.hub.publish(event{method: mcp.MethodToolListChangedNotification})
+			s.mu.Lock()
+			on := !s.transientTool
+			s.mu.Unlock()
+			s.hub.publish(event{method: mcp.MethodToolListChangedNotification, on: on})
 			return mcp.TextResult("The tool list changed."), nil
 		})
 	mcp.AddTool(s, tool("test_trigger_prompt_change", "Adds or removes the prompt test_transient_prompt, which notifies subscribers of prompt list changes."),
 		func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
-			s.hub.publish(event{method: mcp.MethodPromptListChangedNotification})
+			s.mu.Lock()
+			on := !s.transientPrompt
+			s.mu.Unlock()
+			s.hub.publish(event{method: mcp.MethodPromptListChangedNotification, on: on})
 			return mcp.TextResult("The prompt list changed."), nil
 		})
 }
 
-// toggleTool adds test_transient_tool, or removes it if the set has it;
-// the set tells the clients.
-func (s *server) toggleTool() {
+// setTool adds test_transient_tool (on) or removes it, unless the set is
+// so already; the set tells the clients.
+func (s *server) setTool(on bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	const name = "test_transient_tool"
-	if s.transientTool = !s.transientTool; !s.transientTool {
+	if s.transientTool == on {
+		return
+	}
+	if s.transientTool = on; !on {
 		s.RemoveTools(name)
 		return
 	}

@@ -91,13 +91,10 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 		return err
 	}
 	// The method names the change (the list of the tool or prompt that
-	// comes and goes, which every replica toggles, or the update of the
-	// resource whose uri the params carry).
+	// comes and goes, which every replica adds or removes as on says, or
+	// the update of the resource whose uri the params carry).
 	s.hub.forward = func(e event) {
-		var params []byte
-		if e.uri != "" {
-			params, _ = json.Marshal(busEvent{URI: e.uri})
-		}
+		params, _ := json.Marshal(busEvent{URI: e.uri, On: e.on})
 		if err := bus.Publish(context.Background(), protocol.BusMessage{Method: e.method, Params: params}); err != nil {
 			logger.Printf("publish %s: %v", e.method, err)
 		}
@@ -105,13 +102,13 @@ func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) e
 	go func() {
 		for m := range ch {
 			if m.Gap {
-				continue // list changes and updates are hints; the next one will do
+				continue // a list change says what the set becomes, an update is a hint: the next one will do
 			}
 			var p busEvent
 			if m.Params != nil {
 				json.Unmarshal(m.Params, &p)
 			}
-			s.hub.deliver(event{method: m.Method, uri: p.URI})
+			s.hub.deliver(event{method: m.Method, uri: p.URI, on: p.On})
 		}
 	}()
 	if watch {
@@ -158,6 +155,7 @@ func forwardedFor(r *http.Request) string {
 // busEvent is the params of a bus message: an event of the hub.
 type busEvent struct {
 	URI string `json:"uri,omitempty"`
+	On  bool   `json:"on,omitempty"`
 }
 
 // proc is a process the launcher started.
