@@ -21,7 +21,7 @@ var typedClientMethods = map[string]string{
 
 // typedNames are the package-level names of the typed calls that do not
 // come from a method: CallAs, and the asker of 2026-07-28.
-var typedNames = struct{ CallAs, Asker, AskFunc, Require string }{"CallAs", "Asker", "Ask", "RequireCapabilities"}
+var typedNames = struct{ CallAs, Asker, AskFunc, Require, Form, FormValue string }{"CallAs", "Asker", "Ask", "RequireCapabilities", "Form", "FormValue"}
 
 // runtimeNotifications are the notifications a server's handlers do not
 // send as they are: the runtime sends them itself (cancelled, when a
@@ -116,11 +116,59 @@ func (b *builder) buildTyped(p *ir.Protocol) *ir.TypedCalls {
 	if p.ClientCapabilities != nil && free(typedNames.Require) {
 		t.Require, t.RequireCaps = typedNames.Require, p.ClientCapabilities
 	}
+	if f := formCall(p); f != nil && free(typedNames.Form) && free(typedNames.FormValue) {
+		f.Form, f.Value = typedNames.Form, typedNames.FormValue
+		t.Form = f
+	}
 	t.Texts = resultTexts(p)
-	if len(t.Lists) == 0 && t.Call == "" && len(t.Texts) == 0 && len(t.Asks) == 0 && t.Asker == "" && len(t.Notifies) == 0 && t.Require == "" {
+	if len(t.Lists) == 0 && t.Call == "" && len(t.Texts) == 0 && len(t.Asks) == 0 && t.Asker == "" && len(t.Notifies) == 0 && t.Require == "" && t.Form == nil {
 		return nil
 	}
 	return t
+}
+
+// formCall finds the params of a form elicitation (the params of
+// elicitation/create, a request from server to client or an input request
+// of 2026-07-28, or the branch of their union with a required string
+// message and a struct requestedSchema) and its result (a struct), or nil.
+func formCall(p *ir.Protocol) *ir.FormCall {
+	var params *ir.Type
+	var result *ir.Struct
+	for _, m := range p.Methods {
+		if m.Name == spec.MethodElicit && !m.Notification {
+			params, result = m.Params, structOfType(m.Result)
+		}
+	}
+	if params == nil && p.Client != nil {
+		for _, in := range p.Client.Inputs {
+			if in.Method == spec.MethodElicit {
+				params, result = in.Params, in.Result
+			}
+		}
+	}
+	if params == nil || result == nil {
+		return nil
+	}
+	candidates := []*ir.Type{params}
+	if t := params.Resolve(); t.Kind == ir.TDecl {
+		if u, ok := t.Decl.(*ir.Union); ok {
+			candidates = nil
+			for _, b := range u.Branches {
+				candidates = append(candidates, b.Type)
+			}
+		}
+	}
+	for _, c := range candidates {
+		st := structOfType(c)
+		if st == nil {
+			continue
+		}
+		msg, sch := toolField(st, "message"), toolField(st, "requestedSchema")
+		if isKind(msg, ir.TString, true) && sch != nil && sch.Required && structOfType(sch.Type) != nil {
+			return &ir.FormCall{Params: st, Message: msg.Name, Schema: sch.Name, Result: result}
+		}
+	}
+	return nil
 }
 
 // clientList is the iterator over a list request's pages, or nil when the

@@ -5,51 +5,41 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
-	"maps"
-	"slices"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
 // This file holds what the tools and prompts that ask the client for input
-// share (forms, and reading the answers), the media they return, and a JSON
+// share (the forms, reading the answers), the media they return, and a JSON
 // helper.
 
-// form is a form elicitation: the message and the form's fields, all
-// required.
-func form(message string, fields map[string]mcp.PrimitiveSchemaDefinition) *mcp.ElicitRequestFormParams {
-	return &mcp.ElicitRequestFormParams{
-		Message: message,
-		RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{
-			Properties: fields,
-			Required:   slices.Sorted(maps.Keys(fields)),
-		},
-	}
+// The forms the tools and prompts ask the user to fill in: mcp.Form makes
+// an elicitation of a struct's fields, and mcp.FormValue reads the answer
+// back into the struct.
+type nameForm struct {
+	Name string `json:"name"`
 }
-
-// text and yesNo are fields of a form: a string, a boolean; description
-// may be "".
-func text(description string) mcp.PrimitiveSchemaDefinition {
-	f := &mcp.StringSchema{}
-	if description != "" {
-		f.Description = &description
-	}
-	return f
+type okForm struct {
+	OK bool `json:"ok"`
 }
-
-func yesNo(description string) mcp.PrimitiveSchemaDefinition {
-	f := &mcp.BooleanSchema{}
-	if description != "" {
-		f.Description = &description
-	}
-	return f
+type colorForm struct {
+	Color string `json:"color"`
 }
-
-type fields = map[string]mcp.PrimitiveSchemaDefinition
-
-// nameForm asks for the user's name.
-func nameForm(message string) *mcp.ElicitRequestFormParams {
-	return form(message, fields{"name": text("")})
+type goOnForm struct {
+	Continue bool `json:"continue"`
+}
+type contextForm struct {
+	Context string `json:"context"`
+}
+type confirmForm struct {
+	Confirm bool `json:"confirm"`
+}
+type deleteForm struct {
+	Confirm bool `json:"confirm" jsonschema:"Delete the file"`
+}
+type userInfo struct {
+	Username string `json:"username" jsonschema:"User's response"`
+	Email    string `json:"email" jsonschema:"User's email address"`
 }
 
 // elicit is an input request for a form elicitation, for AwaitInput.
@@ -57,28 +47,8 @@ func elicit(f *mcp.ElicitRequestFormParams) *mcp.ElicitRequest {
 	return &mcp.ElicitRequest{Params: f}
 }
 
-// accepted returns the content of an accepted elicitation (nil otherwise).
-func accepted(r *mcp.ElicitResult) map[string]mcp.ElicitResultContentValue {
-	if r == nil || r.Action != mcp.ElicitResultActionAccept {
-		return nil
-	}
-	return r.Content
-}
-
-// str and yes read a field of an accepted elicitation: "" and false when it
-// is missing or of another kind.
-func str(r *mcp.ElicitResult, field string) string {
-	s, _ := accepted(r)[field].AsString()
-	return s
-}
-
-func yes(r *mcp.ElicitResult, field string) bool {
-	b, _ := accepted(r)[field].AsBoolean()
-	return b
-}
-
-// elicited and roots are the answers of their kinds among responses, by
-// key; nil when there is none (or one of another kind).
+// elicited is the answer to the elicitation of key among responses; nil
+// when there is none (or one of another kind).
 func elicited(responses mcp.InputResponses, key string) *mcp.ElicitResult {
 	r, _ := responses[key].(*mcp.ElicitResult)
 	return r

@@ -53,11 +53,15 @@ func addPrompts(s *mcp.Server) {
 	mcp.AddPrompt(s, prompt("test_input_required_result_prompt", "Asks the client what context to use, then builds the prompt from it."),
 		func(_ context.Context, p *mcp.GetPromptRequestParams, _ none) (*mcp.GetPromptResult, error) {
 			in := mcp.Ask(p.InputResponses)
-			answer := in.Elicit("user_context", form("What context should the prompt use?", fields{"context": text("")}))
+			answer := in.Elicit("user_context", mcp.Form[contextForm]("What context should the prompt use?"))
 			if err := in.Err(); err != nil {
 				return nil, err
 			}
-			return mcp.PromptResult(mcp.UserMessage(mcp.Text("Use this context: " + strconv.Quote(str(answer, "context"))))), nil
+			c, _, err := mcp.FormValue[contextForm](answer)
+			if err != nil {
+				return nil, err
+			}
+			return mcp.PromptResult(mcp.UserMessage(mcp.Text("Use this context: " + strconv.Quote(c.Context)))), nil
 		})
 }
 

@@ -70,11 +70,15 @@ func callMissingCapability(_ context.Context, p *mcp.CallToolRequestParams, _ no
 
 func callStreamingElicitation(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	in := mcp.Ask(p.InputResponses)
-	answer := in.Elicit("answer", form("Do you want to continue?", fields{"continue": yesNo("")}))
+	answer := in.Elicit("answer", mcp.Form[goOnForm]("Do you want to continue?"))
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	if c := accepted(answer); c != nil {
+	c, ok, err := mcp.FormValue[goOnForm](answer)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		return mcp.TextResult("You answered: " + jsonText(c)), nil
 	}
 	return mcp.TextResult("You did not answer (" + string(answer.Action) + ")."), nil

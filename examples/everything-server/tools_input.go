@@ -44,12 +44,16 @@ func addInputTools(s *mcp.Server) {
 
 func callGreetByName(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	in := mcp.Ask(p.InputResponses)
-	answer := in.Elicit("user_name", nameForm("What is your name?"))
+	answer := in.Elicit("user_name", mcp.Form[nameForm]("What is your name?"))
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	if name := str(answer, "name"); name != "" {
-		return mcp.TextResult("Hello, " + name + "!"), nil
+	n, _, err := mcp.FormValue[nameForm](answer)
+	if err != nil {
+		return nil, err
+	}
+	if n.Name != "" {
+		return mcp.TextResult("Hello, " + n.Name + "!"), nil
 	}
 	return mcp.TextResult("Hello, whoever you are!"), nil
 }
@@ -92,11 +96,15 @@ func callWithState(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mc
 	const state = "awaiting-confirmation"
 	in := mcp.Ask(answersIn(p, state))
 	in.State = new(state)
-	answer := in.Elicit("confirm", form("Do you confirm?", fields{"ok": yesNo("")}))
+	answer := in.Elicit("confirm", mcp.Form[okForm]("Do you confirm?"))
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	if yes(answer, "ok") {
+	c, _, err := mcp.FormValue[okForm](answer)
+	if err != nil {
+		return nil, err
+	}
+	if c.OK {
 		return mcp.TextResult("state-ok: confirmed"), nil
 	}
 	return mcp.TextResult("state-ok: not confirmed"), nil
@@ -108,38 +116,50 @@ func callMultipleInputs(_ context.Context, p *mcp.CallToolRequestParams, _ none)
 	const state = "multiple"
 	in := mcp.Ask(answersIn(p, state))
 	in.State = new(state)
-	name := in.Elicit("user_name", nameForm("What is your name?"))
+	name := in.Elicit("user_name", mcp.Form[nameForm]("What is your name?"))
 	greeting := in.CreateMessage("greeting", ask("Generate a greeting", 50))
 	roots := in.ListRoots("client_roots")
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	return mcp.TextResult("name: " + jsonText(str(name, "name")) + "; greeting: " + sampled(greeting) +
+	n, _, err := mcp.FormValue[nameForm](name)
+	if err != nil {
+		return nil, err
+	}
+	return mcp.TextResult("name: " + jsonText(n.Name) + "; greeting: " + sampled(greeting) +
 		"; roots: " + jsonText(len(roots.Roots))), nil
 }
 
 // callMultiRound asks for a name, then, in a second round whose
 // requestState carries the name, for a color.
 func callMultiRound(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
-	colorForm := form("Step 2: What is your favorite color?", fields{"color": text("")})
+	askColor := mcp.Form[colorForm]("Step 2: What is your favorite color?")
 	if name, ok := strings.CutPrefix(p.GetRequestState(), "round-2:"); ok {
 		in := mcp.Ask(p.InputResponses)
 		in.State = p.RequestState
-		color := in.Elicit("step2", colorForm)
+		answer := in.Elicit("step2", askColor)
 		if err := in.Err(); err != nil {
 			return nil, err
 		}
-		return mcp.TextResult(name + "'s favorite color is " + str(color, "color") + "."), nil
+		c, _, err := mcp.FormValue[colorForm](answer)
+		if err != nil {
+			return nil, err
+		}
+		return mcp.TextResult(name + "'s favorite color is " + c.Color + "."), nil
 	}
 	in := mcp.Ask(answersIn(p, "round-1"))
 	in.State = new("round-1")
-	name := in.Elicit("step1", nameForm("Step 1: What is your name?"))
+	answer := in.Elicit("step1", mcp.Form[nameForm]("Step 1: What is your name?"))
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
+	n, _, err := mcp.FormValue[nameForm](answer)
+	if err != nil {
+		return nil, err
+	}
 	next := mcp.Ask(nil)
-	next.State = new("round-2:" + str(name, "name"))
-	next.Elicit("step2", colorForm)
+	next.State = new("round-2:" + n.Name)
+	next.Elicit("step2", askColor)
 	return nil, next.Err()
 }
 
@@ -153,7 +173,7 @@ func callByCapabilities(_ context.Context, p *mcp.CallToolRequestParams, _ none)
 	caps := p.Meta.ClientCapabilities
 	in := mcp.Ask(nil)
 	if caps.Elicitation != nil {
-		in.Elicit("user_name", nameForm("What is your name?"))
+		in.Elicit("user_name", mcp.Form[nameForm]("What is your name?"))
 	}
 	if caps.Sampling != nil {
 		in.CreateMessage("greeting", ask("Generate a greeting", 50))
@@ -186,10 +206,7 @@ type elicitationArgs struct {
 
 func callElicitation(_ context.Context, p *mcp.CallToolRequestParams, args elicitationArgs) (*mcp.CallToolResult, error) {
 	in := mcp.Ask(p.InputResponses)
-	answer := in.Elicit("user_info", form(args.Message, fields{
-		"username": text("User's response"),
-		"email":    text("User's email address"),
-	}))
+	answer := in.Elicit("user_info", mcp.Form[userInfo](args.Message))
 	if err := in.Err(); err != nil {
 		return nil, err
 	}

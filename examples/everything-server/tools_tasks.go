@@ -80,12 +80,16 @@ type deleteArgs struct {
 func callConfirmDelete(ctx context.Context, _ *mcp.CallToolRequestParams, in deleteArgs) (*mcp.CallToolResult, error) {
 	return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 		answers, err := mcp.AwaitInput(ctx, mcp.InputRequests{
-			"confirm": elicit(form("Delete "+in.Filename+"?", fields{"confirm": yesNo("Delete the file")})),
+			"confirm": elicit(mcp.Form[deleteForm]("Delete " + in.Filename + "?")),
 		})
 		if err != nil {
 			return nil, err
 		}
-		if yes(elicited(answers, "confirm"), "confirm") {
+		c, _, err := mcp.FormValue[deleteForm](elicited(answers, "confirm"))
+		if err != nil {
+			return nil, err
+		}
+		if c.Confirm {
 			return mcp.TextResult("Deleted " + in.Filename + "."), nil
 		}
 		return mcp.TextResult("Kept " + in.Filename + "."), nil
@@ -95,14 +99,21 @@ func callConfirmDelete(ctx context.Context, _ *mcp.CallToolRequestParams, in del
 func callMultiInput(ctx context.Context, _ *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 	return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 		answers, err := mcp.AwaitInput(ctx, mcp.InputRequests{
-			"name":    elicit(nameForm("What is your name?")),
-			"confirm": elicit(form("Shall I go on?", fields{"confirm": yesNo("")})),
+			"name":    elicit(mcp.Form[nameForm]("What is your name?")),
+			"confirm": elicit(mcp.Form[confirmForm]("Shall I go on?")),
 		})
 		if err != nil {
 			return nil, err
 		}
-		name, confirm := elicited(answers, "name"), elicited(answers, "confirm")
-		return mcp.TextResult(fmt.Sprintf("name: %v; confirmed: %v", str(name, "name"), yes(confirm, "confirm"))), nil
+		n, _, err := mcp.FormValue[nameForm](elicited(answers, "name"))
+		if err != nil {
+			return nil, err
+		}
+		c, _, err := mcp.FormValue[confirmForm](elicited(answers, "confirm"))
+		if err != nil {
+			return nil, err
+		}
+		return mcp.TextResult(fmt.Sprintf("name: %v; confirmed: %v", n.Name, c.Confirm)), nil
 	})
 }
 
@@ -121,11 +132,15 @@ func callGreetFromTask(ctx context.Context, p *mcp.CallToolRequestParams, _ none
 		return nil, requireTasks()
 	}
 	in := mcp.Ask(p.InputResponses)
-	answer := in.Elicit("user_name", nameForm("What is your name?"))
+	answer := in.Elicit("user_name", mcp.Form[nameForm]("What is your name?"))
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	name := str(answer, "name")
+	n, _, err := mcp.FormValue[nameForm](answer)
+	if err != nil {
+		return nil, err
+	}
+	name := n.Name
 	return nil, mcp.RunAsTask(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 		if err := sleep(ctx, 100*time.Millisecond); err != nil {
 			return nil, err

@@ -50,7 +50,29 @@ func (e *emitter) emitCalls() *jen.File {
 	if t.Require != "" {
 		emitRequire(f, t)
 	}
+	if t.Form != nil {
+		emitForm(f, t.Form)
+	}
 	return f
+}
+
+// emitForm writes Form[T] and FormValue[T] (ir.FormCall), over the
+// runtime's SetFormSchema and FormValue.
+func emitForm(f *jen.File, fc *ir.FormCall) {
+	tp := jen.Id("T").Any()
+	f.Comment(commentText(fmt.Sprintf("%s returns the params of a form elicitation that shows message and asks for the fields of T, a struct: its requestedSchema is the schema AddTool derives from a struct (see Server: json names, required unless optional, the description of a jsonschema tag, the keywords of an mcp tag), which must be one a form may hold (strings, numbers, integers, booleans, and slices of enum strings; no nested structs): %s panics, naming T, otherwise. %s reads the answer into a T.", fc.Form, fc.Form, fc.Value)))
+	f.Func().Id(fc.Form).Types(tp).Params(jen.Id("message").String()).Op("*").Id(fc.Params.Name).Block(
+		jen.Id("p").Op(":=").Op("&").Id(fc.Params.Name).Values(jen.Id(fc.Message).Op(":").Id("message")),
+		jen.Qual(protocolPkg, "SetFormSchema").Types(jen.Id("T")).Call(jen.Op("&").Id("p").Dot(fc.Schema)),
+		jen.Return(jen.Id("p")),
+	)
+	f.Comment(commentText(fmt.Sprintf("%s decodes the answer to a form elicitation of %s[T] into a T. ok is false, with the zero T and a nil error, when r is nil or the user did not accept (declined or cancelled); an accepted content that T's schema refuses is an error (invalid params) listing the violations.", fc.Value, fc.Form)))
+	f.Func().Id(fc.Value).Types(tp).Params(jen.Id("r").Op("*").Id(fc.Result.Name)).Params(jen.Id("v").Id("T"), jen.Id("ok").Bool(), jen.Err().Error()).Block(
+		jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(jen.Id("v"), jen.False(), jen.Nil())),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("r").Dot("AppendJSON").Call(jen.Nil()),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("v"), jen.False(), jen.Err())),
+		jen.Return(jen.Qual(protocolPkg, "FormValue").Types(jen.Id("T")).Call(jen.Id("b"))),
+	)
 }
 
 // emitRequire writes the function that answers a request with the client

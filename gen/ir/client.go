@@ -171,6 +171,20 @@ type TypedCalls struct {
 	// ClientCapabilities struct); "" when the revision has none.
 	Require     string
 	RequireCaps *Struct
+	// Form, when set, makes form elicitations of a Go struct's fields and
+	// decodes their answers.
+	Form *FormCall
+}
+
+// FormCall is Form[T](message), which makes the params of a form
+// elicitation (Params, its Message and Schema fields: the requestedSchema
+// from T), and Value[T](result), which decodes an accepted answer (a
+// Result) into a T.
+type FormCall struct {
+	Form, Value     string
+	Params          *Struct
+	Message, Schema string
+	Result          *Struct
 }
 
 // ResultText is a result whose Text method joins the text of its content:

@@ -296,3 +296,30 @@ func RequireCapabilities(caps ClientCapabilities) error {
 	}
 	return protocol.RequireClientCapabilities(b)
 }
+
+// Form returns the params of a form elicitation that shows message and asks for the fields
+// of T, a struct: its requestedSchema is the schema AddTool derives from a struct (see
+// Server: json names, required unless optional, the description of a jsonschema tag, the
+// keywords of an mcp tag), which must be one a form may hold (strings, numbers, integers,
+// booleans, and slices of enum strings; no nested structs): Form panics, naming T,
+// otherwise. FormValue reads the answer into a T.
+func Form[T any](message string) *ElicitRequestParams {
+	p := &ElicitRequestParams{Message: message}
+	protocol.SetFormSchema[T](&p.RequestedSchema)
+	return p
+}
+
+// FormValue decodes the answer to a form elicitation of Form[T] into a T. ok is false, with
+// the zero T and a nil error, when r is nil or the user did not accept (declined or
+// cancelled); an accepted content that T's schema refuses is an error (invalid params)
+// listing the violations.
+func FormValue[T any](r *ElicitResult) (v T, ok bool, err error) {
+	if r == nil {
+		return v, false, nil
+	}
+	b, err := r.AppendJSON(nil)
+	if err != nil {
+		return v, false, err
+	}
+	return protocol.FormValue[T](b)
+}

@@ -1305,7 +1305,7 @@ func (c *ClientCore) olderMethods(in *Core) {
 // pre-populate the form with them; SEP-1034). Any other result comes back
 // as it is.
 func ElicitDefaults(params, result []byte) []byte {
-	if string(codec.Lookup(result, "action")) != `"accept"` {
+	if !elicitAccepted(result) {
 		return result
 	}
 	props := codec.Lookup(params, "requestedSchema", "properties")

@@ -315,7 +315,7 @@ func (r *Core) checkAnswer(in sealedInput, k string, raw []byte) error {
 			return paramError(at, "type", "the answer to input request "+codec.Quote(k)+" ("+in.Method+") is not valid: "+err.Error())
 		}
 	}
-	if in.Schema != nil && string(codec.Lookup(raw, "action")) == `"accept"` {
+	if in.Schema != nil && elicitAccepted(raw) {
 		if vs := checkElicitContent(in.Schema, codec.Lookup(raw, "content")); len(vs) > 0 {
 			for i := range vs {
 				vs[i].Pointer = at + "/content" + vs[i].Pointer

@@ -100,6 +100,10 @@ const (
 	MemberNextCursor = "nextCursor"
 )
 
+// ElicitAccept is the action of an elicitation's result when the user
+// submitted the form (client/elicitation.mdx).
+const ElicitAccept = "accept"
+
 // PaginatedList is a list method and the result member of its items.
 type PaginatedList struct {
 	Method, Items string
