@@ -278,3 +278,43 @@ func TestChangesConverge(t *testing.T) {
 		t.Errorf("prompts/list: %s", r.Result)
 	}
 }
+
+// TestMultiInputAnswers: multi_input completes when both of its forms are
+// answered one at a time, each answer carrying the members of both forms
+// (as the conformance suite answers them: a form's schema allows members it
+// does not name).
+func TestMultiInputAnswers(t *testing.T) {
+	_, d := newTestServer(t)
+	r := call(t, d, "tools/call", `{`+meta(allCaps)+`,"name":"multi_input"}`)
+	var c struct{ TaskID string }
+	if r.Error != nil || json.Unmarshal(r.Result, &c) != nil || c.TaskID == "" {
+		t.Fatalf("multi_input: %+v %s", r.Error, r.Result)
+	}
+	get := `{` + meta(allCaps) + `,"taskId":"` + c.TaskID + `"}`
+	wait := func(ok func(status string, pending int) bool) json.RawMessage {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			r := call(t, d, "tasks/get", get)
+			var v struct {
+				Status        string
+				InputRequests map[string]json.RawMessage
+			}
+			if r.Error == nil && json.Unmarshal(r.Result, &v) == nil && ok(v.Status, len(v.InputRequests)) {
+				return r.Result
+			}
+		}
+		t.Fatalf("task %s did not get there", c.TaskID)
+		return nil
+	}
+	wait(func(s string, n int) bool { return s == "input_required" && n == 2 })
+	both := `{"action":"accept","content":{"name":"Ann","confirm":true}}`
+	for _, key := range []string{"name", "confirm"} {
+		if r := call(t, d, "tasks/update", `{`+meta(allCaps)+`,"taskId":"`+c.TaskID+`","inputResponses":{"`+key+`":`+both+`}}`); r.Error != nil {
+			t.Fatal(r.Error.Message)
+		}
+	}
+	res := wait(func(s string, _ int) bool { return s == "completed" || s == "failed" })
+	if !strings.Contains(string(res), "name: Ann; confirmed: true") {
+		t.Errorf("result %s", res)
+	}
+}

@@ -67,22 +67,54 @@ func elicitAccepted(result []byte) bool {
 	return d.Str() == spec.ElicitAccept
 }
 
+// formFields keeps of content (a form's answer, a JSON object; nil: none)
+// the members T declares: a form's schema, unlike a tool's, lets an answer
+// carry others, which T has no field for.
+func formFields(c *ArgsCodec, content []byte) ([]byte, error) {
+	if content == nil {
+		return []byte("{}"), nil
+	}
+	props := codec.Lookup(c.schema, "properties")
+	var d codec.Decoder
+	d.InitShared(content)
+	if d.Peek() != '{' {
+		return content, nil // the decoder says what is wrong
+	}
+	var e codec.Encoder
+	e.Buf = append(make([]byte, 0, len(content)), '{')
+	d.Object()
+	for first := true; d.NextMember(&first); {
+		name := d.Key
+		raw := d.Raw()
+		if codec.Lookup(props, name) == nil {
+			continue
+		}
+		e.Key(name)
+		e.Buf = append(e.Buf, raw...)
+	}
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	return append(e.Buf, '}'), nil
+}
+
 // FormValue decodes the answer to a form elicitation (an ElicitResult, as
 // JSON) into a T: ok is false, with the zero T and no error, when the user
 // did not accept (action decline or cancel); an accepted content is
 // checked against the schema of T's fields (SetFormSchema) and decoded as
 // tool arguments are, and one it refuses is an error listing the
-// violations.
+// violations. Members T does not declare are left out, as the form's
+// schema allows them.
 func FormValue[T any](result []byte) (v T, ok bool, err error) {
 	if !elicitAccepted(result) {
 		return v, false, nil
 	}
 	c := formCodec[T]()
-	content := codec.Lookup(result, "content")
-	if content == nil {
-		content = []byte("{}")
+	content, err := formFields(c, codec.Lookup(result, "content"))
+	if err == nil {
+		err = c.decode(content, &v)
 	}
-	if err := c.decode(content, &v); err != nil {
+	if err != nil {
 		var zero T
 		return zero, false, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "the form's answer does not fit " + c.typ.String() + ": " + err.Error()}
 	}

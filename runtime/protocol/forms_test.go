@@ -49,6 +49,15 @@ func TestForm(t *testing.T) {
 	if err != nil || !ok || v != (profile{Name: "Ann", Age: 30, Subscribe: true}) {
 		t.Errorf("FormValue: %+v %v %v", v, ok, err)
 	}
+	// Members the struct does not declare are left out (a form's schema
+	// allows them): an answer may fill two forms at once.
+	v, ok, err = mcp.FormValue[profile](answer(mcp.ElicitResultActionAccept, map[string]mcp.ElicitResultContentValue{
+		"name": mcp.ElicitResultContentValueFromString("Cy"), "subscribe": mcp.ElicitResultContentValueFromBoolean(false),
+		"confirm": mcp.ElicitResultContentValueFromBoolean(true),
+	}))
+	if err != nil || !ok || v != (profile{Name: "Cy"}) {
+		t.Errorf("FormValue with a member the struct lacks: %+v %v %v", v, ok, err)
+	}
 	for _, a := range []mcp.ElicitResultAction{mcp.ElicitResultActionDecline, mcp.ElicitResultActionCancel} {
 		if v, ok, err := mcp.FormValue[profile](answer(a, nil)); ok || err != nil || v != (profile{}) {
 			t.Errorf("FormValue of %s: %+v %v %v", a, v, ok, err)
