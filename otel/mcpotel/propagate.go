@@ -94,84 +94,21 @@ func InjectParams(ctx context.Context, prop propagation.TextMapPropagator, param
 	} else if params[i] != '{' {
 		return params, errors.New("mcpotel: params are not a JSON object")
 	}
-	e := codec.Encoder{Buf: make([]byte, 0, len(params)+128)}
-	e.Buf = append(e.Buf, '{')
-	n := 0
-	member := func(k string, v []byte) {
-		if n > 0 {
-			e.Buf = append(e.Buf, ',')
-		}
-		e.Str(k)
-		e.Buf = append(e.Buf, ':')
-		e.Buf = append(e.Buf, v...)
-		n++
+	meta := codec.Lookup(params, "_meta")
+	if string(meta) == "null" {
+		meta = nil
 	}
-	writeMeta := func(old []byte) error {
-		m := codec.Encoder{Buf: make([]byte, 0, len(old)+128)}
-		m.Buf = append(m.Buf, '{')
-		k := 0
-		if old != nil {
-			var d codec.Decoder
-			d.InitShared(old)
-			if d.Peek() != '{' {
-				return errors.New("mcpotel: params._meta is not a JSON object")
-			}
-			d.Object()
-			for first := true; d.NextMember(&first); {
-				key := d.Key
-				d.Peek()
-				v := d.Raw()
-				if _, ours := fields[key]; ours {
-					continue
-				}
-				if k > 0 {
-					m.Buf = append(m.Buf, ',')
-				}
-				m.Str(key)
-				m.Buf = append(m.Buf, ':')
-				m.Buf = append(m.Buf, v...)
-				k++
-			}
+	for _, key := range keys {
+		var v codec.Encoder
+		v.Str(fields[key])
+		var err error
+		if meta, err = codec.MetaSet(meta, key, v.Buf); err != nil {
+			return params, errors.New("mcpotel: params._meta is not a JSON object: " + err.Error())
 		}
-		for _, key := range keys {
-			if k > 0 {
-				m.Buf = append(m.Buf, ',')
-			}
-			m.Str(key)
-			m.Buf = append(m.Buf, ':')
-			m.Str(fields[key])
-			k++
-		}
-		member("_meta", append(m.Buf, '}'))
-		return nil
 	}
-	var d codec.Decoder
-	d.InitShared(params)
-	d.Object()
-	wrote := false
-	for first := true; d.NextMember(&first); {
-		key := d.Key
-		d.Peek()
-		v := d.Raw()
-		if key == "_meta" && !wrote {
-			if string(v) == "null" {
-				v = nil
-			}
-			if err := writeMeta(v); err != nil {
-				return params, err
-			}
-			wrote = true
-			continue
-		}
-		member(key, v)
-	}
-	if err := d.Finish(); err != nil {
+	out, err := codec.MetaSet(params, "_meta", meta)
+	if err != nil {
 		return params, errors.New("mcpotel: params are not a JSON object: " + err.Error())
 	}
-	if !wrote {
-		if err := writeMeta(nil); err != nil {
-			return params, err
-		}
-	}
-	return append(e.Buf, '}'), nil
+	return out, nil
 }

@@ -46,7 +46,10 @@ func MetaSet(meta []byte, key string, value json.RawMessage) ([]byte, error) {
 			name := d.Key
 			raw := d.Raw()
 			if name == key {
-				continue
+				if value == nil {
+					continue
+				}
+				raw, value = value, nil // in its place
 			}
 			e.Key(name)
 			e.Buf = append(e.Buf, raw...)
