@@ -804,6 +804,7 @@ func formatTemplateExpr(s string) int {
 	for {
 		// varname: varchar *( ["."] varchar )
 		start := i
+	name:
 		for i < len(s) {
 			c := s[i]
 			switch {
@@ -814,10 +815,9 @@ func formatTemplateExpr(s string) int {
 			case c == '.' && i > start && s[i-1] != '.' && i+1 < len(s) && s[i+1] != '.':
 				i++
 			default:
-				goto name
+				break name
 			}
 		}
-	name:
 		if i == start || s[i-1] == '.' {
 			return 0
 		}
