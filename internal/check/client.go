@@ -21,7 +21,7 @@ func (ck *checker) client() string {
 	defer cancel()
 	var t mcp.Transport
 	if ck.t.Kind == "http" {
-		t = &mcp.HTTPTransport{URL: ck.t.URL, Header: ck.o.Header.Clone(), MaxReconnects: 1}
+		t = &mcp.HTTPTransport{URL: ck.t.URL, Header: ck.o.Header.Clone(), MaxReconnects: 1, MaxMessageBytes: int(ck.o.Limits.MaxBytes)}
 	} else {
 		cmd := exec.CommandContext(ctx, ck.t.Command[0], ck.t.Command[1:]...)
 		cmd.WaitDelay = time.Second

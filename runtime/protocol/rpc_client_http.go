@@ -57,6 +57,11 @@ type HTTPTransport struct {
 	// without them. A redirect from https to http is refused whatever
 	// the headers.
 	CredentialHeaders []string
+	// MaxMessageBytes bounds one message the server sends (a response
+	// body, an event of a stream); 0 means jsonrpc.MaxMessageSize
+	// (64 MiB). A longer one is refused having read at most that much,
+	// holding at most twice that much.
+	MaxMessageBytes int
 	// MaxReconnects bounds how many times in a row the client reconnects
 	// to a stream that ended early without progress (a response stream
 	// before its response, the session's GET stream); 0 means 5.
@@ -289,13 +294,13 @@ func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id 
 	}
 	switch ct {
 	case "application/json":
-		body, err := readBodySized(resp.Body, resp.ContentLength)
+		body, err := readBodySized(resp.Body, resp.ContentLength, t.maxMessage())
 		if err != nil {
 			return nil, fmt.Errorf("mcp: %s: reading the response: %w", codec.Quote(method), err)
 		}
 		return answerFor(body, id, method)
 	case "text/event-stream":
-		sr := newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
+		sr := newSSEReader(resp.Body, t.maxMessage())
 		for {
 			ev, err := sr.next()
 			if err != nil {
@@ -333,8 +338,6 @@ func streamEnded(method string, err error) error {
 		return fmt.Errorf("mcp: %s: the server closed the response stream before the response", codec.Quote(method))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("mcp: %s: the response stream broke off in the middle of an event", codec.Quote(method))
-	case errors.Is(err, errSSETooLong):
-		return fmt.Errorf("mcp: %s: an event of the response stream is longer than %d bytes", codec.Quote(method), jsonrpc.MaxMessageSize)
 	}
 	return fmt.Errorf("mcp: %s: reading the response stream: %w", codec.Quote(method), err)
 }
@@ -405,7 +408,7 @@ func parseResponse(msg []byte) (id, result []byte, rerr *jsonrpc.RPCError, ok bo
 // statusError turns an HTTP error response into an error: the JSON-RPC
 // error its body carries (as *jsonrpc.RPCError), or an *HTTPStatusError.
 func statusError(resp *http.Response, ct string) error {
-	body, _ := readBody(io.LimitReader(resp.Body, 1<<20))
+	body, _ := readBody(resp.Body, 1<<20)
 	if ct == "application/json" || (ct == "" && codec.FirstByte(body) >= 0 && body[codec.FirstByte(body)] == '{') {
 		if _, _, rerr, ok := parseResponse(body); ok && rerr != nil {
 			return rerr
@@ -430,11 +433,23 @@ func mediaType(ct string) string {
 	return mt
 }
 
-// readBodySized reads a body whose length the response states (n, or -1
-// when unknown) into a buffer of that size.
-func readBodySized(r io.Reader, n int64) ([]byte, error) {
-	if n < 0 || n > jsonrpc.MaxMessageSize {
-		return readBody(r)
+// maxMessage is the largest message the transport reads.
+func (t *httpBase) maxMessage() int {
+	if n := t.cfg.MaxMessageBytes; n > 0 {
+		return n
+	}
+	return jsonrpc.MaxMessageSize
+}
+
+// readBodySized reads a body of at most max bytes whose length the
+// response states (n, or -1 when unknown): into a buffer of that size, or
+// refused unread when it states more than max.
+func readBodySized(r io.Reader, n int64, max int) ([]byte, error) {
+	if n > int64(max) {
+		return nil, fmt.Errorf("the body is longer than %d bytes (%d)", max, n)
+	}
+	if n < 0 {
+		return readBody(r, max)
 	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(r, b); err != nil {
@@ -443,16 +458,39 @@ func readBodySized(r io.Reader, n int64) ([]byte, error) {
 	return b, nil
 }
 
-// readBody reads a body of at most jsonrpc.MaxMessageSize bytes.
-func readBody(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, jsonrpc.MaxMessageSize+1))
-	if err != nil {
-		return nil, err
+// readBody reads a body of at most max bytes. It reads in pieces and
+// joins them once, so a body costs at most twice its size in memory
+// (io.ReadAll's growing buffer costs more, and up to twice max on a body
+// just above it), and one above max is refused after max+1 bytes.
+func readBody(r io.Reader, max int) ([]byte, error) {
+	const first = 32 << 10
+	var pieces [][]byte
+	total := 0
+	for size := first; ; size = min(2*size, 4<<20) {
+		piece := make([]byte, min(size, max+1-total))
+		n, err := io.ReadFull(r, piece)
+		total += n
+		if n > 0 {
+			pieces = append(pieces, piece[:n])
+		}
+		if total > max {
+			return nil, fmt.Errorf("the body is longer than %d bytes", max)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if len(b) > jsonrpc.MaxMessageSize {
-		return nil, fmt.Errorf("the body is longer than %d bytes", jsonrpc.MaxMessageSize)
+	if len(pieces) == 1 {
+		return pieces[0], nil
 	}
-	return b, nil
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
 }
 
 func (t *httpTransport) log(msg string, attrs ...slog.Attr) {
@@ -571,7 +609,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 	switch ct {
 	case "application/json":
 		defer resp.Body.Close()
-		body, err := readBody(resp.Body)
+		body, err := readBody(resp.Body, t.maxMessage())
 		if err != nil {
 			return fmt.Errorf("mcp: %s: reading the response: %w", codec.Quote(r.method), err)
 		}
@@ -602,7 +640,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 // the reconnections make progress.
 func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id []byte, r *clientRequest) {
 	key, _, _ := codec.ParseInt(id) // the outbound table's own integer id
-	sr := newSSEReader(body, jsonrpc.MaxMessageSize)
+	sr := newSSEReader(body, t.maxMessage())
 	err := t.readLegacyStream(ctx, sr, t.route)
 	lastID, retry := sr.lastID, sr.retry
 	failures := 0
@@ -628,7 +666,7 @@ func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id 
 			failures++
 			continue
 		}
-		sr = newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
+		sr = newSSEReader(resp.Body, t.maxMessage())
 		sr.retry = retry
 		before := sr.lastID
 		err = t.readLegacyStream(ctx, sr, t.route)
@@ -866,7 +904,7 @@ func (t *httpBase) listen(ready chan struct{}, route func(context.Context, []byt
 			}
 			continue
 		}
-		sr := newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
+		sr := newSSEReader(resp.Body, t.maxMessage())
 		sr.lastID, sr.retry = lastID, retry
 		t.readLegacyStream(t.ctx, sr, route)
 		resp.Body.Close()

@@ -192,13 +192,13 @@ func (s *httpStream) post(ctx context.Context, msg, id []byte, r *clientRequest)
 	answered := false
 	switch ct {
 	case "application/json":
-		body, err := readBodySized(resp.Body, resp.ContentLength)
+		body, err := readBodySized(resp.Body, resp.ContentLength, s.maxMessage())
 		if err != nil {
 			return fmt.Errorf("reading the response: %w", err)
 		}
 		answered = s.deliver(body, id)
 	case "text/event-stream":
-		sr := newSSEReader(resp.Body, jsonrpc.MaxMessageSize)
+		sr := newSSEReader(resp.Body, s.maxMessage())
 		for !answered {
 			ev, err := sr.next()
 			if err != nil {

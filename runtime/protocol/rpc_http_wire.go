@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sort"
@@ -297,10 +298,16 @@ type sseReader struct {
 	retry  int
 }
 
+func (s *sseReader) tooLong() error {
+	return fmt.Errorf("%w (the limit is %d bytes)", errSSETooLong, s.max)
+}
+
 func newSSEReader(r io.Reader, max int) *sseReader {
 	return &sseReader{r: bufio.NewReader(r), max: max}
 }
 
+// errSSETooLong is an event above the reader's limit; the error of
+// next wraps it, saying the limit.
 var errSSETooLong = errors.New("server-sent event too long")
 
 // next returns the next event with data; io.EOF at the end of the stream.
@@ -312,14 +319,22 @@ func (s *sseReader) next() (sseEvent, error) {
 	size := 0
 	for {
 		line, err := s.r.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			size += len(line)
-			if size > s.max {
-				return ev, errSSETooLong
+		// A line longer than the reader's buffer is gathered in pieces
+		// and joined once: it costs at most twice its length.
+		var long []byte
+		if errors.Is(err, bufio.ErrBufferFull) {
+			var pieces gather
+			for errors.Is(err, bufio.ErrBufferFull) {
+				size += len(line)
+				if size > s.max {
+					return ev, s.tooLong()
+				}
+				pieces.add(line)
+				line, err = s.r.ReadSlice('\n')
 			}
-			more := append([]byte(nil), line...)
-			line, err = s.r.ReadSlice('\n')
-			line = append(more, line...)
+			pieces.add(line)
+			long = pieces.join()
+			line = long
 		}
 		if err != nil && (err != io.EOF || len(line) == 0) {
 			if err == io.EOF && started {
@@ -329,7 +344,7 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		size += len(line)
 		if size > s.max {
-			return ev, errSSETooLong
+			return ev, s.tooLong()
 		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
@@ -358,10 +373,15 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		switch string(field) {
 		case "data":
-			if hasData {
+			switch {
+			case hasData:
 				data = append(data, '\n')
+				data = append(data, value...)
+			case long != nil:
+				data = value // the line is the reader's own: no copy
+			default:
+				data = append([]byte(nil), value...)
 			}
-			data = append(data, value...)
 			hasData = true
 		case "event":
 			ev.event = string(value)
@@ -378,4 +398,38 @@ func (s *sseReader) next() (sseEvent, error) {
 			return ev, io.ErrUnexpectedEOF
 		}
 	}
+}
+
+// gather collects the pieces of a long line without copying what it has
+// already gathered: each piece goes into a buffer of its own once the
+// last is full (buffers doubling up to 4 MiB), and join copies them all
+// once.
+type gather struct {
+	bufs  [][]byte
+	total int
+}
+
+func (g *gather) add(p []byte) {
+	g.total += len(p)
+	for len(p) > 0 {
+		if n := len(g.bufs); n == 0 || len(g.bufs[n-1]) == cap(g.bufs[n-1]) {
+			size := 16 << 10
+			if n > 0 {
+				size = min(2*cap(g.bufs[n-1]), 4<<20)
+			}
+			g.bufs = append(g.bufs, make([]byte, 0, size))
+		}
+		last := &g.bufs[len(g.bufs)-1]
+		k := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+}
+
+func (g *gather) join() []byte {
+	out := make([]byte, 0, g.total)
+	for _, b := range g.bufs {
+		out = append(out, b...)
+	}
+	return out
 }

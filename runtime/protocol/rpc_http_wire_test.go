@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -144,7 +145,7 @@ func TestSSERoundTrip(t *testing.T) {
 		t.Errorf("truncated: %v", err)
 	}
 	r = newSSEReader(strings.NewReader("data: "+strings.Repeat("x", 5000)+"\n\n"), 1<<10)
-	if _, err := r.next(); err != errSSETooLong {
+	if _, err := r.next(); !errors.Is(err, errSSETooLong) {
 		t.Errorf("too long: %v", err)
 	}
 }

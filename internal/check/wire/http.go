@@ -95,15 +95,19 @@ func (h *HTTP) do(ctx context.Context, x *Exchange) error {
 		x.SSE = true
 		return h.readSSE(rctx, resp.Body, x)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, h.lim.MaxBytes+1))
+	tooLong := &LimitError{What: "the answer exceeds " + byteSize(h.lim.MaxBytes) + " (the limit of one message)"}
+	if resp.ContentLength > h.lim.MaxBytes {
+		return tooLong
+	}
+	b, err := readLimited(resp.Body, h.lim.MaxBytes)
 	if err != nil {
 		if c := context.Cause(rctx); c != nil {
 			return c
 		}
 		return err
 	}
-	if int64(len(b)) > h.lim.MaxBytes {
-		return &LimitError{What: "the answer exceeds " + byteSize(h.lim.MaxBytes) + " (the limit of one message)"}
+	if b == nil {
+		return tooLong
 	}
 	b = bytes.TrimSpace(b)
 	if ct == "application/json" && len(b) > 0 && Kind(b) != 0 {
@@ -247,4 +251,34 @@ func readLine(r *bufio.Reader, max int64) ([]byte, error) {
 		}
 		line = append(line, b)
 	}
+}
+
+// readLimited reads r to its end, at most max bytes, in pieces joined
+// once: a body costs at most twice its size. It returns nil, nil when r
+// holds more than max bytes, having read max+1 of them.
+func readLimited(r io.Reader, max int64) ([]byte, error) {
+	var pieces [][]byte
+	var total int64
+	for size := int64(32 << 10); ; size = min(2*size, 4<<20) {
+		piece := make([]byte, min(size, max+1-total))
+		n, err := io.ReadFull(r, piece)
+		total += int64(n)
+		if n > 0 {
+			pieces = append(pieces, piece[:n])
+		}
+		if total > max {
+			return nil, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]byte, 0, total)
+	for _, p := range pieces {
+		out = append(out, p...)
+	}
+	return out, nil
 }
