@@ -118,7 +118,7 @@ func (e *emitter) docFile() (*jen.File, error) {
 	} else {
 		f.Comment("ProtocolVersion is the revision of the schema this package implements.")
 	}
-	f.Const().Id("ProtocolVersion").Op("=").Lit(e.pkg.Revision)
+	f.Const().Add(e.own("ProtocolVersion")).Op("=").Lit(e.pkg.Revision)
 	return f, nil
 }
 
