@@ -101,14 +101,14 @@ type builder struct {
 
 	// Names: every Go name the package declares, with the pointer of the
 	// schema node that claimed it, and the Go name of each definition.
-	owners   map[string]string
+	owners map[string]string
 	// ownNames are the names of the package's own API that gave way to a
 	// definition's: the usual name, the one declared ("" for a runtime
 	// name left out). See ownName.
 	ownNames map[string]string
 	// sides and names are what dispatch.go declares, after ownName.
-	sides []ir.Side
-	names ir.ProtocolNames
+	sides    []ir.Side
+	names    ir.ProtocolNames
 	defNames map[*schema.Schema]string
 	// defNameAt is the Go name of each definition by its pointer.
 	defNameAt map[string]string
