@@ -41,7 +41,7 @@ const usage = `mcpgen turns a Model Context Protocol JSON schema into a Go packa
 Usage:
   mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]
-  mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]
+  mcpgen diff --from R1 --to R2 [--format text|markdown|json] [--descriptions] [--from-schema PATH|URL] [--to-schema PATH|URL]
   mcpgen validate --revision R [--type DEFINITION] FILE...
   mcpgen check [--revision R|all] [--format text|json] [--timeout D] URL | -- COMMAND [ARGS...]
   mcpgen revisions
