@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"math"
@@ -21,8 +22,12 @@ import (
 // generates everything with the default names.
 type Options struct {
 	Package  string // Go package name
-	Revision string
-	Source   ir.SourceInfo
+	Revision string // names the revision (and by default the package)
+	// ProtocolVersion is the protocolVersion the package speaks (its
+	// ProtocolVersion constant); "" means Revision, as for the dated
+	// revisions, whose names are their versions.
+	ProtocolVersion string
+	Source          ir.SourceInfo
 	// Rename gives definitions other Go names (definition -> Go name).
 	Rename map[string]string
 	// External maps definitions to existing Go types (definition -> type),
@@ -320,6 +325,7 @@ func (b *builder) build() *ir.Package {
 		NoDispatcher: noDispatcher,
 		OwnNames:     b.ownNames,
 	}
+	pkg.ProtocolVersion = cmp.Or(b.opts.ProtocolVersion, b.opts.Revision)
 	if len(b.errs) == 0 {
 		b.buildOlder(pkg)
 	}

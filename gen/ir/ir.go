@@ -10,8 +10,12 @@ import "strings"
 type Package struct {
 	Name     string // Go package name
 	Revision string
-	Source   SourceInfo
-	Decls    []Decl // sorted by Go name
+	// ProtocolVersion is the protocolVersion the package announces and
+	// accepts (the ProtocolVersion constant): the revision's name unless
+	// it was given (a draft's).
+	ProtocolVersion string
+	Source          SourceInfo
+	Decls           []Decl // sorted by Go name
 	// Protocol is the JSON-RPC layer: the method table and what the
 	// revision's era needs. Nil when the schema defines no methods.
 	Protocol *Protocol

@@ -39,13 +39,13 @@ func Main(args []string) int {
 const usage = `mcpgen turns a Model Context Protocol JSON schema into a Go package.
 
 Usage:
-  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
+  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--protocol-version V] [--config mcpgen.json] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]
   mcpgen diff --from R1 --to R2 [--format text|markdown|json] [--descriptions] [--from-schema PATH|URL] [--to-schema PATH|URL]
   mcpgen validate --revision R [--type DEFINITION] FILE...
   mcpgen check [--revision R|all] [--format text|json] [--timeout D] URL | -- COMMAND [ARGS...]
   mcpgen revisions
-  mcpgen pin --revision R --schema PATH|URL [--url URL] [--no-generate]
+  mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]
 
 Commands:
   generate    write (or, with --check, compare) the Go package of a revision

@@ -250,3 +250,57 @@ func TestGenerateServeOlder(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateProtocolVersion: the --revision name names the package; the
+// protocolVersion the package speaks is --protocol-version, and when it is
+// not given for a name that is not a date, generate says what it assumed.
+func TestGenerateProtocolVersion(t *testing.T) {
+	data, ok := schema.Embedded("2026-07-28")
+	if !ok {
+		t.Fatal("no embedded 2026-07-28")
+	}
+	dir := t.TempDir()
+	draft := filepath.Join(dir, "draft.json")
+	if err := os.WriteFile(draft, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	constant := func(out string) string {
+		b, err := os.ReadFile(filepath.Join(out, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "const ProtocolVersion = ") {
+				return strings.TrimPrefix(line, "const ProtocolVersion = ")
+			}
+		}
+		t.Fatalf("no ProtocolVersion constant in %s/doc.go", out)
+		return ""
+	}
+	out := filepath.Join(dir, "a")
+	code, _, stderr := run(t, "", "generate", "--revision", "draft-next", "--schema", draft, "--out", out, "--protocol-version", "DRAFT-2027-v1")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := constant(out); got != `"DRAFT-2027-v1"` {
+		t.Errorf("ProtocolVersion = %s, want the --protocol-version", got)
+	}
+	if strings.Contains(stderr, "not a date") {
+		t.Errorf("a warning although --protocol-version was given: %s", stderr)
+	}
+	out = filepath.Join(dir, "b")
+	code, _, stderr = run(t, "", "generate", "--revision", "draft-next", "--schema", draft, "--out", out)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := `mcpgen: warning: revision "draft-next" is not a date; the package announces and accepts protocolVersion "draft-next" (give the version the schema speaks with --protocol-version)`; !strings.Contains(stderr, want) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if got := constant(out); got != `"draft-next"` {
+		t.Errorf("ProtocolVersion = %s without --protocol-version", got)
+	}
+	code, _, stderr = run(t, "", "generate", "--revision", "2026-07-28", "--schema", draft, "--out", filepath.Join(dir, "c"))
+	if code != cli.ExitOK || strings.Contains(stderr, "not a date") {
+		t.Errorf("a dated revision: exit %d, stderr %s", code, stderr)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -17,7 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const pinSynopsis = "mcpgen pin --revision R --schema PATH|URL [--url URL] [--no-generate]"
+const pinSynopsis = "mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]"
 
 // modulePath is the module mcpgen pin works in.
 const modulePath = "github.com/mcpgen/mcpgen"
@@ -31,7 +32,8 @@ func runPin(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("pin", env)
 	revision := fs.String("revision", "", "name of the revision to pin, e.g. 2027-01-15")
 	schemaRef := fs.String("schema", "", "the revision's schema.json: a file or an http(s) URL")
-	url := fs.String("url", "", "the upstream URL to record (default: --schema when it is a URL, else the upstream main branch)")
+	url := fs.String("url", "", "the upstream URL to record (default: --schema when it is a URL; a local file is recorded by its name and sha256)")
+	protocolVersion := fs.String("protocol-version", "", "the protocolVersion the revision speaks, recorded with the pin (default: the revision's name; give it for a draft)")
 	noGenerate := fs.Bool("no-generate", false, "only record the pin; do not regenerate generated/")
 	if done, err := parse(fs, args, env, pinSynopsis); done || err != nil {
 		return err
@@ -73,21 +75,26 @@ func runPin(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	// The schema must generate before it is pinned.
-	opts := gen.Options{Package: schema.PackageName(*revision), Revision: *revision,
+	opts := gen.Options{Package: schema.PackageName(*revision), Revision: *revision, ProtocolVersion: *protocolVersion,
 		Source: gen.SourceInfo{URL: src.Origin, SHA256: sum, Pinned: true}}
+	if *protocolVersion == "" && !schema.IsDateRevision(*revision) {
+		fmt.Fprintf(env.Stderr, "mcpgen: warning: revision %q is not a date; its package will announce and accept protocolVersion %q (give the version the schema speaks with --protocol-version)\n", *revision, *revision)
+	}
 	_, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	if err != nil {
 		return err
 	}
-	recorded := *url
-	if recorded == "" {
-		recorded = src.Origin
-		if !strings.HasPrefix(recorded, "https://") && !strings.HasPrefix(recorded, "http://") {
-			recorded = schema.UpstreamURL(*revision)
+	pin := schema.Pin{Revision: *revision, URL: *url, SHA256: sum, ProtocolVersion: *protocolVersion}
+	if pin.URL == "" {
+		if strings.HasPrefix(src.Origin, "https://") || strings.HasPrefix(src.Origin, "http://") {
+			pin.URL = src.Origin
+		} else {
+			pin.File = filepath.Base(src.Origin) // a local file: its name, with the sha256
 		}
 	}
-	pins = append(pins, schema.Pin{Revision: *revision, URL: recorded, SHA256: sum})
+	recorded := cmp.Or(pin.URL, "file "+pin.File)
+	pins = append(pins, pin)
 	slices.SortFunc(pins, func(a, b schema.Pin) int { return strings.Compare(a.Revision, b.Revision) })
 	var revs []string
 	for _, p := range pins {

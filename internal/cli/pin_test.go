@@ -84,11 +84,12 @@ func TestPinRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runIn(t, root, "pin", "--revision", "2025-01-01", "--schema", src, "--no-generate")
+	code, stdout, stderr := runIn(t, root, "pin", "--revision", "2025-01-01", "--schema", src, "--no-generate", "--protocol-version", "DRAFT-v1")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "mcpgen: pinned 2025-01-01 (sha256 "+schema.SHA256(data)+", "+schema.UpstreamURL("2025-01-01")+")") {
+	// A local file is recorded by its name and sha256, never a URL.
+	if !strings.Contains(stdout, "mcpgen: pinned 2025-01-01 (sha256 "+schema.SHA256(data)+", file schema.json)") {
 		t.Errorf("stdout: %q", stdout)
 	}
 	copied, err := os.ReadFile(filepath.Join(root, "schema", "revisions", "2025-01-01", "schema.json"))
@@ -103,6 +104,9 @@ func TestPinRecords(t *testing.T) {
 	var revs []string
 	for _, p := range pins {
 		revs = append(revs, p.Revision)
+		if p.Revision == "2025-01-01" && (p.URL != "" || p.File != "schema.json" || p.SHA256 != schema.SHA256(data) || p.ProtocolVersion != "DRAFT-v1") {
+			t.Errorf("recorded %+v, want the file's name and sha256 and the protocol version, no URL", p)
+		}
 	}
 	if want := "2024-11-05 2025-01-01 2025-03-26 2025-06-18 2025-11-25 2026-07-28"; strings.Join(revs, " ") != want {
 		t.Errorf("pins %v, want %s", revs, want)
