@@ -8,8 +8,9 @@ GO ?= go
 all: check
 
 # Regenerate generated/ from the pinned schemas. The bootstrap tag builds
-# mcpgen without the packages it generates (only `mcpgen validate` uses
-# them), so this works even when generated/ does not compile.
+# mcpgen without the packages it generates (only `mcpgen check` uses them;
+# validate reads the schemas with the runtime's validator), so this works
+# even when generated/ does not compile.
 generate:
 	$(GO) run -tags mcpgen_bootstrap ./cmd/mcpgen generate --all
 

@@ -42,7 +42,7 @@ Usage:
   mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--protocol-version V] [--config mcpgen.json] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]
   mcpgen diff --from R1 --to R2 [--format text|markdown|json] [--descriptions] [--from-schema PATH|URL] [--to-schema PATH|URL]
-  mcpgen validate --revision R [--type DEFINITION] FILE...
+  mcpgen validate (--revision R | --schema PATH|URL) [--type DEFINITION] FILE...
   mcpgen check [--revision R|all] [--format text|json] [--timeout D] URL | -- COMMAND [ARGS...]
   mcpgen revisions
   mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]
@@ -114,7 +114,7 @@ func dispatch(ctx context.Context, args []string, env Env) error {
 	case "diff":
 		return runDiff(ctx, args[1:], env)
 	case "validate":
-		return runValidate(args[1:], env)
+		return runValidate(ctx, args[1:], env)
 	case "check":
 		return runCheck(ctx, args[1:], env)
 	case "revisions":

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -24,10 +22,11 @@ const pinSynopsis = "mcpgen pin --revision R --schema PATH|URL [--url URL] [--pr
 const modulePath = "github.com/mcpgen/mcpgen"
 
 // runPin adds a revision to a checkout of mcpgen: it copies the schema into
-// schema/revisions/<R>/, records its URL and sha256 in
-// schema/revisions/pins.json, lists its generated package in `mcpgen
-// validate`'s registry, and regenerates generated/ (with the mcpgen built
-// from the checkout, so that it embeds the new pin).
+// schema/revisions/<R>/, records its URL (or file name) and sha256 in
+// schema/revisions/pins.json, and regenerates generated/ (with the mcpgen
+// built from the checkout, so that it embeds the new pin). With
+// --no-generate the checkout builds as it is (nothing lists the
+// generated packages); make generate writes the new one later.
 func runPin(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("pin", env)
 	revision := fs.String("revision", "", "name of the revision to pin, e.g. 2027-01-15")
@@ -100,16 +99,14 @@ func runPin(ctx context.Context, args []string, env Env) error {
 	for _, p := range pins {
 		revs = append(revs, p.Revision)
 	}
-	registry, err := registrySource(revs)
-	if err != nil {
-		return err
-	}
+	// Nothing in mcpgen's own code lists the revisions (validate reads the
+	// embedded schemas), so the checkout builds whether or not generated/
+	// is regenerated next.
 	writes := []struct {
 		path string
 		data []byte
 	}{
 		{filepath.Join(root, "schema", "revisions", *revision, "schema.json"), src.Data},
-		{filepath.Join(root, "internal", "cli", registryFile), registry},
 		{pinsPath, schema.FormatPins(pins)}, // last: the pin exists only once its files do
 	}
 	for _, w := range writes {
@@ -155,31 +152,4 @@ func findCheckout() (string, error) {
 			return "", fmt.Errorf("mcpgen pin works in a checkout of %s; there is no go.mod above %s", modulePath, wd)
 		}
 	}
-}
-
-// registryFile is the file listing the generated packages `mcpgen
-// validate` knows.
-const registryFile = "validate_registry.go"
-
-// registrySource renders registryFile for the given revisions.
-func registrySource(revisions []string) ([]byte, error) {
-	f := jen.NewFile("cli")
-	f.HeaderComment(gen.Header)
-	f.HeaderComment("//go:build !mcpgen_bootstrap")
-	f.Comment("registries are the generated packages of the pinned revisions, by")
-	f.Comment("revision. mcpgen pin rewrites this file.")
-	f.Var().Id("registries").Op("=").Map(jen.String()).Id("registry").Values(jen.DictFunc(func(d jen.Dict) {
-		for _, rev := range revisions {
-			pkg := modulePath + "/generated/" + schema.PackageName(rev)
-			d[jen.Lit(rev)] = jen.Values(
-				jen.Id("wrapNew").Call(jen.Qual(pkg, "NewValue")),
-				jen.Id("wrapCheck").Call(jen.Qual(pkg, "UnmarshalAndValidate")),
-			)
-		}
-	}))
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
