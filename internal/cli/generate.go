@@ -325,13 +325,53 @@ func refOptions(env Env, schemaRef string, refMap map[string]string, download bo
 
 // jobOptions are the options of a job's package before customisations.
 func jobOptions(j job, src *schema.Source, strict bool) gen.Options {
-	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: src.Origin, SHA256: schema.SHA256(src.Data)}}
+	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: canonicalPath(src.Origin), SHA256: schema.SHA256(src.Data)}}
 	if src.Pin != nil {
 		opts = gen.PinnedOptions(*src.Pin)
 		opts.Package = j.pkg
 	}
 	opts.Strict = strict
 	return opts
+}
+
+// canonicalPath is how a path is recorded in the generated doc.go and
+// README (the schema's source, the regeneration command): cleaned, with
+// forward slashes, and relative to the root of the module the working
+// directory is in when it is inside it, so that --check does not depend
+// on how the path was typed. A URL is kept as it is.
+func canonicalPath(p string) string {
+	if p == "" || strings.Contains(p, "://") {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	if root := moduleRoot(); root != "" {
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}
+
+// moduleRoot is the directory of the go.mod above the working directory,
+// or "".
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // regenCommand is the command line that regenerates the package of job
@@ -341,7 +381,7 @@ func regenCommand(j job, fl generateFlags) string {
 	if fl.all {
 		// generated/ is regenerated as a whole (its packages import
 		// each other for the conversions).
-		args := []string{"mcpgen", "generate", "--all", "--out", filepath.Dir(j.out)}
+		args := []string{"mcpgen", "generate", "--all", "--out", canonicalPath(filepath.Dir(j.out))}
 		if fl.strict {
 			args = append(args, "--strict")
 		}
@@ -352,9 +392,9 @@ func regenCommand(j job, fl generateFlags) string {
 	}
 	args := []string{"mcpgen", "generate", "--revision", j.revision}
 	if j.schemaRef != "" {
-		args = append(args, "--schema", j.schemaRef)
+		args = append(args, "--schema", canonicalPath(j.schemaRef))
 	}
-	args = append(args, "--out", j.out, "--package", j.pkg)
+	args = append(args, "--out", canonicalPath(j.out), "--package", j.pkg)
 	if fl.protocolVersion != "" {
 		args = append(args, "--protocol-version", fl.protocolVersion)
 	}
@@ -362,7 +402,7 @@ func regenCommand(j job, fl generateFlags) string {
 		args = append(args, "--serve-older", strings.Join(fl.serveOlder, ","))
 	}
 	if fl.configPath != "" {
-		args = append(args, "--config", fl.configPath)
+		args = append(args, "--config", canonicalPath(fl.configPath))
 	}
 	for _, r := range fl.renames {
 		args = append(args, "--rename", r)

@@ -304,3 +304,44 @@ func TestGenerateProtocolVersion(t *testing.T) {
 		t.Errorf("a dated revision: exit %d, stderr %s", code, stderr)
 	}
 }
+
+// TestGenerateCanonicalPaths: the paths doc.go and README record are
+// cleaned and relative to the module root, so --check passes whichever
+// spelling of the same paths it is given.
+func TestGenerateCanonicalPaths(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(t), "golden", "dispatcher", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for name, b := range map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo 1.26\n"), "schemas/s.json": data} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	code, _, stderr := run(t, "", "generate", "--revision", "2020-01-01", "--schema", "./schemas/../schemas/s.json", "--out", "./pkg/x/")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "pkg", "x", "doc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "--schema schemas/s.json --out pkg/x ") || strings.Contains(string(doc), "./") {
+		t.Errorf("doc.go does not record the canonical paths:\n%s", doc)
+	}
+	// The same paths typed otherwise, from another directory of the module.
+	t.Chdir(filepath.Join(root, "sub"))
+	code, _, stderr = run(t, "", "generate", "--revision", "2020-01-01", "--schema", filepath.Join(root, "schemas", "s.json"), "--out", "../pkg/x", "--check")
+	if code != cli.ExitOK {
+		t.Errorf("--check with other spellings of the paths: exit %d: %s", code, stderr)
+	}
+}
