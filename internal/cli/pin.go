@@ -119,7 +119,7 @@ func runPin(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "mcpgen: run make generate to write generated/%s\n", schema.PackageName(*revision))
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, "go", "run", "-tags", "mcpgen_bootstrap", "./cmd/mcpgen", "generate", "--all")
+	cmd := exec.CommandContext(ctx, "go", "run", "./internal/cmd/mcpgen-generate", "generate", "--all")
 	cmd.Dir, cmd.Stdout, cmd.Stderr = root, env.Stdout, env.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("regenerating generated/ (go run ./cmd/mcpgen generate --all in %s): %w", root, err)
