@@ -27,7 +27,7 @@ func runValidate(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	var data []byte
-	what := *revision
+	var what string
 	switch {
 	case *revision != "" && *schemaRef != "":
 		return &usageError{"validate takes --revision or --schema, not both"}
