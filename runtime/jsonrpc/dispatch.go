@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
 )
@@ -305,6 +306,7 @@ func (d *Dispatcher) ReadEnvelope(msg []byte) (env Envelope, errResp []byte) {
 	dec.Object()
 	var jsonrpc string
 	var hasJSONRPC, hasMethod, methodOK bool
+	var folded, foldedOf string // a member named as one of the envelope's in another case, and that one
 	for first := true; dec.NextMember(&first); {
 		switch dec.Key {
 		case "jsonrpc":
@@ -333,6 +335,9 @@ func (d *Dispatcher) ReadEnvelope(msg []byte) (env Envelope, errResp []byte) {
 			env.Response = true
 			dec.Skip()
 		default:
+			if folded == "" {
+				folded, foldedOf = foldedEnvelopeMember(dec.Key)
+			}
 			dec.Skip()
 		}
 	}
@@ -341,6 +346,11 @@ func (d *Dispatcher) ReadEnvelope(msg []byte) (env Envelope, errResp []byte) {
 		id = nil
 	}
 	switch {
+	case folded != "":
+		// A peer that matches names case-insensitively (encoding/json)
+		// would read this member as the envelope's: refused, so that
+		// two parsers cannot read one message two ways.
+		return env, d.ErrorResponse(id, CodeInvalidRequest, "invalid request: member "+codec.Quote(folded)+" differs from "+codec.Quote(foldedOf)+" only in case", nil)
 	case !hasJSONRPC:
 		return env, d.ErrorResponse(id, CodeInvalidRequest, `invalid request: missing "jsonrpc": "2.0"`, nil)
 	case jsonrpc != "2.0":
@@ -674,4 +684,16 @@ func InvalidResult(err error) error {
 		return &RPCError{Code: CodeInternalError, Message: "internal error: the handler's result breaks the schema: " + vs[0].String(), Data: data}
 	}
 	return &RPCError{Code: CodeInternalError, Message: "internal error: " + err.Error()}
+}
+
+// foldedEnvelopeMember returns name and the envelope's member name
+// (jsonrpc, id, method, params, result, error) it spells in another case,
+// or "", "".
+func foldedEnvelopeMember(name string) (string, string) {
+	for _, m := range [...]string{"jsonrpc", "id", "method", "params", "result", "error"} {
+		if name != m && strings.EqualFold(name, m) {
+			return name, m
+		}
+	}
+	return "", ""
 }
