@@ -17,12 +17,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // Options configure New.
@@ -94,7 +96,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		Instructions:         up.Instructions(),
 		Principal:            opts.Principal,
 		SkipResultValidation: !opts.Strict,
-		Middleware:           []mcp.Middleware{p.tap.downstream},
+		Middleware:           []mcp.Middleware{p.tap.downstream, finishAtEOF},
 		Logger:               opts.Logger,
 		RequestTimeout:       opts.RequestTimeout,
 	}
@@ -161,6 +163,27 @@ func (p *Proxy) listen(ctx context.Context) {
 			}
 		}
 	}()
+}
+
+// finishAtEOF lets the requests in flight when the downstream input ends
+// finish (within the dispatcher's ShutdownGrace): their contexts end with
+// the client's cancellation, a deadline or the proxy's shutdown, not with
+// the end of the input.
+func finishAtEOF(next mcp.Handler) mcp.Handler {
+	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
+		if req.Sent {
+			return next(ctx, req)
+		}
+		detached, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+		defer cancel(nil)
+		stop := context.AfterFunc(ctx, func() {
+			if cause := context.Cause(ctx); !errors.Is(cause, io.EOF) {
+				cancel(cause)
+			}
+		})
+		defer stop()
+		return next(detached, req)
+	}
 }
 
 // Dispatcher returns the dispatcher that serves downstream clients: Serve
