@@ -54,7 +54,7 @@ type you struct {
 
 // modernServer is a server of 2026-07-28 only, over HTTP on 127.0.0.1:
 // an add tool and a greet tool that asks for a name (multi round-trip).
-func modernServer(t *testing.T, ttl time.Duration, scope mcp.CacheScope, mw ...mcp.Middleware) (*mcp.Server, *counter, string) {
+func modernServer(t testing.TB, ttl time.Duration, scope mcp.CacheScope, mw ...mcp.Middleware) (*mcp.Server, *counter, string) {
 	t.Helper()
 	s := &mcp.Server{TTL: ttl, CacheScope: scope}
 	mcp.AddTool(s, mcp.Tool{Name: "add"}, func(ctx context.Context, p *mcp.CallToolRequestParams, in addArgs) (*mcp.CallToolResult, error) {
@@ -90,7 +90,7 @@ func jsonNumber(n int64) string {
 }
 
 // serveProxy serves p over HTTP on 127.0.0.1.
-func serveProxy(t *testing.T, p *Proxy) string {
+func serveProxy(t testing.TB, p *Proxy) string {
 	t.Helper()
 	hs := httptest.NewServer(mcp.NewHTTPHandler(p.Dispatcher(), mcp.HTTPOptions{}))
 	t.Cleanup(hs.Close)
