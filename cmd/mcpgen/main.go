@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/mcpgen/mcpgen/internal/cli"
+	_ "github.com/mcpgen/mcpgen/internal/cli/checkcmd" // mcpgen check
+	_ "github.com/mcpgen/mcpgen/internal/cli/proxycmd" // mcpgen proxy
 )
 
 func main() {
