@@ -598,10 +598,16 @@ func TestKeywordsAlone(t *testing.T) {
 // for minutes (README, Validation). A batch is small (10 schemas, without
 // the dispatcher) because the fuzzing engine stops a worker whose input
 // runs for 10 seconds. Its findings are kept under testdata/fuzz/FuzzKeywords.
+// Under -short (without -fuzz) the first seed runs, and each other input
+// only in its slice of testenv.Sample.
 func FuzzKeywords(f *testing.F) {
 	f.Add(uint64(1), false)
 	f.Add(uint64(2), true)
+	sample := testenv.Sample(f)
 	f.Fuzz(func(t *testing.T, seed uint64, draft07 bool) {
+		if (seed != 1 || draft07) && !sample.Keep(fmt.Sprint(seed, draft07)) {
+			t.Skip("-short: another slice's input")
+		}
 		d := randschema.Draft202012
 		if draft07 {
 			d = randschema.Draft07
