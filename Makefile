@@ -3,7 +3,7 @@
 # docs/generating.md: "Where the schemas come from").
 GO ?= go
 
-.PHONY: all generate test check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance conformance-replicas conformance-deps
+.PHONY: all generate test test-short check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance conformance-replicas conformance-deps
 
 all: check
 
@@ -62,6 +62,17 @@ test: interop-deps
 	cd otel && $(GO) test -race ./...
 	cd interop && $(GO) vet ./... && MCPGEN_INTEROP_TS=1 $(GO) test ./...
 	cd bench && $(GO) vet ./sidebyside/... && $(GO) test -count=1 -run SideBySide .
+
+# The daily loop (README): gofmt -l and mcpgen's own tests under -short.
+# -short samples the long tests: TestDifferential and TestGolden's builds
+# run one slice of their cases, TestKeywordsDifferential one small batch
+# (internal/testenv: MCPGEN_SAMPLE=k/n picks slice k of n, default 0/8;
+# MCPGEN_SAMPLE=all runs every case), and the tests that build whole
+# modules skip. make test is the full command, and what CI runs.
+test-short:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt -l reports:"; echo "$$unformatted"; exit 1; fi
+	$(GO) test -short -timeout 15m ./...
 
 # Everything a change must pass: generated/ is up to date, vet, tests.
 check:

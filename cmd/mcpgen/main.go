@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/cli"
 	_ "github.com/mcpgen/mcpgen/internal/cli/checkcmd" // mcpgen check
+	_ "github.com/mcpgen/mcpgen/internal/cli/proxycmd" // mcpgen proxy
 )
 
 func main() {

@@ -44,6 +44,7 @@ Usage:
   mcpgen diff --from R1 --to R2 [--format text|markdown|json] [--descriptions] [--from-schema PATH|URL] [--to-schema PATH|URL]
   mcpgen validate (--revision R | --schema PATH|URL) [--type DEFINITION] FILE...
   mcpgen check [--revision R|all] [--format text|json] [--timeout D] URL | -- COMMAND [ARGS...]
+  mcpgen proxy [--listen stdio|HOST:PORT] [--strict] [--cache-bytes N] URL | -- COMMAND [ARGS...]
   mcpgen revisions
   mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]
 
@@ -52,6 +53,7 @@ Commands:
   diff        print what changed for a Go user between two revisions
   validate    check JSON documents against a revision's schema with its generated validators
   check       check a running MCP server against the requirements of the revision it negotiates
+  proxy       serve clients of any revision and forward to a server of any revision, checking every message
   revisions   list the pinned revisions: package, sha256, upstream URL, whether embedded
   pin         add a revision to a checkout of mcpgen (schema, pin, generated package)
 
@@ -156,12 +158,17 @@ func dispatch(ctx context.Context, args []string, env Env) error {
 			return run(ctx, args[1:], env)
 		}
 		return &usageError{"this build of mcpgen generates only (internal/cmd/mcpgen-generate, which make generate runs); mcpgen check is in cmd/mcpgen"}
+	case "proxy":
+		if run, ok := commands["proxy"]; ok {
+			return run(ctx, args[1:], env)
+		}
+		return &usageError{"this build of mcpgen generates only (internal/cmd/mcpgen-generate, which make generate runs); mcpgen proxy is in cmd/mcpgen"}
 	case "revisions":
 		return runRevisions(args[1:], env)
 	case "pin":
 		return runPin(ctx, args[1:], env)
 	}
-	return &usageError{fmt.Sprintf("unknown command %q (want generate, diff, validate, check, revisions or pin)", args[0])}
+	return &usageError{fmt.Sprintf("unknown command %q (want generate, diff, validate, check, proxy, revisions or pin)", args[0])}
 }
 
 // newFlags returns a flag set that reports errors instead of exiting.
@@ -186,7 +193,7 @@ func parse(fs *pflag.FlagSet, args []string, env Env, synopsis string) (bool, er
 		printHelp(fs, env, synopsis)
 		return true, nil
 	}
-	if fs.NArg() > 0 && fs.Name() != "validate" && fs.Name() != "check" {
+	if fs.NArg() > 0 && fs.Name() != "validate" && fs.Name() != "check" && fs.Name() != "proxy" {
 		return false, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	return false, nil

@@ -49,7 +49,7 @@ func TestPinNewRevision(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "MCPGEN_OFFLINE=1")
+	env = append(env, "GOWORK=off", testenv.GoFlags, "GOPROXY=off", "MCPGEN_OFFLINE=1")
 	run := func(name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)

@@ -1,0 +1,263 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	old "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/internal/legacyserver"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+)
+
+// counter counts the requests a server receives, by method.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *counter) middleware(next mcp.Handler) mcp.Handler {
+	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
+		if !req.Sent {
+			c.mu.Lock()
+			if c.n == nil {
+				c.n = map[string]int{}
+			}
+			c.n[req.Method]++
+			c.mu.Unlock()
+		}
+		return next(ctx, req)
+	}
+}
+
+func (c *counter) get(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[method]
+}
+
+type addArgs struct {
+	A int64 `json:"a"`
+	B int64 `json:"b"`
+}
+
+type you struct {
+	Name string `json:"name" jsonschema:"Your name"`
+}
+
+// modernServer is a server of 2026-07-28 only, over HTTP on 127.0.0.1:
+// an add tool and a greet tool that asks for a name (multi round-trip).
+func modernServer(t testing.TB, ttl time.Duration, scope mcp.CacheScope, mw ...mcp.Middleware) (*mcp.Server, *counter, string) {
+	t.Helper()
+	s := &mcp.Server{TTL: ttl, CacheScope: scope}
+	mcp.AddTool(s, mcp.Tool{Name: "add"}, func(ctx context.Context, p *mcp.CallToolRequestParams, in addArgs) (*mcp.CallToolResult, error) {
+		return mcp.TextResult(jsonNumber(in.A + in.B)), nil
+	})
+	mcp.AddTool(s, mcp.Tool{Name: "greet"}, func(ctx context.Context, p *mcp.CallToolRequestParams, _ struct{}) (*mcp.CallToolResult, error) {
+		in := mcp.Ask(p.InputResponses)
+		name := in.Elicit("name", mcp.Form[you]("Who are you?"))
+		if err := in.Err(); err != nil {
+			return nil, err
+		}
+		v, ok, err := mcp.FormValue[you](name)
+		if err != nil || !ok {
+			return mcp.ErrorResult("no name"), err
+		}
+		return mcp.TextResult("Hello, " + v.Name + "!"), nil
+	})
+	c := &counter{}
+	d := mcp.NewServerDispatcher(s, mcp.ServerOptions{
+		ServerInfo:       mcp.Implementation{Name: "modern-only", Version: "1"},
+		OnlyThisRevision: true,
+		Middleware:       append([]mcp.Middleware{c.middleware}, mw...),
+	})
+	hs := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
+	t.Cleanup(hs.Close)
+	t.Cleanup(s.EndSubscriptions)
+	return s, c, hs.URL
+}
+
+func jsonNumber(n int64) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+// serveProxy serves p over HTTP on 127.0.0.1.
+func serveProxy(t testing.TB, p *Proxy) string {
+	t.Helper()
+	hs := httptest.NewServer(mcp.NewHTTPHandler(p.Dispatcher(), mcp.HTTPOptions{}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+func newProxy(t *testing.T, opts Options) *Proxy {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	p, err := New(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// elicitor is a 2025-11-25 client's handler that answers a form with a
+// name.
+type elicitor struct {
+	old.UnimplementedClientHandler
+	asked int
+}
+
+func (e *elicitor) Elicit(ctx context.Context, p old.ElicitRequestParams) (*old.ElicitResult, error) {
+	e.asked++
+	return &old.ElicitResult{Action: old.ElicitResultActionAccept, Content: map[string]old.ElicitResultContentValue{"name": {Kind: old.KindString, Str: "Ada"}}}, nil
+}
+
+// A 2025-11-25 client lists and calls the tools of a 2026-07-28-only
+// server through the proxy, and answers its input request.
+func TestOlderClientModernServer(t *testing.T) {
+	_, up, url := modernServer(t, 0, "")
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}})
+	if v := p.UpstreamVersion(); v != mcp.ProtocolVersion {
+		t.Fatalf("upstream version %q", v)
+	}
+	purl := serveProxy(t, p)
+	ctx := context.Background()
+	h := &elicitor{}
+	c, err := old.Connect(ctx, &old.HTTPTransport{URL: purl}, h, old.ClientOptions{Capabilities: old.ClientCapabilities{Elicitation: &old.ClientCapabilitiesElicitation{Form: &old.ClientCapabilitiesElicitationForm{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if v := c.ProtocolVersion(); v != "2025-11-25" {
+		t.Errorf("downstream version %q", v)
+	}
+	if info := c.ServerInfo(); info == nil || info.Name != "modern-only" {
+		t.Errorf("serverInfo %+v", info)
+	}
+	tools, err := c.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	if strings.Join(names, ",") != "add,greet" {
+		t.Errorf("tools %v", names)
+	}
+	res, err := c.CallTool(ctx, &old.CallToolRequestParams{Name: "add", Arguments: json.RawMessage(`{"a":40,"b":2}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "42" {
+		t.Errorf("add = %q", got)
+	}
+	res, err = c.CallTool(ctx, &old.CallToolRequestParams{Name: "greet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "Hello, Ada!" || h.asked != 1 {
+		t.Errorf("greet = %q after %d elicitations", got, h.asked)
+	}
+	if n := up.get(mcp.MethodCallTool); n != 3 {
+		t.Errorf("upstream got %d tools/call, want 3 (add, greet and its retry)", n)
+	}
+	if vs := p.Tap().Violations(); len(vs) != 0 {
+		t.Errorf("violations: %v", vs)
+	}
+	if p.Tap().Checked() < 6 {
+		t.Errorf("checked %d messages", p.Tap().Checked())
+	}
+}
+
+// stdioPair serves p on an in-process stdio connection and returns the
+// client's end.
+func stdioPair(t *testing.T, p *Proxy) io.ReadWriteCloser {
+	t.Helper()
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.Dispatcher().Serve(context.Background(), c2sR, s2cW)
+		s2cW.Close()
+	}()
+	t.Cleanup(func() {
+		c2sW.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("the proxy did not stop serving")
+		}
+	})
+	return struct {
+		io.Reader
+		io.WriteCloser
+	}{s2cR, c2sW}
+}
+
+// A 2026-07-28 client uses a 2025-06-18 server through the proxy (stdio
+// downstream, HTTP upstream); what 2025-06-18 cannot carry is a clear
+// JSON-RPC error.
+func TestModernClientOlderServer(t *testing.T) {
+	srv, err := legacyserver.New("2025-06-18", legacyserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.HTTP(legacyserver.HTTPConfig{}))
+	t.Cleanup(hs.Close)
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: hs.URL}})
+	if v := p.UpstreamVersion(); v != "2025-06-18" {
+		t.Fatalf("upstream version %q", v)
+	}
+	ctx := context.Background()
+	c, err := mcp.Connect(ctx, &mcp.StreamTransport{Conn: stdioPair(t, p)}, nil, mcp.ClientOptions{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if v := c.ProtocolVersion(); v != mcp.ProtocolVersion {
+		t.Errorf("downstream version %q", v)
+	}
+	tools, err := c.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 9 || tools.Tools[0].Name != "echo" {
+		t.Errorf("tools: %d, first %q", len(tools.Tools), tools.Tools[0].Name)
+	}
+	res, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "echo", Arguments: json.RawMessage(`{"text":"through"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "through" {
+		t.Errorf("echo = %q", got)
+	}
+	// The server's own request to its client names no downstream client:
+	// refused with an error that says so (the tool reports it).
+	res, err = c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "roots"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError == nil || !*res.IsError || !strings.Contains(res.Text(), "not forwarded") {
+		t.Errorf("roots through the proxy: %q", res.Text())
+	}
+	// The proxy does not forward subscriptions/listen: a clear -32601.
+	_, err = c.SubscriptionsListen(ctx, &mcp.SubscriptionsListenRequestParams{})
+	var re *mcp.RPCError
+	if !errors.As(err, &re) || re.Code != mcp.CodeMethodNotFound {
+		t.Errorf("subscriptions/listen through the proxy: %v", err)
+	}
+	if vs := p.Tap().Violations(); len(vs) != 0 {
+		t.Errorf("violations: %v", vs)
+	}
+}

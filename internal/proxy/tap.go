@@ -1,0 +1,276 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+)
+
+// A Violation is one schema rule a message crossing the proxy broke.
+type Violation struct {
+	// Side is "downstream" (the proxy's clients) or "upstream" (its
+	// server); Version is that side's protocol version.
+	Side, Version string
+	// Method is the request's method; Part is "params" or "result".
+	Method, Part string
+	// Pointer is the JSON pointer of the offending value in the part;
+	// Keyword the schema rule; Message says what is wrong.
+	Pointer, Keyword, Message string
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%s %s %s %s: %s: %s: %s", v.Side, v.Version, v.Method, v.Part, pointerText(v.Pointer), v.Keyword, v.Message)
+}
+
+func pointerText(p string) string {
+	if p == "" {
+		return "(root)"
+	}
+	return p
+}
+
+// Tap checks every message the proxy forwards against its side's revision
+// schema and keeps count. It is safe for concurrent use.
+type Tap struct {
+	logger *slog.Logger
+	strict bool
+
+	checked, hits, misses atomic.Int64
+	mu                    sync.Mutex
+	counts                map[string]int // side method part pointer keyword -> n
+	first                 []Violation    // the first maxKept violations
+}
+
+// maxKept bounds the violations a Tap keeps (the counts go on).
+const maxKept = 100
+
+func newTap(logger *slog.Logger, strict bool) *Tap {
+	return &Tap{logger: logger, strict: strict, counts: map[string]int{}}
+}
+
+func (t *Tap) hit()  { t.hits.Add(1) }
+func (t *Tap) miss() { t.misses.Add(1) }
+
+// Checked returns how many messages the tap checked.
+func (t *Tap) Checked() int64 { return t.checked.Load() }
+
+// CacheHits and CacheMisses count the cacheable requests answered from
+// the cache and forwarded.
+func (t *Tap) CacheHits() int64   { return t.hits.Load() }
+func (t *Tap) CacheMisses() int64 { return t.misses.Load() }
+
+// Violations returns the first violations seen (at most 100).
+func (t *Tap) Violations() []Violation {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Violation(nil), t.first...)
+}
+
+// Summary is the tap's record for a person: messages checked, cache hits
+// and misses, and each distinct violation with its count.
+func (t *Tap) Summary() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var b strings.Builder
+	total := 0
+	for _, n := range t.counts {
+		total += n
+	}
+	fmt.Fprintf(&b, "mcpgen proxy: %d messages checked, %d violations; cache: %d hits, %d misses\n", t.checked.Load(), total, t.hits.Load(), t.misses.Load())
+	keys := make([]string, 0, len(t.counts))
+	for k := range t.counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "  %dx %s\n", t.counts[k], k)
+	}
+	return b.String()
+}
+
+// record logs and counts the violations of err, which checked a part of
+// a message; it returns them.
+func (t *Tap) record(side, version, method, part string, err error) []Violation {
+	var vs []Violation
+	var ve *codec.ValidationError
+	var ce *protocol.ConversionError
+	switch {
+	case errors.As(err, &ve):
+		for _, v := range ve.Violations {
+			vs = append(vs, Violation{Side: side, Version: version, Method: method, Part: part, Pointer: v.Pointer, Keyword: v.Keyword, Message: v.Message})
+		}
+	case errors.As(err, &ce):
+		vs = append(vs, Violation{Side: side, Version: version, Method: method, Part: part, Pointer: ce.Pointer, Keyword: "conversion", Message: ce.Message})
+	default:
+		vs = append(vs, Violation{Side: side, Version: version, Method: method, Part: part, Keyword: "syntax", Message: err.Error()})
+	}
+	t.mu.Lock()
+	for _, v := range vs {
+		t.counts[fmt.Sprintf("%s %s %s %s %s %s", v.Side, v.Version, v.Method, v.Part, pointerText(v.Pointer), v.Keyword)]++
+		if len(t.first) < maxKept {
+			t.first = append(t.first, v)
+		}
+	}
+	t.mu.Unlock()
+	if t.logger != nil {
+		for _, v := range vs {
+			t.logger.Warn("mcpgen proxy: schema violation", "side", v.Side, "version", v.Version, "method", v.Method, "part", v.Part, "pointer", v.Pointer, "rule", v.Keyword, "message", v.Message)
+		}
+	}
+	return vs
+}
+
+// refusal is the error a strict tap answers with.
+func refusal(vs []Violation) error {
+	v := vs[0]
+	return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("mcpgen proxy: the %s's %s of %s breaks the %s schema at %s (%s): %s", v.Side, v.Part, v.Method, v.Version, pointerText(v.Pointer), v.Keyword, v.Message)}
+}
+
+// upstream is the upstream client's middleware: it checks each result the
+// upstream sends against the upstream's revision and keeps an
+// InputRequiredResult for forwardInput.
+func (t *Tap) upstream(next mcp.Handler) mcp.Handler {
+	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
+		res, err := next(ctx, req)
+		if err != nil || req.Notification || !req.Sent {
+			return res, err
+		}
+		raw, ok := res.(jsonrpc.RawResult)
+		if !ok {
+			return res, err
+		}
+		t.checked.Add(1)
+		version := req.ProtocolVersion()
+		if cerr := checkResult(version, req.Method, raw); cerr != nil {
+			vs := t.record("upstream", version, req.Method, "result", cerr)
+			if t.strict {
+				return nil, refusal(vs)
+			}
+		}
+		if slot, _ := ctx.Value(inputSlotKey{}).(*inputSlot); slot != nil && version == mcp.ProtocolVersion {
+			if ir, _ := protocol.ResultKind(raw, true); ir {
+				slot.raw = append(slot.raw[:0], raw...)
+			}
+		}
+		return res, err
+	}
+}
+
+// downstream is the dispatcher's middleware: it checks each request a
+// downstream client sends against that client's revision (the dispatcher
+// refuses what breaks it in any case) and each result going down.
+func (t *Tap) downstream(next mcp.Handler) mcp.Handler {
+	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
+		if req.Sent {
+			return next(ctx, req)
+		}
+		t.checked.Add(1)
+		version := req.ProtocolVersion()
+		if cerr := checkParams(version, req.Method, req.Params); cerr != nil {
+			t.record("downstream", version, req.Method, "params", cerr)
+		}
+		res, err := next(ctx, req)
+		if err != nil || req.Notification {
+			return res, err
+		}
+		if v, ok := res.(interface{ Validate() error }); ok {
+			t.checked.Add(1)
+			if cerr := v.Validate(); cerr != nil {
+				vs := t.record("downstream", mcp.ProtocolVersion, req.Method, "result", cerr)
+				if t.strict {
+					return nil, refusal(vs)
+				}
+			}
+		}
+		return res, err
+	}
+}
+
+// validatable is a generated value that decodes and checks itself.
+type validatable interface {
+	UnmarshalJSON([]byte) error
+	Validate() error
+}
+
+// modernParams and modernResults make the 2026-07-28 params and results
+// of the methods the proxy forwards.
+var modernParams = map[string]func() validatable{
+	mcp.MethodListTools:             func() validatable { return new(mcp.PaginatedRequestParams) },
+	mcp.MethodListPrompts:           func() validatable { return new(mcp.PaginatedRequestParams) },
+	mcp.MethodListResources:         func() validatable { return new(mcp.PaginatedRequestParams) },
+	mcp.MethodListResourceTemplates: func() validatable { return new(mcp.PaginatedRequestParams) },
+	mcp.MethodReadResource:          func() validatable { return new(mcp.ReadResourceRequestParams) },
+	mcp.MethodCallTool:              func() validatable { return new(mcp.CallToolRequestParams) },
+	mcp.MethodGetPrompt:             func() validatable { return new(mcp.GetPromptRequestParams) },
+	mcp.MethodComplete:              func() validatable { return new(mcp.CompleteRequestParams) },
+	mcp.MethodDiscover:              func() validatable { return new(mcp.RequestParams) },
+}
+
+var modernResults = map[string]func() validatable{
+	mcp.MethodListTools:             func() validatable { return new(mcp.ListToolsResult) },
+	mcp.MethodListPrompts:           func() validatable { return new(mcp.ListPromptsResult) },
+	mcp.MethodListResources:         func() validatable { return new(mcp.ListResourcesResult) },
+	mcp.MethodListResourceTemplates: func() validatable { return new(mcp.ListResourceTemplatesResult) },
+	mcp.MethodReadResource:          func() validatable { return new(mcp.ReadResourceResult) },
+	mcp.MethodCallTool:              func() validatable { return new(mcp.CallToolResult) },
+	mcp.MethodGetPrompt:             func() validatable { return new(mcp.GetPromptResult) },
+	mcp.MethodComplete:              func() validatable { return new(mcp.CompleteResult) },
+	mcp.MethodDiscover:              func() validatable { return new(mcp.DiscoverResult) },
+}
+
+// older returns the conversions of version, or nil.
+func older(version string) *mcp.Older {
+	for _, o := range mcp.OlderRevisions {
+		if o.Revision() == version {
+			return o
+		}
+	}
+	return nil
+}
+
+// checkParams checks a request's params against version's schema; methods
+// it does not know are not checked (the dispatcher answers them).
+func checkParams(version, method string, params []byte) error {
+	if o := older(version); o != nil {
+		if !o.Carries(method) {
+			return nil
+		}
+		_, err := o.ParamsFromOlder(method, params)
+		return err
+	}
+	mk := modernParams[method]
+	if mk == nil || version != mcp.ProtocolVersion || params == nil {
+		return nil
+	}
+	return codec.UnmarshalAndValidate(params, mk())
+}
+
+// checkResult checks a result against version's schema. An
+// InputRequiredResult is checked as one.
+func checkResult(version, method string, result []byte) error {
+	if o := older(version); o != nil {
+		if !o.Carries(method) {
+			return nil
+		}
+		_, err := o.ResultFromOlder(method, result)
+		return err
+	}
+	mk := modernResults[method]
+	if mk == nil || version != mcp.ProtocolVersion {
+		return nil
+	}
+	if ir, _ := protocol.ResultKind(result, true); ir {
+		return codec.UnmarshalAndValidate(result, new(mcp.InputRequiredResult))
+	}
+	return codec.UnmarshalAndValidate(result, mk())
+}
