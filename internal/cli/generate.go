@@ -37,7 +37,7 @@ type generateFlags struct {
 	// newestOnly (--newest-only) turns off the older revisions a
 	// revision without an initialize handshake serves by default.
 	newestOnly bool
-	custom                        gen.Options // renames, external types, what to leave out
+	custom     gen.Options // renames, external types, what to leave out
 	// The customisation flags as given, for the command line the package
 	// documents.
 	configPath                 string
