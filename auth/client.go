@@ -172,6 +172,20 @@ func (t *Transport) isServer(u *url.URL) bool {
 
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if prev := req.Response; prev != nil && prev.Request != nil {
+		// A redirect the client follows: never from https to http, and
+		// to another origin without credentials.
+		from := prev.Request.URL
+		if strings.EqualFold(from.Scheme, "https") && !strings.EqualFold(req.URL.Scheme, "https") {
+			return nil, fmt.Errorf("auth: refused the redirect from %s to %s: from https to %s", redactedURL(from), redactedURL(req.URL), req.URL.Scheme)
+		}
+		if !sameOrigin(from, req.URL) && hasCredentials(req.Header) {
+			req = req.Clone(req.Context())
+			for _, h := range credentialHeaders {
+				req.Header.Del(h)
+			}
+		}
+	}
 	if !t.isServer(req.URL) {
 		return t.base.RoundTrip(req)
 	}
@@ -450,4 +464,24 @@ func (t *Transport) refresh(ctx context.Context, as *ServerMetadata, rec *tokenR
 	}
 	t.logf("auth: refreshed the token")
 	return fresh, saveJSON(ctx, t.store, tokenKey(t.serverKey), fresh)
+}
+
+// credentialHeaders are the request headers that carry credentials: a
+// redirect to another origin goes without them.
+var credentialHeaders = []string{"Authorization", "Cookie", "Proxy-Authorization", "DPoP"}
+
+func hasCredentials(h http.Header) bool {
+	for _, name := range credentialHeaders {
+		if _, ok := h[http.CanonicalHeaderKey(name)]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// redactedURL is u without user information, query and fragment.
+func redactedURL(u *url.URL) string {
+	v := *u
+	v.User, v.RawQuery, v.Fragment, v.RawFragment = nil, "", "", ""
+	return v.String()
 }

@@ -688,3 +688,55 @@ func TestLoopbackClose(t *testing.T) {
 		t.Error("a loopback listener on a non-loopback address")
 	}
 }
+
+// TestRedirectDropsCredentialsOfTheRequest: credentials a request carries
+// itself are not sent on to another origin (another port of the same
+// host, which net/http would send them to), and https to http is refused.
+func TestRedirectDropsCredentialsOfTheRequest(t *testing.T) {
+	var seen atomic.Value
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Store(r.Header.Clone())
+	}))
+	defer other.Close()
+	redir := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/landed", http.StatusTemporaryRedirect)
+	}))
+	defer redir.Close()
+	tr, _ := NewTransport(redir.URL+"/mcp", Config{})
+	req, _ := http.NewRequest(http.MethodPost, redir.URL+"/elsewhere", strings.NewReader("{}"))
+	for _, h := range []string{"Authorization", "Cookie", "Proxy-Authorization", "DPoP", "X-Trace"} {
+		req.Header.Set(h, "s3cret")
+	}
+	resp, err := tr.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	h, _ := seen.Load().(http.Header)
+	if h == nil {
+		t.Fatal("the redirect was not followed")
+	}
+	for _, name := range credentialHeaders {
+		if v := h.Get(name); v != "" {
+			t.Errorf("%s sent to another origin: %q", name, v)
+		}
+	}
+	if h.Get("X-Trace") == "" {
+		t.Error("a header that is no credential was dropped")
+	}
+
+	secure := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/plain", http.StatusTemporaryRedirect)
+	}))
+	defer secure.Close()
+	tr2, _ := NewTransport(secure.URL+"/mcp", Config{Base: secure.Client().Transport})
+	seen.Store(http.Header(nil))
+	_, err = tr2.Client().Post(secure.URL+"/elsewhere", "application/json", strings.NewReader("{}"))
+	want := "auth: refused the redirect from " + secure.URL + "/elsewhere to " + other.URL + "/plain: from https to http"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if h, _ := seen.Load().(http.Header); h != nil {
+		t.Error("the http server was reached")
+	}
+}

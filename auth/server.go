@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -40,9 +41,13 @@ type ResourceServer struct {
 	ScopesSupported []string
 	// ResourceName is published in the metadata.
 	ResourceName string
-	// MaxBodyBytes bounds the JSON-RPC body read to find the method and
-	// tool; 0 means 4 MiB. A larger body gets 413.
+	// MaxBodyBytes bounds the JSON-RPC body an authenticated request's
+	// scopes are found in (with MethodScopes or ToolScopes); 0 means
+	// 4 MiB. A larger body gets 413.
 	MaxBodyBytes int64
+	// MaxBatch bounds the messages of a JSON-RPC batch scanned for
+	// scopes; 0 means 1000. A longer batch gets 413.
+	MaxBatch int
 }
 
 // MetadataPath returns the path-based well-known location of the
@@ -108,32 +113,39 @@ func (rs *ResourceServer) Handle(mux *http.ServeMux, mcp http.Handler) {
 // one the Verifier refuses, gets 401; a token whose scopes do not cover
 // the request gets 403 insufficient_scope naming the scopes needed. The
 // verified Principal is in the context next sees (PrincipalFrom).
+//
+// The token is checked before any byte of the body is read, so a request
+// without a valid token costs no more than its headers; its 401 names
+// Scopes only. With MethodScopes or ToolScopes, the body of an
+// authenticated POST is then scanned for its methods and tool names (at
+// most MaxBodyBytes, MaxBatch messages in a batch) and handed to next
+// whole.
 func (rs *ResourceServer) Middleware(next http.Handler) http.Handler {
 	if rs.Verifier == nil {
 		panic("auth: ResourceServer.Middleware without a Verifier")
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		needed, status := rs.requiredScopes(r)
-		if status != 0 {
-			http.Error(w, http.StatusText(status), status)
-			return
-		}
 		token, errCode := bearerToken(r)
 		if errCode != "" {
-			rs.deny(w, http.StatusBadRequest, errCode, "the Authorization header is not one bearer token", needed)
+			rs.deny(w, http.StatusBadRequest, errCode, "the Authorization header is not one bearer token", rs.Scopes)
 			return
 		}
 		if token == "" {
-			rs.deny(w, http.StatusUnauthorized, "", "", needed)
+			rs.deny(w, http.StatusUnauthorized, "", "", rs.Scopes)
 			return
 		}
 		p, err := rs.Verifier.Verify(r.Context(), token)
 		if err != nil {
 			if errors.Is(err, ErrInvalidToken) {
-				rs.deny(w, http.StatusUnauthorized, "invalid_token", "the access token is not valid", needed)
+				rs.deny(w, http.StatusUnauthorized, "invalid_token", "the access token is not valid", rs.Scopes)
 			} else {
 				http.Error(w, "token verification failed", http.StatusInternalServerError)
 			}
+			return
+		}
+		needed, status, why := rs.requiredScopes(r)
+		if status != 0 {
+			http.Error(w, why, status)
 			return
 		}
 		if !subset(needed, p.Scopes) {
@@ -180,111 +192,229 @@ func bearerToken(r *http.Request) (token, errCode string) {
 	return tok, ""
 }
 
-// requiredScopes reads the JSON-RPC message of a POST (a request or a
-// batch) to find its methods and tools, and returns the scopes they
-// need. The body is put back for next. status is non-zero when the body
-// cannot be read.
-func (rs *ResourceServer) requiredScopes(r *http.Request) (scopes []string, status int) {
+// The defaults of MaxBodyBytes and MaxBatch.
+const (
+	defaultMaxBodyBytes = 4 << 20
+	defaultMaxBatch     = 1000
+)
+
+// requiredScopes scans the JSON-RPC message of a POST (a request or a
+// batch) for its methods and tools, and returns the scopes they need.
+// The body is read once, at most MaxBodyBytes of it, and put back for
+// next. status is non-zero, with why, when the body cannot be read or
+// is refused.
+func (rs *ResourceServer) requiredScopes(r *http.Request) (scopes []string, status int, why string) {
 	scopes = slices.Clone(rs.Scopes)
 	if r.Method != http.MethodPost || r.Body == nil || len(rs.MethodScopes) == 0 && len(rs.ToolScopes) == 0 {
-		return scopes, 0
+		return scopes, 0, ""
 	}
 	limit := rs.MaxBodyBytes
 	if limit <= 0 {
-		limit = 4 << 20
+		limit = defaultMaxBodyBytes
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	maxBatch := rs.MaxBatch
+	if maxBatch <= 0 {
+		maxBatch = defaultMaxBatch
+	}
+	var body bytes.Buffer
+	if r.ContentLength > 0 && r.ContentLength <= limit {
+		body.Grow(int(r.ContentLength))
+	}
+	lr := &io.LimitedReader{R: r.Body, N: limit + 1}
+	_, err := body.ReadFrom(lr)
 	r.Body.Close()
 	if err != nil {
-		return nil, http.StatusBadRequest
+		return nil, http.StatusBadRequest, "cannot read the request body"
 	}
-	if int64(len(body)) > limit {
-		return nil, http.StatusRequestEntityTooLarge
+	if int64(body.Len()) > limit {
+		return nil, http.StatusRequestEntityTooLarge, "the request body is larger than " + strconv.FormatInt(limit, 10) + " bytes"
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
-	var msgs []json.RawMessage
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if json.Unmarshal(body, &msgs) != nil {
-			return scopes, 0 // not JSON: the MCP handler answers the parse error
+	data := body.Bytes()
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	var need scopeScan
+	need.rs = rs
+	need.scopes = scopes
+	if err := need.message(data, maxBatch); err != nil {
+		var se *scanError
+		if errors.As(err, &se) {
+			return nil, se.status, se.msg
 		}
-	} else {
-		msgs = []json.RawMessage{body}
+		return scopes, 0, "" // not JSON: the MCP handler answers the parse error
 	}
-	for _, raw := range msgs {
-		method, tool, err := methodAndTool(raw)
-		if err != nil {
-			return nil, http.StatusBadRequest
-		}
-		scopes = union(scopes, rs.MethodScopes[method])
-		if method == "tools/call" {
-			scopes = union(scopes, rs.ToolScopes[tool])
-		}
-	}
-	return scopes, 0
+	return need.scopes, 0, ""
 }
 
-// methodAndTool reads a JSON-RPC message's method and, for tools/call,
-// params.name, matching member names exactly. A message that repeats
-// either member is refused: another parser could read the other copy and
-// run a method the scopes were not checked for.
-func methodAndTool(raw json.RawMessage) (method, tool string, err error) {
-	top, err := members(raw)
-	if err != nil || top == nil {
-		return "", "", err // not an object: nothing to authorize beyond the base scopes
-	}
-	if m, ok := top["method"]; ok {
-		if err := json.Unmarshal(m, &method); err != nil {
-			return "", "", err
-		}
-	}
-	if method != "tools/call" {
-		return method, "", nil
-	}
-	params, err := members(top["params"])
-	if err != nil {
-		return "", "", err
-	}
-	if n, ok := params["name"]; ok {
-		if err := json.Unmarshal(n, &tool); err != nil {
-			return "", "", err
-		}
-	}
-	return method, tool, nil
+// scanError is a message the middleware refuses before next sees it.
+type scanError struct {
+	status int
+	msg    string
 }
 
-var errDuplicate = errors.New("duplicate member")
+func (e *scanError) Error() string { return e.msg }
 
-// members decodes a JSON object's members; it returns nil for a value
-// that is not an object, and an error for a repeated member name.
-func members(raw json.RawMessage) (map[string]json.RawMessage, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
+// scopeScan collects the scopes the messages of one body need.
+type scopeScan struct {
+	rs     *ResourceServer
+	scopes []string
+}
+
+// message scans a body: one JSON-RPC message or a batch of at most
+// maxBatch. It decodes nothing but the tokens it reads: member names,
+// and the method and tool name strings; other values are skipped by the
+// decoder's scanner without being kept.
+func (s *scopeScan) message(data []byte, maxBatch int) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, nil
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil // a scalar: nothing to authorize beyond the base scopes
 	}
-	out := map[string]json.RawMessage{}
+	switch d {
+	case '{':
+		return s.object(dec)
+	case '[':
+		for n := 0; dec.More(); n++ {
+			if n == maxBatch {
+				return &scanError{http.StatusRequestEntityTooLarge, "a batch of more than " + strconv.Itoa(maxBatch) + " messages"}
+			}
+			var item scanItem
+			item.s = s
+			if err := dec.Decode(&item); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// scanItem scans one message of a batch, as the decoder hands it over.
+type scanItem struct{ s *scopeScan }
+
+func (it *scanItem) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '{' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.Token() // the '{' seen above
+	return it.s.object(dec)
+}
+
+// skipValue skips one JSON value: the decoder checks its syntax and
+// keeps nothing.
+type skipValue struct{}
+
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+// object scans a JSON-RPC message's members after its '{' for method
+// and, for tools/call, params.name, and adds the scopes they need.
+// method, params and name are matched exactly, as JSON-RPC does; a
+// message that repeats one of them, exactly or in another case, is
+// refused: another parser could read the other copy (encoding/json
+// matches names case-insensitively) and run a method the scopes were not
+// checked for.
+func (s *scopeScan) object(dec *json.Decoder) error {
+	var method, tool string
+	var sawMethod, sawParams, sawName bool
 	for dec.More() {
-		tok, err := dec.Token()
+		name, err := memberName(dec)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		name, _ := tok.(string)
-		if _, dup := out[name]; dup {
-			return nil, errDuplicate
+		switch {
+		case strings.EqualFold(name, "method"):
+			if sawMethod || name != "method" {
+				return duplicate("method", name)
+			}
+			sawMethod = true
+			if err := dec.Decode(&method); err != nil {
+				return &scanError{http.StatusBadRequest, "method is not a string"}
+			}
+		case strings.EqualFold(name, "params"):
+			if sawParams || name != "params" {
+				return duplicate("params", name)
+			}
+			sawParams = true
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			if d, ok := tok.(json.Delim); ok {
+				if d == '[' {
+					if err := skipRest(dec); err != nil {
+						return err
+					}
+					continue
+				}
+				for dec.More() {
+					pname, err := memberName(dec)
+					if err != nil {
+						return err
+					}
+					if strings.EqualFold(pname, "name") {
+						if sawName || pname != "name" {
+							return duplicate("params.name", pname)
+						}
+						sawName = true
+						if err := dec.Decode(&tool); err != nil {
+							// not a string: the MCP handler refuses it
+							tool = ""
+							continue
+						}
+						continue
+					}
+					if err := dec.Decode(&skipValue{}); err != nil {
+						return err
+					}
+				}
+				if _, err := dec.Token(); err != nil { // '}'
+					return err
+				}
+			}
+		default:
+			if err := dec.Decode(&skipValue{}); err != nil {
+				return err
+			}
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out[name] = v
 	}
-	return out, nil
+	if _, err := dec.Token(); err != nil { // '}'
+		return err
+	}
+	s.scopes = union(s.scopes, s.rs.MethodScopes[method])
+	if method == "tools/call" {
+		s.scopes = union(s.scopes, s.rs.ToolScopes[tool])
+	}
+	return nil
+}
+
+// skipRest skips what is left of an array whose '[' was read.
+func skipRest(dec *json.Decoder) error {
+	for dec.More() {
+		if err := dec.Decode(&skipValue{}); err != nil {
+			return err
+		}
+	}
+	_, err := dec.Token()
+	return err
+}
+
+// memberName reads the name of an object's next member.
+func memberName(dec *json.Decoder) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", err
+	}
+	name, _ := tok.(string)
+	return name, nil
+}
+
+// duplicate refuses a repeated member.
+func duplicate(want, got string) error {
+	if got == want || strings.HasSuffix(want, "."+got) {
+		return &scanError{http.StatusBadRequest, "invalid request: duplicate member " + strconv.Quote(want)}
+	}
+	return &scanError{http.StatusBadRequest, "invalid request: member " + strconv.Quote(got) + " beside or instead of " + strconv.Quote(want) + " (member names are case-sensitive)"}
 }

@@ -1,16 +1,22 @@
 package auth
 
 import (
+	"bytes"
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -140,8 +146,18 @@ func TestMiddlewareScopes(t *testing.T) {
 		// Repeated members could be read differently by another parser.
 		{token("mcp:basic tools:call"), `{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call","params":{"name":"delete"}}`, 400, ""},
 		{token("mcp:basic tools:call"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","name":"delete"}}`, 400, ""},
-		// Member names are matched exactly, as JSON-RPC does.
-		{token("mcp:basic"), `{"jsonrpc":"2.0","id":1,"method":"tools/list","METHOD":"tools/call"}`, 200, ""},
+		// Member names are matched exactly, as JSON-RPC does, and one in
+		// another case is refused: encoding/json would read it.
+		{token("mcp:basic"), `{"jsonrpc":"2.0","id":1,"method":"tools/list","METHOD":"tools/call"}`, 400, ""},
+		{token("mcp:basic"), `{"jsonrpc":"2.0","id":1,"Method":"tools/call","params":{"name":"delete"}}`, 400, ""},
+		{token("mcp:basic tools:call"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","Name":"delete"}}`, 400, ""},
+		{token("mcp:basic tools:call"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","Params":{"name":"delete"},"params":{"name":"echo"}}`, 400, ""},
+		// Inside the arguments, names are the tool's: Name and name are two.
+		{token("mcp:basic tools:call"), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"name":"a","Name":"b","method":"c"}}}`, 200, ""},
+		// params and name before method are found too.
+		{token("mcp:basic tools:call"), `{"params":{"arguments":[1,{"x":[]}],"name":"delete"},"jsonrpc":"2.0","id":1,"method":"tools/call"}`, 403, "mcp:basic tools:call files:delete"},
+		// Not JSON: the MCP handler answers the parse error.
+		{token("mcp:basic"), `{"jsonrpc":`, 200, ""},
 	} {
 		rec := call(h, tc.authz, tc.body)
 		if rec.Code != tc.code {
@@ -353,4 +369,215 @@ func FuzzParseChallenges(f *testing.F) {
 			t.Fatalf("%q: parsed back as %+v", value, got)
 		}
 	})
+}
+
+func TestMiddlewareRefusalText(t *testing.T) {
+	as := newTestAS(t)
+	const resource = "https://mcp.example.com/mcp"
+	h := protected(t, as, resource, func(rs *ResourceServer) {
+		rs.ToolScopes = map[string][]string{"delete": {"files:delete"}}
+		rs.MaxBodyBytes = 1 << 10
+		rs.MaxBatch = 3
+	})
+	authz := "Bearer " + as.mintClaims(map[string]any{"iss": as.issuer(), "sub": "a", "aud": resource, "scope": "mcp:basic", "exp": time.Now().Add(time.Hour).Unix()}, as.key, as.kid, jose.ES256)
+	for _, tc := range []struct {
+		body string
+		code int
+		text string
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call"}`, 400, `invalid request: duplicate member "method"`},
+		{`{"jsonrpc":"2.0","id":1,"Method":"tools/call"}`, 400, `invalid request: member "Method" beside or instead of "method" (member names are case-sensitive)`},
+		{`{"method":"tools/call","params":{"name":"a","NAME":"delete"}}`, 400, `invalid request: member "NAME" beside or instead of "params.name" (member names are case-sensitive)`},
+		{`{"method":"tools/call","params":{"name":"a","name":"delete"}}`, 400, `invalid request: duplicate member "params.name"`},
+		{`{"method":5}`, 400, `method is not a string`},
+		{`[{},{},{},{}]`, 413, `a batch of more than 3 messages`},
+		{`[` + strings.Repeat(`1,`, 600) + `1]`, 413, `the request body is larger than 1024 bytes`},
+	} {
+		rec := call(h, authz, tc.body)
+		if rec.Code != tc.code || strings.TrimSpace(rec.Body.String()) != tc.text {
+			t.Errorf("%.40s: %d %q, want %d %q", tc.body, rec.Code, rec.Body, tc.code, tc.text)
+		}
+	}
+}
+
+// countingBody counts the bytes read from a request body.
+type countingBody struct {
+	r    io.Reader
+	read atomic.Int64
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.read.Add(int64(n))
+	return n, err
+}
+
+func (c *countingBody) Close() error { return nil }
+
+// numberBatch is 4 MiB of a JSON batch of numbers: the costliest body
+// for a scanner that parses before it authenticates.
+var numberBatch = func() []byte {
+	b := []byte{'['}
+	for len(b) < 4<<20-2 {
+		b = append(b, "1,"...)
+	}
+	return append(b, "1]"...)
+}()
+
+func TestMiddlewareAuthenticatesBeforeReadingTheBody(t *testing.T) {
+	as := newTestAS(t)
+	const resource = "https://mcp.example.com/mcp"
+	h := protected(t, as, resource, func(rs *ResourceServer) {
+		rs.MethodScopes = map[string][]string{"tools/call": {"tools:call"}}
+		rs.ToolScopes = map[string][]string{"delete": {"files:delete"}}
+	})
+	for _, authz := range []string{"", "Bearer not-a-token", "Basic dXNlcjpwYXNz"} {
+		body := &countingBody{r: bytes.NewReader(numberBatch)}
+		req := httptest.NewRequest(http.MethodPost, resource, nil)
+		req.Body = body
+		req.ContentLength = int64(len(numberBatch))
+		if authz != "" {
+			req.Header.Set("Authorization", authz)
+		}
+		rec := httptest.NewRecorder()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		h.ServeHTTP(rec, req)
+		runtime.ReadMemStats(&after)
+		if rec.Code != 401 && rec.Code != 400 {
+			t.Errorf("%q: status %d", authz, rec.Code)
+		}
+		if n := body.read.Load(); n != 0 {
+			t.Errorf("%q: %d bytes of the body read before authentication", authz, n)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<10 {
+			t.Errorf("%q: %d bytes allocated to refuse", authz, alloc)
+		}
+	}
+}
+
+func TestMiddlewareUnauthenticatedFloodLeavesOthersServed(t *testing.T) {
+	as := newTestAS(t)
+	const resource = "https://mcp.example.com/mcp"
+	h := protected(t, as, resource, func(rs *ResourceServer) {
+		rs.ToolScopes = map[string][]string{"delete": {"files:delete"}}
+	})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	authz := "Bearer " + as.mintClaims(map[string]any{"iss": as.issuer(), "sub": "alice", "aud": resource, "scope": "mcp:basic", "exp": time.Now().Add(time.Hour).Unix()}, as.key, as.kid, jose.ES256)
+	client := &http.Client{Timeout: 10 * time.Second}
+	post := func(authz string, body []byte) (int, error) {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(body))
+		if authz != "" {
+			req.Header.Set("Authorization", authz)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, nil
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for range 10 {
+		wg.Go(func() {
+			start := time.Now()
+			code, err := post("", numberBatch)
+			if err == nil && code != 401 {
+				err = fmt.Errorf("unauthenticated 4 MiB: status %d", code)
+			}
+			if err != nil {
+				// The server may answer before the client has sent the
+				// body and close the connection: the refusal arrived.
+				if !strings.Contains(err.Error(), "connection reset") && !strings.Contains(err.Error(), "broken pipe") {
+					errs <- err
+				}
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				errs <- fmt.Errorf("unauthenticated 4 MiB took %v", d)
+			}
+		})
+	}
+	for range 5 {
+		code, err := post(authz, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`))
+		if err != nil || code != 200 {
+			t.Errorf("authenticated call during the flood: %d %v", code, err)
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// BenchmarkMiddlewarePreAuth measures what an unauthenticated 4 MiB POST
+// costs the middleware, beside a bare handler answering 401 to the same
+// request (the baseline): the ratio is reported as x-bare.
+func BenchmarkMiddlewarePreAuth(b *testing.B) {
+	rs := &ResourceServer{
+		Resource:     "https://mcp.example.com/mcp",
+		Verifier:     refuseAll{},
+		Scopes:       []string{"mcp:basic"},
+		ToolScopes:   map[string][]string{"delete": {"files:delete"}},
+		MethodScopes: map[string][]string{"tools/call": {"tools:call"}},
+	}
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })
+	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(401) })
+	run := func(b *testing.B, h http.Handler) float64 {
+		b.ReportAllocs()
+		start := time.Now()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodPost, rs.Resource, bytes.NewReader(numberBatch))
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 401 {
+				b.Fatalf("status %d", rec.Code)
+			}
+		}
+		return float64(time.Since(start).Nanoseconds()) / float64(b.N)
+	}
+	var base float64
+	b.Run("bare", func(b *testing.B) { base = run(b, bare) })
+	b.Run("middleware", func(b *testing.B) {
+		ns := run(b, rs.Middleware(next))
+		if base > 0 {
+			b.ReportMetric(ns/base, "x-bare")
+		}
+	})
+}
+
+// refuseAll is a Verifier that accepts no token.
+type refuseAll struct{}
+
+func (refuseAll) Verify(context.Context, string) (*Principal, error) { return nil, ErrInvalidToken }
+
+func TestMiddlewareScanOfALargeBodyIsBounded(t *testing.T) {
+	as := newTestAS(t)
+	const resource = "https://mcp.example.com/mcp"
+	h := protected(t, as, resource, func(rs *ResourceServer) {
+		rs.ToolScopes = map[string][]string{"delete": {"files:delete"}}
+	})
+	authz := "Bearer " + as.mintClaims(map[string]any{"iss": as.issuer(), "sub": "alice", "aud": resource, "scope": "mcp:basic", "exp": time.Now().Add(time.Hour).Unix()}, as.key, as.kid, jose.ES256)
+	// 4 MiB in all: the tool's arguments, then its name.
+	body := append([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"xs":`), numberBatch[:len(numberBatch)-200]...)
+	body = append(body[:len(body)-1], `]},"name":"delete"}}`...)
+	call(h, authz, `{}`) // the JWKS fetched once, outside the measure
+	req := httptest.NewRequest(http.MethodPost, resource, bytes.NewReader(body))
+	req.Header.Set("Authorization", authz)
+	rec := httptest.NewRecorder()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	h.ServeHTTP(rec, req)
+	runtime.ReadMemStats(&after)
+	if rec.Code != 403 {
+		t.Fatalf("status %d %s", rec.Code, rec.Body)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 10*uint64(len(body)) {
+		t.Errorf("%d bytes allocated to scan %d", alloc, len(body))
+	} else {
+		t.Logf("%d bytes allocated to scan %d (%.1fx)", alloc, len(body), float64(alloc)/float64(len(body)))
+	}
 }

@@ -47,7 +47,16 @@ type HTTPTransport struct {
 	// Header is added to every request, such as an Authorization header.
 	// Its Authorization value is the Client's authorization context for
 	// private cache entries unless ClientOptions.AuthContext is set.
+	// Its credentials (DefaultCredentialHeaders and CredentialHeaders)
+	// are not sent on when a redirect leads to another origin.
 	Header http.Header
+	// CredentialHeaders names the headers of Header that are credentials
+	// besides DefaultCredentialHeaders (Authorization, Cookie,
+	// Proxy-Authorization, DPoP), such as "X-Api-Key": a redirect the
+	// Client follows to another origin (scheme, host and port) goes
+	// without them. A redirect from https to http is refused whatever
+	// the headers.
+	CredentialHeaders []string
 	// MaxReconnects bounds how many times in a row the client reconnects
 	// to a stream that ended early without progress (a response stream
 	// before its response, the session's GET stream); 0 means 5.
@@ -112,6 +121,7 @@ func (t *HTTPTransport) base() *httpBase {
 		b.own = tr
 		b.hc = &http.Client{Transport: tr}
 	}
+	b.hc = redirectClient(b.hc, t.CredentialHeaders)
 	if b.reconnects <= 0 {
 		b.reconnects = defaultReconnects
 	}
