@@ -106,6 +106,7 @@ var runtimeNames = []runtimeName{
 	{name: "Transport", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "CommandTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "StreamTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "InMemoryTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "ToolError", pkg: protocolPkg, kind: "type", layer: "mcp"},
