@@ -113,6 +113,9 @@ var runtimeNames = []runtimeName{
 	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "Middleware", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "RequestLog", pkg: protocolPkg, kind: "func", layer: "mcp",
+		params:  []jen.Code{jen.Id("l").Op("*").Qual("log/slog", "Logger"), jen.Id("principal").Func().Params(jen.Qual("context", "Context")).String()},
+		results: []jen.Code{jen.Qual(protocolPkg, "Middleware")}, args: []string{"l", "principal"}},
 	{name: "Handler", pkg: protocolPkg, kind: "type", layer: "mcp"},
 	{name: "Call", pkg: protocolPkg, kind: "type", layer: "mcp"},
 

@@ -8,6 +8,7 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -130,6 +131,11 @@ func HTTPRequestFromContext(ctx context.Context) *http.Request {
 // NewCache is [protocol.NewCache].
 func NewCache(maxBytes int) *protocol.Cache {
 	return protocol.NewCache(maxBytes)
+}
+
+// RequestLog is [protocol.RequestLog].
+func RequestLog(l *slog.Logger, principal func(context.Context) string) protocol.Middleware {
+	return protocol.RequestLog(l, principal)
 }
 
 // NewTaskStore is [protocol.NewTaskStore].
