@@ -264,8 +264,10 @@ func (c *Conn) Serve(ctx context.Context) error {
 		defer d.Protocol.Closed(d, c.peer)
 	}
 	defer c.peer.Close(ErrConnClosed)
-	// hctx is the parent of every handler's context.
-	hctx, stopHandlers := context.WithCancelCause(WithLink(ctx, &connLink{c: c}))
+	// hctx is the parent of every handler's context. It has ctx's values
+	// but not its end: when ctx is done, the loop below cancels the
+	// handlers (after Dispatcher.Stopping has let them end by themselves).
+	hctx, stopHandlers := context.WithCancelCause(WithLink(context.WithoutCancel(ctx), &connLink{c: c}))
 	defer stopHandlers(nil)
 	defer c.close()
 
