@@ -486,28 +486,32 @@ func (r *revision) check(c testCase) (*disagreement, error) {
 // TestDifferential compares mcpgen's verdict with the reference's on
 // thousands of documents per revision: the official examples (2026-07-28),
 // instances the test builds from each schema (every revision), and
-// mutations of both.
+// mutations of both. Under -short it mutates one slice of the base
+// documents (testenv.Sample: an eighth unless MCPGEN_SAMPLE says
+// otherwise); every base document is still built and checked.
 func TestDifferential(t *testing.T) {
 	// The cases make a lot of short-lived garbage; collect less often.
 	defer debug.SetGCPercent(debug.SetGCPercent(200))
+	sample := testenv.Sample(t)
 	var total atomic.Int64
 	start := time.Now()
 	t.Run("revisions", func(t *testing.T) {
 		for _, rev := range revisions {
 			t.Run(rev.name, func(t *testing.T) {
 				t.Parallel()
-				total.Add(int64(differential(t, loadRevision(t, rev.name))))
+				total.Add(int64(differential(t, loadRevision(t, rev.name), sample)))
 			})
 		}
 	})
 	t.Logf("checked %d cases over %d revisions in %v", total.Load(), len(revisions), time.Since(start).Round(time.Millisecond))
-	if total.Load() < 5000 {
-		t.Errorf("only %d cases: the generator of cases is broken", total.Load())
+	if min := 5000 / sample.Fraction(); total.Load() < int64(min) {
+		t.Errorf("only %d cases (want %d or more): the generator of cases is broken", total.Load(), min)
 	}
 }
 
-// differential runs every case of one revision and returns how many.
-func differential(t *testing.T, r *revision) int {
+// differential runs the cases of one revision that sample keeps (the
+// mutants of the base documents it keeps) and returns how many.
+func differential(t *testing.T, r *revision, sample testenv.Sampler) int {
 	start := time.Now()
 	// Every schema definition has a Go type, and nothing else does. The
 	// cases of a definition without one are not run (they would all be
@@ -526,7 +530,9 @@ func differential(t *testing.T, r *revision) int {
 		t.Errorf("%s: Definitions = %v\nthe schema's definitions: %v", r.name, r.defs, schemaDefs)
 	}
 
-	bases := slices.DeleteFunc(baseDocuments(t, r), func(b baseDocument) bool { return untyped[b.def] })
+	bases := slices.DeleteFunc(baseDocuments(t, r), func(b baseDocument) bool {
+		return untyped[b.def] || !sample.Keep(r.name+" "+b.def+" "+b.label)
+	})
 
 	rich := richObjects(r, bases, 4)
 
@@ -553,8 +559,8 @@ func differential(t *testing.T, r *revision) int {
 				b := bases[i]
 				mut := newMutator(r, b.def)
 				// The deeply nested variants are big and slow to check: a
-				// few documents get them.
-				mut.deep = i < 3
+				// few documents get them (one under -short).
+				mut.deep = i < 3 && (sample.All() || i < 1)
 				mut.rich = rich[i]
 				cases := []testCase{{def: b.def, label: b.label, doc: encode(b.value, compact)}}
 				for _, m := range mut.mutants(b.value) {

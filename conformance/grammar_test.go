@@ -409,7 +409,7 @@ func newValue(name string) (value, bool) {
 	bin := filepath.Join(dir, "grammardriver")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = testenv.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		keep, _ := os.MkdirTemp("", "grammarfail")
 		exec.Command("cp", "-r", dir, keep).Run()

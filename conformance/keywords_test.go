@@ -479,7 +479,7 @@ func kwBuild(t *testing.T, files gen.Files) string {
 	bin := filepath.Join(dir, "kwdriver")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = testenv.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		// Keep the package for a look.
 		keep, _ := os.MkdirTemp("", "kwfail")
@@ -516,21 +516,33 @@ func kwRun(t *testing.T, bin string, input []byte) []kwVerdict {
 }
 
 // TestKeywordsDifferential runs a few batches of each draft (a few
-// thousand documents in all).
+// thousand documents in all). Under -short it runs one batch of a tenth
+// of the schemas, its seed taken from the slice testenv.Sample picks
+// (MCPGEN_SAMPLE=k/n: seed 101+k, draft 2020-12 for even k and draft-07
+// for odd), so that going through the slices tries other schemas.
 func TestKeywordsDifferential(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds generated packages")
-	}
-	var total kwStats
-	for _, b := range []struct {
+	type batch struct {
 		seed  uint64
 		draft randschema.Draft
-	}{{1, randschema.Draft202012}, {2, randschema.Draft07}, {3, randschema.Draft202012}} {
-		total.add(kwBatch(t, b.seed, b.draft, 80, 15))
+	}
+	batches := []batch{{1, randschema.Draft202012}, {2, randschema.Draft07}, {3, randschema.Draft202012}}
+	schemas, minCases := 80, 1000
+	if sample := testenv.Sample(t); !sample.All() {
+		k := sample.Index()
+		d := randschema.Draft202012
+		if k%2 == 1 {
+			d = randschema.Draft07
+		}
+		batches = []batch{{uint64(101 + k), d}}
+		schemas, minCases = 8, 40
+	}
+	var total kwStats
+	for _, b := range batches {
+		total.add(kwBatch(t, b.seed, b.draft, schemas, 15))
 	}
 	t.Logf("%d schemas (%d refused by mcpgen, %d left to another issue, %d refused by the reference), %d documents (%d valid), %d documented exceptions",
 		total.schemas, total.refused, total.deferred, total.refRefused, total.cases, total.valid, total.exceptions)
-	if total.cases < 1000 {
+	if total.cases < minCases {
 		t.Errorf("only %d documents compared", total.cases)
 	}
 }
@@ -586,10 +598,16 @@ func TestKeywordsAlone(t *testing.T) {
 // for minutes (README, Validation). A batch is small (10 schemas, without
 // the dispatcher) because the fuzzing engine stops a worker whose input
 // runs for 10 seconds. Its findings are kept under testdata/fuzz/FuzzKeywords.
+// Under -short (without -fuzz) the first seed runs, and each other input
+// only in its slice of testenv.Sample.
 func FuzzKeywords(f *testing.F) {
 	f.Add(uint64(1), false)
 	f.Add(uint64(2), true)
+	sample := testenv.Sample(f)
 	f.Fuzz(func(t *testing.T, seed uint64, draft07 bool) {
+		if (seed != 1 || draft07) && !sample.Keep(fmt.Sprint(seed, draft07)) {
+			t.Skip("-short: another slice's input")
+		}
 		d := randschema.Draft202012
 		if draft07 {
 			d = randschema.Draft07

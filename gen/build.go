@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"math"
@@ -21,8 +22,12 @@ import (
 // generates everything with the default names.
 type Options struct {
 	Package  string // Go package name
-	Revision string
-	Source   ir.SourceInfo
+	Revision string // names the revision (and by default the package)
+	// ProtocolVersion is the protocolVersion the package speaks (its
+	// ProtocolVersion constant); "" means Revision, as for the dated
+	// revisions, whose names are their versions.
+	ProtocolVersion string
+	Source          ir.SourceInfo
 	// Rename gives definitions other Go names (definition -> Go name).
 	Rename map[string]string
 	// External maps definitions to existing Go types (definition -> type),
@@ -101,7 +106,14 @@ type builder struct {
 
 	// Names: every Go name the package declares, with the pointer of the
 	// schema node that claimed it, and the Go name of each definition.
-	owners   map[string]string
+	owners map[string]string
+	// ownNames are the names of the package's own API that gave way to a
+	// definition's: the usual name, the one declared ("" for a runtime
+	// name left out). See ownName.
+	ownNames map[string]string
+	// sides and names are what dispatch.go declares, after ownName.
+	sides    []ir.Side
+	names    ir.ProtocolNames
 	defNames map[*schema.Schema]string
 	// defNameAt is the Go name of each definition by its pointer.
 	defNameAt map[string]string
@@ -155,6 +167,7 @@ func newBuilder(doc *schema.Document, opts Options) *builder {
 		opts:         opts,
 		fieldSchema:  map[*ir.Field]*schema.Schema{},
 		owners:       map[string]string{},
+		ownNames:     map[string]string{},
 		said:         map[said]bool{},
 		defNames:     map[*schema.Schema]string{},
 		defNameAt:    map[string]string{},
@@ -204,9 +217,6 @@ type said struct {
 
 func (b *builder) build() *ir.Package {
 	b.addRoot()
-	// The names the package declares itself come first, then every
-	// definition's: they are the contract.
-	b.reserveOwnNames()
 	for name := range b.opts.Rename {
 		if b.doc.Def(name) == nil {
 			b.errorf("", "rename: the schema has no definition %q", name)
@@ -257,6 +267,10 @@ func (b *builder) build() *ir.Package {
 	if len(b.errs) > 0 {
 		return nil
 	}
+	// Every definition's name (and every name derived from one) comes
+	// first; the names the package declares for its own API give way to
+	// them (ownName).
+	b.reserveOwnNames()
 	sort.Slice(b.decls, func(i, j int) bool { return b.decls[i].GoName() < b.decls[j].GoName() })
 	b.breakValueCycles()
 	if len(b.errs) > 0 {
@@ -309,7 +323,9 @@ func (b *builder) build() *ir.Package {
 		MCP:          mcp,
 		Command:      b.opts.Command,
 		NoDispatcher: noDispatcher,
+		OwnNames:     b.ownNames,
 	}
+	pkg.ProtocolVersion = cmp.Or(b.opts.ProtocolVersion, b.opts.Revision)
 	if len(b.errs) == 0 {
 		b.buildOlder(pkg)
 	}
@@ -411,27 +427,79 @@ func (b *builder) claimAs(name, ptr, role string) bool {
 // (no JSON pointer starts with it), followed by what declares it.
 const reservedOwner = "\x00"
 
-// reserve claims name for something the package declares itself.
+// reserve claims name for something the package declares itself when no
+// definition has it (the typed calls, which are left out otherwise).
 func (b *builder) reserve(name, what string) {
 	if _, ok := b.owners[name]; !ok {
 		b.owners[name] = reservedOwner + what
 	}
 }
 
-// reserveOwnNames claims, before any definition, every package-level name
-// of the runtime (exported or not), the registry's names, ProtocolVersion,
-// and, when there will be a dispatcher, its names.
+// ownPrefix starts the name a name of the package's own API takes when a
+// definition has it (ownName).
+const ownPrefix = "MCP"
+
+// ownName claims name for something the package declares for its own API
+// and returns the name it is declared as. A schema's definitions keep
+// their names: when one (or a name derived from one) has name, the
+// package's name gives way and takes the prefix MCP (Server becomes
+// MCPServer), then 2, 3, ... after it if that is taken too.
+// docs/generating.md ("Names the package declares") states the rule.
+func (b *builder) ownName(name, what string) string {
+	if to, ok := b.ownNames[name]; ok {
+		return to
+	}
+	owner, taken := b.owners[name]
+	if !taken {
+		b.owners[name] = reservedOwner + what
+		return name
+	}
+	if strings.HasPrefix(owner, reservedOwner) {
+		return name
+	}
+	to := ownPrefix + name
+	for i := 2; ; i++ {
+		if _, taken := b.owners[to]; !taken {
+			break
+		}
+		to = ownPrefix + name + strconv.Itoa(i)
+	}
+	b.owners[to] = reservedOwner + what
+	b.ownNames[name] = to
+	b.warnf(owner, "the schema defines %s, so the package's own %s is %s (docs/generating.md, \"Names the package declares\")", name, name, to)
+	return to
+}
+
+// reexport claims a runtime name the package re-exports (a type alias, a
+// constant or a wrapper); when a definition has it, the package leaves it
+// out and its code names the runtime's directly.
+func (b *builder) reexport(name string) {
+	owner, taken := b.owners[name]
+	switch {
+	case !taken:
+		b.owners[name] = reservedOwner + "the runtime's " + name
+	case !strings.HasPrefix(owner, reservedOwner):
+		if _, done := b.ownNames[name]; !done {
+			b.ownNames[name] = ""
+			b.warnf(owner, "the schema defines %s, so the package does not re-export the runtime's %s (docs/generating.md, \"Names the package declares\")", name, name)
+		}
+	}
+}
+
+// reserveOwnNames claims, after every definition, the names the package
+// declares for its own API: the runtime's names it re-exports, the
+// registry's names, ProtocolVersion, and, when there will be a
+// dispatcher, its names. Each gives way to a definition (ownName).
 func (b *builder) reserveOwnNames() {
 	dispatcher := b.withDispatcher()
 	// The runtime names a package re-exports are claimed with any
 	// dispatcher, before the protocol is built and it is known whether
-	// the revision can carry tasks or conversions: a schema cannot take
-	// them either way.
+	// the revision can carry tasks or conversions.
 	for _, n := range emit.RuntimeNames(emit.Layers{RPC: dispatcher, MCP: dispatcher, Tasks: dispatcher, Convert: dispatcher}) {
-		b.reserve(n, "the generated package's own API")
+		b.reexport(n)
 	}
 	for _, n := range []string{"Value", "Definitions", "NewValue", "ProtocolVersion"} {
-		b.reserve(n, "the generated package's own API")
+		b.ownName(n, "the generated package's own API")
 	}
 	if dispatcher {
 		b.claimProtocolNames()

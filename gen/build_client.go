@@ -26,7 +26,7 @@ func (b *builder) buildClient(p *ir.Protocol, defs map[string]ir.Decl) *ir.Clien
 	if p.Implementation == nil || p.ClientCapabilities == nil || p.ServerCapabilities == nil {
 		return nil
 	}
-	c := &ir.ClientSupport{Client: clientNames[0], Connect: clientNames[1]}
+	c := &ir.ClientSupport{Client: b.ownName(clientNames[0], "the generated client"), Connect: b.ownName(clientNames[1], "the generated client")}
 	if st := structOfType(p.Implementation); st != nil {
 		if n, v := toolField(st, "name"), toolField(st, "version"); isKind(n, ir.TString, true) && isKind(v, ir.TString, true) {
 			c.InfoName, c.InfoVersion = n.Name, v.Name

@@ -60,9 +60,9 @@ func (b *builder) reserveOlderNames() {
 	if len(b.opts.Older) == 0 {
 		return
 	}
-	b.reserve(olderRevisionsName, "the conversions to older revisions")
+	b.ownName(olderRevisionsName, "the conversions to older revisions")
 	for _, o := range b.opts.Older {
-		b.reserve(olderVar(o.Options.Revision), "the conversions to revision "+o.Options.Revision)
+		b.ownName(olderVar(o.Options.Revision), "the conversions to revision "+o.Options.Revision)
 	}
 }
 
@@ -125,7 +125,7 @@ func (b *builder) buildOlder(pkg *ir.Package) {
 			File:        "older_" + o.Options.Package + ".go",
 			SchemaFile:  "older_" + o.Options.Package + ".json",
 			SchemaVar:   "older" + olderSuffix(rev) + "Schema",
-			Var:         olderVar(rev),
+			Var:         b.ownName(olderVar(rev), "the conversions to revision "+rev),
 			Schema:      reduced,
 			Definitions: defsPointer(o.Data),
 		}
@@ -135,7 +135,7 @@ func (b *builder) buildOlder(pkg *ir.Package) {
 	}
 	sort.SliceStable(pkg.Older, func(i, j int) bool { return pkg.Older[i].Revision > pkg.Older[j].Revision })
 	if len(pkg.Older) > 0 {
-		pkg.OlderRevisions = olderRevisionsName
+		pkg.OlderRevisions = b.ownName(olderRevisionsName, "the conversions to older revisions")
 	}
 }
 

@@ -348,10 +348,10 @@ func (b *builder) protocolFacts(defs map[string]ir.Decl, carriers map[string]*ir
 		ServerCapabilities: structOf(defs, "ServerCapabilities"),
 		ClientCapabilities: structOf(defs, "ClientCapabilities"),
 		InputRequired:      structOf(defs, "InputRequiredResult"),
-		Names:              protocolNames,
+		Names:              b.names,
 	}
-	for i := range sides {
-		p.Sides = append(p.Sides, &sides[i])
+	for i := range b.sides {
+		p.Sides = append(p.Sides, &b.sides[i])
 	}
 	if d, ok := defs["ResultType"]; ok {
 		p.ResultType = d

@@ -121,10 +121,16 @@ func (b *builder) buildTools(p *ir.Protocol, defs map[string]ir.Decl) *ir.ToolSu
 	t.Prompts = buildPrompts(p, t, defs)
 	t.Listen = buildListen(p, t, defs)
 
-	for _, n := range t.Names() {
-		if prev, ok := b.owners[n]; ok {
-			b.errorf(prev, "Go name %s is reserved for the generated tool set (rename the definition)", n)
+	// The set's names give way to definitions (ownName): the ones kept
+	// in fields are rewritten there, the others the emitter looks up
+	// (ir.Package.Own).
+	for _, n := range []*string{&t.Set, &t.Add, &t.AddOutput, &t.TextResult, &t.Adder} {
+		if *n != "" {
+			*n = b.ownName(*n, "the generated tool set")
 		}
+	}
+	for _, n := range t.Names() {
+		b.ownName(n, "the generated tool set")
 	}
 	return t
 }

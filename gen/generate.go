@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"cmp"
 	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/schema"
@@ -48,8 +49,8 @@ func strictErrors(warns []*schema.Diagnostic) error {
 // packages import each other for the conversions; mcpgen generate sets
 // its own for other output).
 func PinnedOptions(p schema.Pin) Options {
-	return Options{Package: p.Package(), Revision: p.Revision,
-		Source:  ir.SourceInfo{URL: p.URL, SHA256: p.SHA256, Pinned: true},
+	return Options{Package: p.Package(), Revision: p.Revision, ProtocolVersion: p.ProtocolVersion,
+		Source:  ir.SourceInfo{URL: cmp.Or(p.URL, p.File), SHA256: p.SHA256, Pinned: true},
 		Command: "mcpgen generate --all --out generated"}
 }
 

@@ -124,7 +124,7 @@ func TestGoldenDocuments(t *testing.T) {
 	bin := filepath.Join(dir, "driver")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = testenv.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the golden packages and their driver do not build: %v\n%s", err, out)
 	}

@@ -43,13 +43,17 @@ type caseOptions struct {
 // also gets the conversions to and from that older schema (older*.go and
 // the reduced schema they embed, older_*.json);
 // a case with behaviour_test.go.txt runs it as a test of its package.
+// Under -short every case is generated and compared, and one slice of the
+// cases (testenv.Sample: an eighth unless MCPGEN_SAMPLE says otherwise)
+// is compiled, vetted and has its behaviour test run.
 func TestGolden(t *testing.T) {
+	sample := testenv.Sample(t)
 	cases, err := filepath.Glob("../golden/*/schema.json")
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no golden cases under ../golden: %v", err)
 	}
 	compiled := t.TempDir()
-	positive := 0
+	positive, compiledCases := 0, 0
 	var behaviour []string // packages with a behaviour test
 	for _, path := range cases {
 		dir := filepath.Dir(path)
@@ -105,6 +109,10 @@ func TestGolden(t *testing.T) {
 				check(t, dir, f+".golden", string(files[f])) // "" (no file) when not generated
 			}
 			positive++
+			if !sample.Keep(name) {
+				return
+			}
+			compiledCases++
 			out := filepath.Join(compiled, pkg)
 			writeGo(t, out, files)
 			if b, err := os.ReadFile(filepath.Join(dir, "behaviour_test.go.txt")); err == nil {
@@ -121,20 +129,23 @@ func TestGolden(t *testing.T) {
 		}
 		t.Fatal("no golden case generates code")
 	}
+	if compiledCases == 0 {
+		return // -short, and the slice holds no case that generates
+	}
 	// Everything generated must compile and pass go vet.
 	if err := os.WriteFile(filepath.Join(compiled, "go.mod"), []byte(testenv.GoMod(t, "golden.test")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command("go", "vet", "./...")
 	cmd.Dir = compiled
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Env = testenv.GoEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("generated golden packages do not pass go vet: %v\n%s", err, out)
 	}
 	if len(behaviour) > 0 {
 		cmd := exec.Command("go", append([]string{"test", "-count=1"}, behaviour...)...)
 		cmd.Dir = compiled
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		cmd.Env = testenv.GoEnv()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("behaviour tests of golden packages fail: %v\n%s", err, out)
 		}

@@ -322,16 +322,21 @@ var glueNames = []string{"NewHTTPHandler", "RunAsTask", "AwaitInput"}
 
 func (b *builder) claimProtocolNames() {
 	for _, s := range sides {
-		for _, n := range []string{s.Handler, s.Unimplemented, s.Dispatcher, s.Options, s.Constructor} {
-			b.reserve(n, "the generated dispatcher")
+		for _, n := range []*string{&s.Handler, &s.Unimplemented, &s.Dispatcher, &s.Options, &s.Constructor} {
+			*n = b.ownName(*n, "the generated dispatcher")
 		}
+		b.sides = append(b.sides, s)
 	}
-	n := protocolNames
-	for _, name := range append([]string{n.MethodInfo, n.Methods, n.DecodeResult, n.NeedInput, n.CacheKey}, glueNames...) {
-		b.reserve(name, "the generated dispatcher")
+	b.names = protocolNames
+	n := &b.names
+	for _, name := range []*string{&n.MethodInfo, &n.Methods, &n.DecodeResult, &n.NeedInput, &n.CacheKey} {
+		*name = b.ownName(*name, "the generated dispatcher")
+	}
+	for _, name := range glueNames {
+		b.ownName(name, "the generated dispatcher")
 	}
 	for _, name := range clientNames {
-		b.reserve(name, "the generated client")
+		b.ownName(name, "the generated client")
 	}
 }
 

@@ -58,7 +58,7 @@ func TestVersionGuard(t *testing.T) {
 			}
 			cmd := exec.Command("go", "build", "./...")
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+			cmd.Env = testenv.GoEnv()
 			out, err := cmd.CombinedOutput()
 			if tc.ok {
 				if err != nil {

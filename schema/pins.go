@@ -28,8 +28,29 @@ const PinsFile = "revisions/pins.json"
 // bytes match.
 type Pin struct {
 	Revision string `json:"revision"` // e.g. "2026-07-28"
-	URL      string `json:"url"`
-	SHA256   string `json:"sha256"` // hex
+	// URL is where the schema was published; File the name of the local
+	// file it was pinned from when there is no URL (one of the two).
+	URL    string `json:"url,omitempty"`
+	File   string `json:"file,omitempty"`
+	SHA256 string `json:"sha256"` // hex
+	// ProtocolVersion is the protocolVersion the revision speaks, when
+	// its name is not that version (a draft's); "" means Revision.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+}
+
+// IsDateRevision reports whether a revision's name is a date
+// (YYYY-MM-DD), as MCP's released revisions are: then it is also the
+// protocolVersion the revision speaks.
+func IsDateRevision(name string) bool {
+	if len(name) != 10 || name[4] != '-' || name[7] != '-' {
+		return false
+	}
+	for i, c := range name {
+		if i != 4 && i != 7 && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // Package is the Go package name mcpgen gives the revision by default.
@@ -89,8 +110,8 @@ func ParsePins(data []byte) ([]Pin, error) {
 		switch {
 		case !ValidRevisionName(p.Revision):
 			return nil, fmt.Errorf("pin %d: revision %q is not a valid revision name", i, p.Revision)
-		case p.URL == "":
-			return nil, fmt.Errorf("pin %d (%s): no url", i, p.Revision)
+		case p.URL == "" && p.File == "":
+			return nil, fmt.Errorf("pin %d (%s): no url and no file", i, p.Revision)
 		case len(p.SHA256) != 64 || strings.Trim(p.SHA256, "0123456789abcdef") != "":
 			return nil, fmt.Errorf("pin %d (%s): sha256 %q is not 64 lowercase hex digits", i, p.Revision, p.SHA256)
 		case i > 0 && pins[i-1].Revision >= p.Revision:

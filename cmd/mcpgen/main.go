@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/mcpgen/mcpgen/internal/cli"
+	_ "github.com/mcpgen/mcpgen/internal/cli/checkcmd" // mcpgen check
 )
 
 func main() {

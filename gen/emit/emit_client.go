@@ -35,8 +35,8 @@ func (e *emitter) emitClient() *jen.File {
 	f.Comment(commentText(doc))
 	f.Type().Id(c.Client).Struct(
 		jen.Id("core").Op("*").Qual(protocolPkg, "ClientCore"),
-		jen.Id("d").Op("*").Id("ClientDispatcher"),
-		jen.Id("opts").Id("ClientOptions"),
+		jen.Id("d").Op("*").Add(e.own("ClientDispatcher")),
+		jen.Id("opts").Add(e.own("ClientOptions")),
 	)
 
 	e.emitConnect(f, p, c)
@@ -110,7 +110,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		body = append(body, jen.If(jen.Id("opts").Dot("ClientInfo").Dot(c.InfoName).Op("==").Lit("")).Block(
 			jen.Id("opts").Dot("ClientInfo").Dot(c.InfoName).Op("=").Lit("mcpgen-client"),
 			jen.If(jen.Id("opts").Dot("ClientInfo").Dot(c.InfoVersion).Op("==").Lit("")).Block(
-				jen.Id("opts").Dot("ClientInfo").Dot(c.InfoVersion).Op("=").Id("ProtocolVersion"),
+				jen.Id("opts").Dot("ClientInfo").Dot(c.InfoVersion).Op("=").Add(e.own("ProtocolVersion")),
 			),
 		))
 	}
@@ -141,10 +141,10 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: Connect: ClientOptions.Capabilities: %w"), jen.Id("err"))),
 		),
-		jen.Id("d").Op(":=").Id("NewClientDispatcher").Call(jen.Id("h"), jen.Id("opts")),
+		jen.Id("d").Op(":=").Add(e.own("NewClientDispatcher")).Call(jen.Id("h"), jen.Id("opts")),
 	)
 	cfg := []jen.Code{
-		jen.Id("Revision").Op(":").Id("ProtocolVersion"),
+		jen.Id("Revision").Op(":").Add(e.own("ProtocolVersion")),
 		jen.Id("Modern").Op(":").Lit(p.Modern),
 		jen.Id("ClientInfo").Op(":").Id("info"),
 		jen.Id("Capabilities").Op(":").Id("caps"),
@@ -201,7 +201,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 	doc += " ctx bounds the connection's start only; each request has its own context. Close the " + c.Client + " when done."
 	f.Comment(commentText(doc))
 	f.Func().Id(c.Connect).Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Id("Transport"), jen.Id("h").Id("ClientHandler"), jen.Id("opts").Id("ClientOptions"),
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(e.rt(protocolPkg, "Transport")), jen.Id("h").Add(e.own("ClientHandler")), jen.Id("opts").Add(e.own("ClientOptions")),
 	).Params(jen.Op("*").Id(c.Client), jen.Error()).Block(body...)
 }
 
@@ -457,7 +457,7 @@ func (e *emitter) emitAnswerInput(f *jen.File, c *ir.ClientSupport) {
 		cases = append(cases, jen.Case(jen.Lit(in.Method)).Block(stmts...))
 	}
 	f.Comment(commentText("answerInput answers one input request of an InputRequiredResult with the handler: the params and the answer as JSON."))
-	f.Func().Params(jen.Id("d").Op("*").Id("ClientDispatcher")).Id("answerInput").Params(
+	f.Func().Params(jen.Id("d").Op("*").Add(e.own("ClientDispatcher"))).Id("answerInput").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("method").String(), jen.Id("raw").Index().Byte(),
 	).Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Switch(jen.Id("method")).Block(cases...),
@@ -500,7 +500,7 @@ func clientInputHandlers(p *ir.Protocol, s *ir.Side) (ifc, unimpl []jen.Code) {
 }
 
 // clientOptionFields are the fields ClientOptions gets for the Client.
-func clientOptionFields(p *ir.Protocol) []jen.Code {
+func (e *emitter) clientOptionFields(p *ir.Protocol) []jen.Code {
 	c := p.Client
 	if c == nil {
 		return nil
@@ -530,7 +530,7 @@ func clientOptionFields(p *ir.Protocol) []jen.Code {
 	if c.Cacheable {
 		fields = append(fields,
 			jen.Comment(commentText("Cache keeps the results the server marks cacheable (see Cache); Clients may share one. nil means a cache of the Client's own.")),
-			jen.Id("Cache").Op("*").Id("Cache"),
+			jen.Id("Cache").Op("*").Add(e.rt(protocolPkg, "Cache")),
 			jen.Comment(commentText("NoCache turns the cache off: every request goes to the server.")),
 			jen.Id("NoCache").Bool(),
 			jen.Comment(commentText("AuthContext names the authorization context of the Client's requests (such as the user a token belongs to): cached results whose cacheScope is private are shared only by Clients with the same one. Empty means the HTTPTransport's Authorization header, or else a context of the Client's own.")),

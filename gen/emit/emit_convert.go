@@ -35,11 +35,11 @@ func (e *emitter) emitOlder() (map[string]*jen.File, Files) {
 	}
 	list.Comment(commentText(fmt.Sprintf("%s are the conversions between this package's messages and those of the older revisions it serves (%s), newest first: a server picks the one for the revision a client negotiates with initialize, a client the one for the revision a server answers with.",
 		e.pkg.OlderRevisions, strings.Join(revs, ", "))))
-	list.Var().Id(e.pkg.OlderRevisions).Op("=").Index().Op("*").Id("Older").Values(vars...)
+	list.Var().Id(e.pkg.OlderRevisions).Op("=").Index().Op("*").Add(e.rt(protocolPkg, "Older")).Values(vars...)
 	list.Line()
 	list.Comment("olderValue is NewValue for the conversions.")
 	list.Func().Id("olderValue").Params(jen.Id("definition").String()).Params(jen.Qual(protocolPkg, "Value"), jen.Bool()).Block(
-		jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("NewValue").Call(jen.Id("definition")),
+		jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(e.own("NewValue")).Call(jen.Id("definition")),
 		jen.Return(jen.Id("v"), jen.Id("ok")),
 	)
 	files["older.go"] = list
@@ -110,7 +110,7 @@ func (e *emitter) olderTable(o *ir.Older) *jen.File {
 	f.Comment(commentText(doc))
 	f.Var().Id(o.Var).Op("=").Qual(protocolPkg, "NewOlder").Call(jen.Qual(protocolPkg, "OlderTable").Values(jen.Dict{
 		jen.Id("Revision"):    jen.Lit(o.Revision),
-		jen.Id("This"):        jen.Id("ProtocolVersion"),
+		jen.Id("This"):        e.own("ProtocolVersion"),
 		jen.Id("Schema"):      jen.Id(o.SchemaVar),
 		jen.Id("Definitions"): jen.Lit(o.Definitions),
 		jen.Id("NewValue"):    jen.Id("olderValue"),

@@ -150,9 +150,9 @@ func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 		jen.Comment("InputRequired is set when the request may be answered with an InputRequiredResult."),
 		jen.Id("InputRequired").Bool(),
 		jen.Comment("NewParams returns a new params value; nil when the method has no params."),
-		jen.Id("NewParams").Func().Params().Id("Value"),
+		jen.Id("NewParams").Func().Params().Add(e.own("Value")),
 		jen.Comment("NewResult returns a new result value; nil for notifications."),
-		jen.Id("NewResult").Func().Params().Id("Value"),
+		jen.Id("NewResult").Func().Params().Add(e.own("Value")),
 	)
 	var entries []jen.Code
 	for _, m := range p.Methods {
@@ -170,10 +170,10 @@ func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 			fields = append(fields, jen.Id("InputRequired").Op(":").True())
 		}
 		if m.Params != nil {
-			fields = append(fields, jen.Id("NewParams").Op(":").Func().Params().Id("Value").Block(jen.Return(newValue(m.Params))))
+			fields = append(fields, jen.Id("NewParams").Op(":").Func().Params().Add(e.own("Value")).Block(jen.Return(newValue(m.Params))))
 		}
 		if m.Result != nil {
-			fields = append(fields, jen.Id("NewResult").Op(":").Func().Params().Id("Value").Block(jen.Return(newValue(m.Result))))
+			fields = append(fields, jen.Id("NewResult").Op(":").Func().Params().Add(e.own("Value")).Block(jen.Return(newValue(m.Result))))
 		}
 		entries = append(entries, jen.Values(fields...))
 	}
@@ -239,7 +239,7 @@ func (e *emitter) emitMethodTable(f *jen.File, p *ir.Protocol) {
 			p.InputRequired.Name + "; a missing resultType counts as \"complete\" (a server of an\nearlier revision; the decoded result says \"complete\"), and any other resultType\nis an error."
 	}
 	f.Comment(commentText(doc))
-	f.Func().Id(p.Names.DecodeResult).Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(jen.Id("Value"), jen.Error()).Block(
+	f.Func().Id(p.Names.DecodeResult).Params(jen.Id("method").String(), jen.Id("result").Index().Byte()).Params(e.own("Value"), jen.Error()).Block(
 		jen.Switch(jen.Id("method")).Block(cases...),
 		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: %q is not a request method of this revision"), jen.Id("method"))),
 	)
@@ -350,9 +350,9 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		}
 		fields = append(fields,
 			jen.Comment(commentText("ExtensionMethods serve request methods this revision's schema does not\ndefine, such as an extension's, by name. A name the revision defines is a\nprogramming error: the constructor panics.")),
-			jen.Id("ExtensionMethods").Map(jen.String()).Id("ExtensionMethod"),
+			jen.Id("ExtensionMethods").Map(jen.String()).Add(e.rt(jsonrpcPkg, "ExtensionMethod")),
 		)
-		fields = append(fields, tasksOption(p, s)...)
+		fields = append(fields, e.tasksOption(p, s)...)
 	}
 	fields = append(fields,
 		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
@@ -363,12 +363,12 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	if e.pkg.MCP {
-		fields = append(fields, middlewareOptionField(s.Dir == ir.ClientToServer))
+		fields = append(fields, e.middlewareOptionField(s.Dir == ir.ClientToServer))
 	}
 	fields = append(fields, serveOptionFields()...)
 	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
 	if s.Dir == ir.ServerToClient {
-		fields = append(fields, clientOptionFields(p)...)
+		fields = append(fields, e.clientOptionFields(p)...)
 		fields = append(fields, typedOptionFields(p)...)
 	}
 	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
@@ -413,7 +413,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	}
 	if s.Dir == ir.ClientToServer {
 		body = append(body, jen.If(jen.Len(jen.Id("opts").Dot("SupportedVersions")).Op("==").Lit(0)).Block(
-			jen.Id("opts").Dot("SupportedVersions").Op("=").Index().String().Values(jen.Id("ProtocolVersion")),
+			jen.Id("opts").Dot("SupportedVersions").Op("=").Index().String().Values(e.own("ProtocolVersion")),
 		))
 		if p.Modern && p.DefaultCacheScope != "" {
 			body = append(body, jen.If(jen.Id("opts").Dot("DiscoverCacheScope").Op("==").Lit("")).Block(
@@ -448,7 +448,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		fields = append(fields, jen.Id("State").Op(":").Qual(protocolPkg, "NewStateSealer").Call(
 			jen.Id("opts").Dot("RequestStateKeys"), jen.Id("opts").Dot("RequestStateTTL"), jen.Id("opts").Dot("Principal")))
 	}
-	body = append(body, tasksDefaults(p, s)...)
+	body = append(body, e.tasksDefaults(p, s)...)
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.Dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
 		jen.Id("d").Dot("rpc").Op("=").Add(engine.Clone()).Values(fields...),
@@ -468,7 +468,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		body = append(body, tasksAttach(p, s)...)
 		if e.serveOlder(p) {
 			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("Older").Op("=").Qual(protocolPkg, "NewOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Qual(protocolPkg, "OlderServe").Values(
-				jen.Id("Version").Op(":").Id("ProtocolVersion"),
+				jen.Id("Version").Op(":").Add(e.own("ProtocolVersion")),
 				jen.Id("Olders").Op(":").Id(e.pkg.OlderRevisions),
 				jen.Id("Capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
 				jen.Id("ServerInfo").Op(":").Op("&").Id("d").Dot("opts").Dot("ServerInfo"),
@@ -547,7 +547,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		nbody := []jen.Code{
 			jen.List(jen.Id("ir"), jen.Id("ok")).Op(":=").Id("r").Assert(jen.Op("*").Id(p.InputRequired.Name)),
 			jen.If(jen.Op("!").Id("ok").Op("||").Id("ir").Op("==").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: NeedInput without a result"))),
+				jen.Return(jen.Nil(), jen.Op("&").Add(e.rt(jsonrpcPkg, "RPCError")).Values(jen.Id("Code").Op(":").Add(e.rt(jsonrpcPkg, "CodeInternalError")), jen.Id("Message").Op(":").Lit("internal error: NeedInput without a result"))),
 			),
 			jen.List(jen.Id("res"), jen.Id("err")).Op(":=").Id("d").Dot(finishName(p.InputRequired)).Call(finishArgs(p, s, p.InputRequired, jen.Id("ir"), p.InputRequiredType)...),
 			jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
@@ -651,7 +651,7 @@ func (e *emitter) emitCall(f *jen.File, p *ir.Protocol, s *ir.Side, m *ir.Method
 		if st != nil {
 			body = append(body,
 				jen.If(jen.Id("r").Op("==").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Id("Code").Op(":").Id("CodeInternalError"), jen.Id("Message").Op(":").Lit("internal error: the handler returned no result and no error"))),
+					jen.Return(jen.Nil(), jen.Op("&").Add(e.rt(jsonrpcPkg, "RPCError")).Values(jen.Id("Code").Op(":").Add(e.rt(jsonrpcPkg, "CodeInternalError")), jen.Id("Message").Op(":").Lit("internal error: the handler returned no result and no error"))),
 				),
 				jen.Return(jen.Id("d").Dot(finishName(st)).Call(finishArgs(p, s, st, jen.Id("r"), p.Complete)...)),
 			)
@@ -893,17 +893,17 @@ func (e *emitter) emitModern(f *jen.File, p *ir.Protocol) {
 	} else {
 		body = append(body, jen.Return(jen.Lit(""), jen.False()))
 	}
-	f.Func().Id(p.Names.CacheKey).Params(jen.Id("method").String(), jen.Id("params").Id("Value")).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
+	f.Func().Id(p.Names.CacheKey).Params(jen.Id("method").String(), jen.Id("params").Add(e.own("Value"))).Params(jen.Id("key").String(), jen.Id("ok").Bool()).Block(body...)
 }
 
 // middlewareOptionField is the Middleware field of an MCP package's
 // ServerOptions (server) or ClientOptions.
-func middlewareOptionField(server bool) jen.Code {
+func (e *emitter) middlewareOptionField(server bool) jen.Code {
 	doc := "Middleware wraps the serving of every request and notification the\ndispatcher receives, and the sending of the requests and notifications it\nsends the client (Session.Request, SendRequest, SendNotification, Log,\nSendProgress; not the broadcasts to every session); the first is the\noutermost. See docs/middleware.md for where it runs among the runtime's own\nchecks."
 	if !server {
 		doc = "Middleware wraps the sending of every request and notification the Client\nsends (each on the wire: the handshake's, each round of a multi round-trip\nrequest, each retry; not answers from the cache), and the serving of every\none the server sends it; the first is the outermost. See docs/middleware.md."
 	}
-	return jen.Comment(commentText(doc)).Line().Id("Middleware").Index().Id("Middleware")
+	return jen.Comment(commentText(doc)).Line().Id("Middleware").Index().Add(e.rt(protocolPkg, "Middleware"))
 }
 
 // middlewareValue sets a protocol.Core's (or ClientConfig's) Middleware

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -113,12 +114,14 @@ func (e *emitter) docFile() (*jen.File, error) {
 	}
 	f := newFile(e.pkg.Name)
 	f.PackageComment(strings.TrimRight(commentText(string(text)), "\n"))
-	if e.pkg.MCP {
+	if v := e.pkg.ProtocolVersion; v != "" && v != e.pkg.Revision {
+		f.Comment(e.pkg.Own("ProtocolVersion") + " is the protocolVersion this package announces and accepts: the schema's, revision " + e.pkg.Revision + ", given with --protocol-version.")
+	} else if e.pkg.MCP {
 		f.Comment("ProtocolVersion is the MCP revision this package implements.")
 	} else {
 		f.Comment("ProtocolVersion is the revision of the schema this package implements.")
 	}
-	f.Const().Id("ProtocolVersion").Op("=").Lit(e.pkg.Revision)
+	f.Const().Add(e.own("ProtocolVersion")).Op("=").Lit(cmp.Or(e.pkg.ProtocolVersion, e.pkg.Revision))
 	return f, nil
 }
 

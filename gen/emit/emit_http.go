@@ -108,9 +108,9 @@ func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	if !p.Modern {
 		// Sessions, or the HTTP+SSE transport of revisions before
 		// 2025-03-26 (the runtime tells them apart by the revision).
-		call = jen.Qual(protocolPkg, "NewSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"), jen.Id("ProtocolVersion"))
+		call = jen.Qual(protocolPkg, "NewSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"), e.own("ProtocolVersion"))
 	}
-	f.Func().Id("NewHTTPHandler").Params(jen.Id("d").Op("*").Id(s.Dispatcher), jen.Id("opts").Id("HTTPOptions")).Op("*").Id("HTTPHandler").Block(
+	f.Func().Add(e.own("NewHTTPHandler")).Params(jen.Id("d").Op("*").Id(s.Dispatcher), jen.Id("opts").Add(e.rt(protocolPkg, "HTTPOptions"))).Op("*").Add(e.rt(protocolPkg, "HTTPHandler")).Block(
 		jen.Return(call),
 	)
 }

@@ -32,7 +32,7 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		consts = append(consts, kindConst(a.Kind))
 	}
 	fields := []jen.Code{
-		jen.Comment(commentText(fmt.Sprintf("Kind says which JSON kind the value is: %s. The zero Kind\nmeans no value (an absent member).", strings.Join(consts, " or ")))).Line().Id("Kind").Id("Kind"),
+		jen.Comment(commentText(fmt.Sprintf("Kind says which JSON kind the value is: %s. The zero Kind\nmeans no value (an absent member).", strings.Join(consts, " or ")))).Line().Id("Kind").Add(e.rt(codecPkg, "Kind")),
 	}
 	for _, a := range k.Alts {
 		if a.Type != nil {
@@ -46,21 +46,21 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		if a.Type == nil {
 			e.types.Comment(commentText(fmt.Sprintf("%s returns a %s holding null.", fn, k.Name)))
 			e.types.Func().Id(fn).Params().Id(k.Name).Block(
-				jen.Return(jen.Id(k.Name).Values(jen.Id("Kind").Op(":").Id(kindConst(a.Kind)))),
+				jen.Return(jen.Id(k.Name).Values(jen.Id("Kind").Op(":").Add(e.rt(codecPkg, kindConst(a.Kind))))),
 			)
 			e.types.Comment(commentText("IsNull reports whether v holds null."))
 			e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("IsNull").Params().Bool().Block(
-				jen.Return(jen.Id("v").Dot("Kind").Op("==").Id(kindConst(a.Kind))),
+				jen.Return(jen.Id("v").Dot("Kind").Op("==").Add(e.rt(codecPkg, kindConst(a.Kind)))),
 			)
 			continue
 		}
 		e.types.Comment(commentText(fmt.Sprintf("%s returns a %s holding a JSON %s.", fn, k.Name, strings.ToLower(a.Name))))
 		e.types.Func().Id(fn).Params(jen.Id("x").Add(goType(a.Type))).Id(k.Name).Block(
-			jen.Return(jen.Id(k.Name).Values(jen.Id("Kind").Op(":").Id(kindConst(a.Kind)), jen.Id(a.Field).Op(":").Id("x"))),
+			jen.Return(jen.Id(k.Name).Values(jen.Id("Kind").Op(":").Add(e.rt(codecPkg, kindConst(a.Kind))), jen.Id(a.Field).Op(":").Id("x"))),
 		)
 		e.types.Comment(commentText(fmt.Sprintf("As%s returns the %s v holds, and whether it holds one.", a.Name, strings.ToLower(a.Name))))
 		e.types.Func().Params(jen.Id("v").Id(k.Name)).Id("As"+a.Name).Params().Params(goType(a.Type), jen.Bool()).Block(
-			jen.Return(jen.Id("v").Dot(a.Field), jen.Id("v").Dot("Kind").Op("==").Id(kindConst(a.Kind))),
+			jen.Return(jen.Id("v").Dot(a.Field), jen.Id("v").Dot("Kind").Op("==").Add(e.rt(codecPkg, kindConst(a.Kind)))),
 		)
 	}
 	e.types.Comment(commentText("IsZero reports whether v holds nothing."))
@@ -85,7 +85,7 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		} else {
 			body = decodeValue(a.Type, jen.Id("v").Dot(a.Field), false)
 		}
-		body = append([]jen.Code{jen.Id("v").Dot("Kind").Op("=").Id(kindConst(a.Kind))}, body...)
+		body = append([]jen.Code{jen.Id("v").Dot("Kind").Op("=").Add(e.rt(codecPkg, kindConst(a.Kind)))}, body...)
 		cases = append(cases, jen.Case(kindTest(a.Kind)).Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Mismatch").Call(jen.Lit(strings.Join(wants, " or ")))))
@@ -103,7 +103,7 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		} else {
 			body = encodeValue(a.Type, jen.Id("v").Dot(a.Field), true)
 		}
-		enc = append(enc, jen.Case(jen.Id(kindConst(a.Kind))).Block(body...))
+		enc = append(enc, jen.Case(e.rt(codecPkg, kindConst(a.Kind))).Block(body...))
 	}
 	enc = append(enc, jen.Default().Block(jen.Id("e").Dot("Null").Call()))
 	e.codec.Func().Params(jen.Id("v").Id(k.Name)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Qual(codecPkg, "Encoder")).Block(
@@ -117,7 +117,7 @@ func (e *emitter) emitKinds(k *ir.Kinds) {
 		if a.Type != nil {
 			checks = e.validateValue(a.Type, jen.Id("v").Dot(a.Field))
 		}
-		val = append(val, jen.Case(jen.Id(kindConst(a.Kind))).Block(checks...))
+		val = append(val, jen.Case(e.rt(codecPkg, kindConst(a.Kind))).Block(checks...))
 	}
 	val = append(val,
 		jen.Case(jen.Lit(0)).Block(jen.Id("s").Dot("Add").Call(jen.Lit("type"), jen.Lit("no value: want "+kindsWant(k)))),

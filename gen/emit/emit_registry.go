@@ -20,7 +20,7 @@ func (e *emitter) emitRegistry() {
 	if e.pkg.Validators {
 		methods = append(methods, jen.Id("Validate").Params().Error())
 	}
-	f.Type().Id("Value").Interface(methods...)
+	f.Type().Add(e.own("Value")).Interface(methods...)
 	var names []jen.Code
 	var cases []jen.Code
 	for _, d := range e.pkg.Decls {
@@ -33,14 +33,14 @@ func (e *emitter) emitRegistry() {
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.False())))
 	f.Comment(commentText("Definitions lists the names of the schema's definitions, sorted."))
-	f.Var().Id("Definitions").Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
+	f.Var().Add(e.own("Definitions")).Op("=").Index().String().ValuesFunc(func(g *jen.Group) {
 		for _, n := range names {
 			g.Line().Add(n)
 		}
 		g.Line()
 	})
 	f.Comment(commentText("NewValue returns a pointer to a new zero value of the Go type of the named\nschema definition (for a union, to its holder), and false if there is no\nsuch definition."))
-	f.Func().Id("NewValue").Params(jen.Id("definition").String()).Params(jen.Id("Value"), jen.Bool()).Block(
+	f.Func().Add(e.own("NewValue")).Params(jen.Id("definition").String()).Params(e.own("Value"), jen.Bool()).Block(
 		jen.Switch(jen.Id("definition")).Block(cases...),
 	)
 }

@@ -168,7 +168,7 @@ func (e *emitter) emitRuntime() *jen.File {
 	l := Layers{RPC: p != nil, MCP: p != nil && e.pkg.MCP, Tasks: p != nil && p.Tasks != nil, Convert: len(e.pkg.Older) > 0}
 	var types, consts []jen.Code
 	for _, n := range runtimeNames {
-		if !l.has(n.layer) {
+		if !l.has(n.layer) || !e.pkg.ReExports(n.name) {
 			continue
 		}
 		switch n.kind {
@@ -183,7 +183,7 @@ func (e *emitter) emitRuntime() *jen.File {
 	f.Line()
 	f.Const().Defs(consts...)
 	for _, n := range runtimeNames {
-		if !l.has(n.layer) || n.kind != "func" {
+		if !l.has(n.layer) || n.kind != "func" || !e.pkg.ReExports(n.name) {
 			continue
 		}
 		args := make([]jen.Code, len(n.args))
@@ -201,6 +201,20 @@ func (e *emitter) emitRuntime() *jen.File {
 	}
 	return f
 }
+
+// rt is the runtime's name in pkg as the package's code writes it: the
+// package's re-export, or the runtime's own when a definition has the
+// name (ir.Package.ReExports).
+func (e *emitter) rt(pkg, name string) *jen.Statement {
+	if e.pkg.ReExports(name) {
+		return jen.Id(name)
+	}
+	return jen.Qual(pkg, name)
+}
+
+// own is a name of the package's own API as the package declares it
+// (ir.Package.Own).
+func (e *emitter) own(name string) *jen.Statement { return jen.Id(e.pkg.Own(name)) }
 
 // pkgName is the last element of an import path.
 func pkgName(path string) string {

@@ -28,7 +28,7 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 	set := jen.Op("*").Id(t.Set)
 
 	f.Comment(commentText("AddResource adds a resource to the set s is or serves (see " + t.Adder + "), with h as the\nfunction that reads it: resources/read of its URI runs h, and what h returns\nis the answer (an error too, as from a handler). It panics if the resource\nbreaks the schema of " + r.Resource + " or the set has one of that URI already."))
-	f.Func().Id("AddResource").Params(
+	f.Func().Add(e.own("AddResource")).Params(
 		jen.Id("s").Id(t.Adder), jen.Id("r").Id(r.Resource),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(r.ReadParams)).Params(jen.Op("*").Id(r.ReadResult), jen.Error()),
 	).Block(
@@ -43,7 +43,7 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 	)
 
 	f.Comment(commentText("AddResourceTemplate adds a resource template to the set s is or serves (see\n" + t.Adder + "), with h as the function that reads the resources it matches:\nresources/read of a URI the set has no resource of runs h for the first\ntemplate (in the order they were added) whose uriTemplate, an RFC 6570 URI\ntemplate, matches the URI, with the template's variables (see\nprotocol.URITemplate for what matches). It panics if the template breaks the\nschema of " + r.Template + " or is not a URI template, or the set has it already."))
-	f.Func().Id("AddResourceTemplate").Params(
+	f.Func().Add(e.own("AddResourceTemplate")).Params(
 		jen.Id("s").Id(t.Adder), jen.Id("t").Id(r.Template),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(r.ReadParams), jen.Id("vars").Map(jen.String()).String()).Params(jen.Op("*").Id(r.ReadResult), jen.Error()),
 	).Block(
@@ -73,7 +73,7 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 	f.Comment(commentText("ReadResource answers resources/read: the resource of p's URI, else the first\ntemplate that matches it, else ResourceNotFound. Until the set holds a resource\nor template, resources/read and the resources lists are method not found, as\nfor a server without the capability."))
 	f.Func().Params(jen.Id("s").Add(set.Clone())).Id("ReadResource").Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(r.ReadParams)).Params(jen.Op("*").Id(r.ReadResult), jen.Error()).Block(
 		jen.If(jen.Id("s").Dot("resources").Dot("Len").Call().Op("==").Lit(0).Op("&&").Id("s").Dot("templates").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("s").Dot(serverSide(e.pkg.Protocol).Unimplemented).Dot("ReadResource").Call(jen.Id("ctx"), jen.Id("p")))),
-		jen.Return(jen.Qual(protocolPkg, "ReadResource").Call(jen.Id("ctx"), jen.Op("&").Id("s").Dot("resources"), jen.Op("&").Id("s").Dot("templates"), jen.Id("p").Dot(r.ReadURI), jen.Id("p"), jen.Id("ResourceNotFound"))),
+		jen.Return(jen.Qual(protocolPkg, "ReadResource").Call(jen.Id("ctx"), jen.Op("&").Id("s").Dot("resources"), jen.Op("&").Id("s").Dot("templates"), jen.Id("p").Dot(r.ReadURI), jen.Id("p"), e.own("ResourceNotFound"))),
 	)
 
 	code := "invalid params (-32602)"
@@ -81,9 +81,9 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 		code = "-32002"
 	}
 	f.Comment(commentText("ResourceNotFound is the error of resources/read for a URI the server does not\nhave: " + code + ", the code the specification gives it, with the URI in\nits data."))
-	f.Func().Id("ResourceNotFound").Params(jen.Id("uri").String()).Error().Block(
+	f.Func().Add(e.own("ResourceNotFound")).Params(jen.Id("uri").String()).Error().Block(
 		jen.Id("data").Op(":=").Qual(jsonrpcPkg, "AppendQuoted").Call(jen.Index().Byte().Call(jen.Lit(`{"uri":`)), jen.Id("uri")),
-		jen.Return(jen.Op("&").Id("RPCError").Values(jen.Dict{
+		jen.Return(jen.Op("&").Add(e.rt(jsonrpcPkg, "RPCError")).Values(jen.Dict{
 			jen.Id("Code"):    jen.Lit(r.NotFoundCode),
 			jen.Id("Message"): jen.Lit("resource not found: ").Op("+").Id("uri"),
 			jen.Id("Data"):    jen.Append(jen.Id("data"), jen.LitRune('}')),
@@ -95,22 +95,22 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 		return jen.Var().Id("m").Op("*").String().Line().If(jen.Id("mimeType").Op("!=").Lit("")).Block(jen.Id("m").Op("=").Op("&").Id("mimeType"))
 	}
 	f.Comment(commentText("TextContents is the text contents of a resource (its MIME type may be \"\")."))
-	f.Func().Id("TextContents").Params(jen.List(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")).String()).Op("*").Id(r.TextContents).Block(
+	f.Func().Add(e.own("TextContents")).Params(jen.List(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")).String()).Op("*").Id(r.TextContents).Block(
 		mime(),
 		jen.Return(jen.Op("&").Id(r.TextContents).Values(jen.Dict{jen.Id(r.ContentsURI): jen.Id("uri"), jen.Id(r.ContentsMIME): jen.Id("m"), jen.Id(r.ContentsText): jen.Id("text")})),
 	)
 	f.Comment(commentText("BlobContents is the binary contents of a resource (its MIME type may be \"\"),\nbase64-encoded."))
-	f.Func().Id("BlobContents").Params(jen.List(jen.Id("uri"), jen.Id("mimeType")).String(), jen.Id("data").Index().Byte()).Op("*").Id(r.BlobContents).Block(
+	f.Func().Add(e.own("BlobContents")).Params(jen.List(jen.Id("uri"), jen.Id("mimeType")).String(), jen.Id("data").Index().Byte()).Op("*").Id(r.BlobContents).Block(
 		mime(),
 		jen.Return(jen.Op("&").Id(r.BlobContents).Values(jen.Dict{jen.Id(r.ContentsURI): jen.Id("uri"), jen.Id(r.ContentsMIME): jen.Id("m"), jen.Id(r.ContentsBlob): jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(jen.Id("data"))})),
 	)
 	f.Comment(commentText("TextResource is a resources/read answer with one text contents: what most\nresources answer."))
-	f.Func().Id("TextResource").Params(jen.List(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")).String()).Op("*").Id(r.ReadResult).Block(
-		jen.Return(jen.Op("&").Id(r.ReadResult).Values(jen.Dict{jen.Id(r.ReadContents): jen.Index().Id(r.ContentsItem).Values(jen.Id("TextContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")))})),
+	f.Func().Add(e.own("TextResource")).Params(jen.List(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")).String()).Op("*").Id(r.ReadResult).Block(
+		jen.Return(jen.Op("&").Id(r.ReadResult).Values(jen.Dict{jen.Id(r.ReadContents): jen.Index().Id(r.ContentsItem).Values(e.own("TextContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")))})),
 	)
 	f.Comment(commentText("BlobResource is a resources/read answer with one binary contents."))
-	f.Func().Id("BlobResource").Params(jen.List(jen.Id("uri"), jen.Id("mimeType")).String(), jen.Id("data").Index().Byte()).Op("*").Id(r.ReadResult).Block(
-		jen.Return(jen.Op("&").Id(r.ReadResult).Values(jen.Dict{jen.Id(r.ReadContents): jen.Index().Id(r.ContentsItem).Values(jen.Id("BlobContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("data")))})),
+	f.Func().Add(e.own("BlobResource")).Params(jen.List(jen.Id("uri"), jen.Id("mimeType")).String(), jen.Id("data").Index().Byte()).Op("*").Id(r.ReadResult).Block(
+		jen.Return(jen.Op("&").Id(r.ReadResult).Values(jen.Dict{jen.Id(r.ReadContents): jen.Index().Id(r.ContentsItem).Values(e.own("BlobContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("data")))})),
 	)
 }
 
@@ -122,7 +122,7 @@ func (e *emitter) emitPrompts(f *jen.File, t *ir.ToolSupport) {
 	set := jen.Op("*").Id(t.Set)
 
 	f.Comment(commentText("AddPrompt adds a prompt to the set s is or serves (see " + t.Adder + "), with h as the\nfunction that builds it. The prompt's arguments are derived from In, a struct\n(see protocol.PromptArgs for the rules: a field is an argument, required\nunless it is a pointer or has omitempty, described by its jsonschema tag) or\nmap[string]string, and must be left empty. prompts/get decodes its arguments\ninto an In before h runs: a missing required argument, an unknown one or a\nvalue its field cannot hold is invalid params (-32602), and h does not run.\nAddPrompt panics if In cannot hold prompt arguments, if the prompt breaks the\nschema of " + pr.Prompt + ", or if the set has a prompt of that name already."))
-	f.Func().Id("AddPrompt").Types(jen.Id("In").Any()).Params(
+	f.Func().Add(e.own("AddPrompt")).Types(jen.Id("In").Any()).Params(
 		jen.Id("s").Id(t.Adder), jen.Id("pr").Id(pr.Prompt),
 		jen.Id("h").Func().Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id(pr.GetParams), jen.Id("in").Id("In")).Params(jen.Op("*").Id(pr.GetResult), jen.Error()),
 	).Block(
@@ -159,7 +159,7 @@ func (e *emitter) emitPrompts(f *jen.File, t *ir.ToolSupport) {
 		jen.If(jen.Id("s").Dot("prompts").Dot("Len").Call().Op("==").Lit(0)).Block(jen.Return(jen.Id("s").Dot(serverSide(e.pkg.Protocol).Unimplemented).Dot("GetPrompt").Call(jen.Id("ctx"), jen.Id("p")))),
 		jen.List(jen.Id("get"), jen.Id("ok")).Op(":=").Id("s").Dot("prompts").Dot("Func").Call(jen.Id("p").Dot(pr.GetName)),
 		jen.If(jen.Op("!").Id("ok")).Block(
-			jen.Return(jen.Nil(), jen.Op("&").Id("RPCError").Values(jen.Dict{jen.Id("Code"): jen.Id("CodeInvalidParams"), jen.Id("Message"): jen.Lit("unknown prompt ").Op("+").Qual(codecPkg, "Quote").Call(jen.Id("p").Dot(pr.GetName))})),
+			jen.Return(jen.Nil(), jen.Op("&").Add(e.rt(jsonrpcPkg, "RPCError")).Values(jen.Dict{jen.Id("Code"): e.rt(jsonrpcPkg, "CodeInvalidParams"), jen.Id("Message"): jen.Lit("unknown prompt ").Op("+").Qual(codecPkg, "Quote").Call(jen.Id("p").Dot(pr.GetName))})),
 		),
 		jen.Return(jen.Id("get").Call(jen.Id("ctx"), jen.Id("p"))),
 	)
@@ -173,13 +173,14 @@ func (e *emitter) emitContentHelpers(f *jen.File, t *ir.ToolSupport) {
 		return
 	}
 	f.Comment(commentText("Text is a text content block."))
-	f.Func().Id("Text").Params(jen.Id("text").String()).Op("*").Id(t.Text).Block(
+	f.Func().Add(e.own("Text")).Params(jen.Id("text").String()).Op("*").Id(t.Text).Block(
 		jen.Return(jen.Op("&").Id(t.Text).Values(jen.Dict{jen.Id(t.TextField): jen.Id("text")})),
 	)
 	media := func(name, typ, what string) {
 		if typ == "" {
 			return
 		}
+		name = e.pkg.Own(name)
 		f.Comment(commentText(name + " is " + what + " content block of data, base64-encoded, of the MIME type."))
 		f.Func().Id(name).Params(jen.Id("data").Index().Byte(), jen.Id("mimeType").String()).Op("*").Id(typ).Block(
 			jen.Return(jen.Op("&").Id(typ).Values(jen.Dict{jen.Id("Data"): jen.Qual("encoding/base64", "StdEncoding").Dot("EncodeToString").Call(jen.Id("data")), jen.Id("MIMEType"): jen.Id("mimeType")})),
@@ -189,31 +190,31 @@ func (e *emitter) emitContentHelpers(f *jen.File, t *ir.ToolSupport) {
 	media("Audio", c.Audio, "an audio")
 	if c.Link != "" {
 		f.Comment(commentText("Link is a resource link content block: the URI and name of a resource the\nclient may read."))
-		f.Func().Id("Link").Params(jen.List(jen.Id("uri"), jen.Id("name")).String()).Op("*").Id(c.Link).Block(
+		f.Func().Add(e.own("Link")).Params(jen.List(jen.Id("uri"), jen.Id("name")).String()).Op("*").Id(c.Link).Block(
 			jen.Return(jen.Op("&").Id(c.Link).Values(jen.Dict{jen.Id("URI"): jen.Id("uri"), jen.Id("Name"): jen.Id("name")})),
 		)
 	}
 	if r := t.Resources; r != nil && c.Embedded != "" {
 		f.Comment(commentText("EmbeddedText is an embedded resource content block with text contents."))
-		f.Func().Id("EmbeddedText").Params(jen.List(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")).String()).Op("*").Id(c.Embedded).Block(
-			jen.Return(jen.Op("&").Id(c.Embedded).Values(jen.Dict{jen.Id("Resource"): jen.Id("TextContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text"))})),
+		f.Func().Add(e.own("EmbeddedText")).Params(jen.List(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text")).String()).Op("*").Id(c.Embedded).Block(
+			jen.Return(jen.Op("&").Id(c.Embedded).Values(jen.Dict{jen.Id("Resource"): e.own("TextContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("text"))})),
 		)
 		f.Comment(commentText("EmbeddedBlob is an embedded resource content block with binary contents."))
-		f.Func().Id("EmbeddedBlob").Params(jen.List(jen.Id("uri"), jen.Id("mimeType")).String(), jen.Id("data").Index().Byte()).Op("*").Id(c.Embedded).Block(
-			jen.Return(jen.Op("&").Id(c.Embedded).Values(jen.Dict{jen.Id("Resource"): jen.Id("BlobContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("data"))})),
+		f.Func().Add(e.own("EmbeddedBlob")).Params(jen.List(jen.Id("uri"), jen.Id("mimeType")).String(), jen.Id("data").Index().Byte()).Op("*").Id(c.Embedded).Block(
+			jen.Return(jen.Op("&").Id(c.Embedded).Values(jen.Dict{jen.Id("Resource"): e.own("BlobContents").Call(jen.Id("uri"), jen.Id("mimeType"), jen.Id("data"))})),
 		)
 	}
 	if pr := t.Prompts; pr != nil && c.PromptMessage != "" {
 		f.Comment(commentText("UserMessage is a prompt message from the user."))
-		f.Func().Id("UserMessage").Params(jen.Id("c").Id(c.PromptContent)).Id(c.PromptMessage).Block(
+		f.Func().Add(e.own("UserMessage")).Params(jen.Id("c").Id(c.PromptContent)).Id(c.PromptMessage).Block(
 			jen.Return(jen.Id(c.PromptMessage).Values(jen.Dict{jen.Id("Role"): jen.Id(c.RoleUser), jen.Id("Content"): jen.Id("c")})),
 		)
 		f.Comment(commentText("AssistantMessage is a prompt message from the assistant."))
-		f.Func().Id("AssistantMessage").Params(jen.Id("c").Id(c.PromptContent)).Id(c.PromptMessage).Block(
+		f.Func().Add(e.own("AssistantMessage")).Params(jen.Id("c").Id(c.PromptContent)).Id(c.PromptMessage).Block(
 			jen.Return(jen.Id(c.PromptMessage).Values(jen.Dict{jen.Id("Role"): jen.Id(c.RoleAssistant), jen.Id("Content"): jen.Id("c")})),
 		)
 		f.Comment(commentText("PromptResult is a prompts/get answer with the messages."))
-		f.Func().Id("PromptResult").Params(jen.Id("messages").Op("...").Id(c.PromptMessage)).Op("*").Id(pr.GetResult).Block(
+		f.Func().Add(e.own("PromptResult")).Params(jen.Id("messages").Op("...").Id(c.PromptMessage)).Op("*").Id(pr.GetResult).Block(
 			jen.Return(jen.Op("&").Id(pr.GetResult).Values(jen.Dict{jen.Id("Messages"): jen.Id("messages")})),
 		)
 		f.Comment(commentText("TextPrompt is a prompts/get answer of one user message with text: what a prompt function returns, as TextResult is for a tool."))
@@ -235,7 +236,7 @@ func (e *emitter) emitListen(f *jen.File, t *ir.ToolSupport) {
 	f.Comment(commentText("SubscriptionsListen answers subscriptions/listen with a stream of the set's\nchanges: it acknowledges the notifications it will send (the list changes of\ntools, prompts and resources, and the updates of the resources named that the\nset has or a template of it matches, that the client asks for; others are left out, as the acknowledgement must), then sends\neach change (ResourceUpdated, additions and removals) tagged with the\nsubscription's id, until the client closes the stream or EndSubscriptions ends\nit with a result."))
 	f.Func().Params(jen.Id("s").Add(set.Clone())).Id("SubscriptionsListen").Params(jen.Id("ctx").Add(ctx.Clone()), jen.Id("p").Op("*").Id("SubscriptionsListenRequestParams")).Params(jen.Op("*").Id("SubscriptionsListenResult"), jen.Error()).Block(
 		jen.Var().Id("id").Id("RequestId"),
-		jen.If(jen.Err().Op(":=").Id("id").Dot("UnmarshalJSON").Call(jen.Id("RequestFromContext").Call(jen.Id("ctx")).Dot("ID")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Err().Op(":=").Id("id").Dot("UnmarshalJSON").Call(e.rt(jsonrpcPkg, "RequestFromContext").Call(jen.Id("ctx")).Dot("ID")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Id("req").Op(":=").Id("p").Dot("Notifications"),
 		jen.Var().Id("g").Id("SubscriptionFilter"),
 		jen.If(isTrue("ToolsListChanged")).Block(jen.Id("g").Dot("ToolsListChanged").Op("=").New(jen.True())),

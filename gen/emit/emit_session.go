@@ -90,6 +90,6 @@ func (e *emitter) emitOlderServe(f *jen.File, p *ir.Protocol, recv, appendJSON *
 	f.Comment(commentText("NotifyResourceUpdated sends notifications/resources/updated for uri to the\nclients of " + e.pkg.OlderRevisions + " that subscribed to it (resources/subscribe)\nand have not unsubscribed since, and returns how many it reached."))
 	f.Func().Params(recv.Clone()).Id("NotifyResourceUpdated").Params(jen.Id("uri").String()).Int().Block(
 		jen.Return(jen.Id("d").Dot("rpc").Dot("BroadcastOlder").Call(jen.Qual(protocolPkg, "ResourceUpdatedJSON").Call(jen.Id("uri")),
-			jen.Func().Params(jen.Id("s").Op("*").Id("Session")).Bool().Block(jen.Return(jen.Id("s").Dot("Subscribed").Call(jen.Id("uri")))))),
+			jen.Func().Params(jen.Id("s").Op("*").Add(e.rt(protocolPkg, "Session"))).Bool().Block(jen.Return(jen.Id("s").Dot("Subscribed").Call(jen.Id("uri")))))),
 	)
 }

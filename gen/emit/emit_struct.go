@@ -76,7 +76,7 @@ func (e *emitter) emitStruct(st *ir.Struct) {
 	}
 	if st.Extra != nil {
 		doc := "Extra holds the members the schema does not name, in the order they were read."
-		var typ jen.Code = jen.Id("Members")
+		var typ jen.Code = e.rt(codecPkg, "Members")
 		if st.Extra.Value.Kind != ir.TRaw || st.Extra.Value.C.Raw != nil {
 			doc = "Extra holds the members the schema does not name."
 			typ = jen.Map(jen.String()).Add(goType(st.Extra.Value))

@@ -12,26 +12,26 @@ import (
 // and AwaitInput. The machinery is in runtime/protocol (rpc_tasks.go, tasks.go).
 
 // tasksOption is the ServerOptions field that turns the extension on.
-func tasksOption(p *ir.Protocol, s *ir.Side) []jen.Code {
+func (e *emitter) tasksOption(p *ir.Protocol, s *ir.Side) []jen.Code {
 	if s.Dir != ir.ClientToServer || p.Tasks == nil {
 		return nil
 	}
 	return []jen.Code{
 		jen.Comment(commentText("Tasks, if set, serves the tasks extension (io.modelcontextprotocol/tasks) from\nthis store: the dispatcher advertises it in Capabilities.Extensions, answers\ntasks/get, tasks/update and tasks/cancel, and tools/call handlers may answer\nwith a task (RunAsTask). A store serves one dispatcher.")),
-		jen.Id("Tasks").Op("*").Id("TaskStore"),
+		jen.Id("Tasks").Op("*").Add(e.rt(protocolPkg, "TaskStore")),
 	}
 }
 
 // tasksDefaults are the statements of NewServerDispatcher, before the
 // options are stored, that advertise the extension.
-func tasksDefaults(p *ir.Protocol, s *ir.Side) []jen.Code {
+func (e *emitter) tasksDefaults(p *ir.Protocol, s *ir.Side) []jen.Code {
 	ts := p.Tasks
 	if s.Dir != ir.ClientToServer || ts == nil || ts.Extensions == nil {
 		return nil
 	}
 	caps := jen.Id("opts").Dot("Capabilities").Dot(ts.Extensions.Name)
 	return []jen.Code{jen.If(jen.Id("opts").Dot("Tasks").Op("!=").Nil()).Block(
-		caps.Clone().Op("=").Qual(protocolPkg, "WithExtension").Call(caps.Clone(), jen.Id("TasksExtension")),
+		caps.Clone().Op("=").Qual(protocolPkg, "WithExtension").Call(caps.Clone(), e.rt(protocolPkg, "TasksExtension")),
 	)}
 }
 
@@ -94,7 +94,7 @@ func (e *emitter) emitTasks(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		"RunAsTask fails with MissingRequiredClientCapabilityError (-32021) when the client did\n" +
 		"not declare the tasks extension (ClientSupportsTasks tells beforehand), and with an\n" +
 		"internal error when the dispatcher has no ServerOptions.Tasks or the store is full."))
-	f.Func().Id("RunAsTask").Params(ctx.Clone(), jen.Id("fn").Func().Params(jen.Qual("context", "Context")).Params(jen.Op("*").Id(res), jen.Error())).Error().Block(
+	f.Func().Add(e.own("RunAsTask")).Params(ctx.Clone(), jen.Id("fn").Func().Params(jen.Qual("context", "Context")).Params(jen.Op("*").Id(res), jen.Error())).Error().Block(
 		jen.Var().Id("run").Func().Params(jen.Qual("context", "Context")).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()),
 		jen.If(jen.Id("fn").Op("!=").Nil()).Block(
 			jen.Id("run").Op("=").Func().Params(ctx.Clone()).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(
@@ -115,7 +115,7 @@ func (e *emitter) emitTasks(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		"be covered by the capabilities the client declared when it created the task\n" +
 		"(MissingRequiredClientCapabilityError, -32021, otherwise). AwaitInput returns ctx's\n" +
 		"error when the task is cancelled or expires while it waits."))
-	f.Func().Id("AwaitInput").Params(ctx.Clone(), jen.Id("requests").Id(ts.Requests)).Params(jen.Id(ts.Responses), jen.Error()).Block(
+	f.Func().Add(e.own("AwaitInput")).Params(ctx.Clone(), jen.Id("requests").Id(ts.Requests)).Params(jen.Id(ts.Responses), jen.Error()).Block(
 		jen.If(jen.Id("err").Op(":=").Id("requests").Dot("Validate").Call(), jen.Id("err").Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("mcp: AwaitInput: %w"), jen.Id("err"))),
 		),

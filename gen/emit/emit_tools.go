@@ -102,13 +102,13 @@ func (e *emitter) emitTools() *jen.File {
 	f.Comment(commentText(fmt.Sprintf(serverDoc, t.Set, adders, s.Handler, s.Constructor, s.Unimplemented, more)))
 	f.Type().Id(t.Set).Struct(fields...)
 	f.Comment(commentText("Tools is " + t.Set + " by its former name."))
-	f.Type().Id("Tools").Op("=").Id(t.Set)
+	f.Type().Add(e.own("Tools")).Op("=").Id(t.Set)
 
 	// type Registry interface { server() *Server }
 	f.Comment(commentText(fmt.Sprintf("%s is where %s and the other Add functions add: a *%s, a handler that embeds one, or a *%s whose handler is, or embeds, a *%s (they panic if it is not).", t.Adder, t.Add, t.Set, s.Dispatcher, t.Set)))
 	f.Type().Id(t.Adder).Interface(jen.Id("server").Params().Op("*").Id(t.Set))
 	f.Comment(commentText("ToolAdder is " + t.Adder + " by its former name."))
-	f.Type().Id("ToolAdder").Op("=").Id(t.Adder)
+	f.Type().Add(e.own("ToolAdder")).Op("=").Id(t.Adder)
 	// func (d *ServerDispatcher) server() *Server
 	f.Comment(commentText("server returns the " + t.Set + " d's handler is or embeds."))
 	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id("server").Params().Op("*").Id(t.Set).Block(
@@ -165,7 +165,7 @@ func (e *emitter) emitTools() *jen.File {
 
 	// ErrorResult
 	f.Comment(commentText("ErrorResult is a tool execution error: a result with isError and msg as its\ntext, which the model sees (return it with a nil error; an error the tool's\nfunction returns becomes one too)."))
-	f.Func().Id("ErrorResult").Params(jen.Id("msg").String()).Op("*").Id(t.Result).Block(
+	f.Func().Add(e.own("ErrorResult")).Params(jen.Id("msg").String()).Op("*").Id(t.Result).Block(
 		jen.Return(jen.Op("&").Id(t.Result).Values(jen.Dict{
 			jen.Id(t.Content): jen.Index().Id(t.ContentItem).Values(jen.Op("&").Id(t.Text).Values(jen.Dict{jen.Id(t.TextField): jen.Id("msg")})),
 			jen.Id(t.IsError): jen.New(jen.True()),
@@ -353,17 +353,17 @@ An error h returns is a tool execution error too (its text in a result with isEr
 	).Block(
 		jen.Id("args").Op(":=").Qual(protocolPkg, "ToolCodec").Types(jen.Id("In")).Call(jen.Id("tool").Dot(t.ToolName), jen.False()),
 		jen.Qual(protocolPkg, "SetToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("inputSchema"), jen.Op("&").Id("tool").Dot(t.InputSchema), jen.Id("args")),
-		jen.Id("s").Dot("server").Call().Dot("addTool").Call(jen.Id("tool"), jen.Id("args"), toolCall(t, jen.Return(jen.Id("h").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("in"))))),
+		jen.Id("s").Dot("server").Call().Dot("addTool").Call(jen.Id("tool"), jen.Id("args"), e.toolCall(t, jen.Return(jen.Id("h").Call(jen.Id("ctx"), jen.Id("p"), jen.Id("in"))))),
 	)
 }
 
 // toolCall is the function a tool set runs for one tool: callTool with
 // the arguments codec and a body that runs the tool on in.
-func toolCall(t *ir.ToolSupport, body ...jen.Code) *jen.Statement {
+func (e *emitter) toolCall(t *ir.ToolSupport, body ...jen.Code) *jen.Statement {
 	ctx := jen.Qual("context", "Context")
 	run := jen.Func().Params(jen.Id("in").Id("In")).Params(jen.Op("*").Id(t.Result), jen.Error()).Block(body...)
 	return jen.Func().Params(jen.Id("ctx").Add(ctx), jen.Id("p").Op("*").Id(t.CallParams)).Params(jen.Op("*").Id(t.Result), jen.Error()).Block(
-		jen.Return(jen.Qual(protocolPkg, "CallTool").Call(jen.Id("args"), jen.Id("p").Dot(t.CallName), jen.Id("p").Dot(t.Arguments), run, jen.Id("ErrorResult"))),
+		jen.Return(jen.Qual(protocolPkg, "CallTool").Call(jen.Id("args"), jen.Id("p").Dot(t.CallName), jen.Id("p").Dot(t.Arguments), run, e.own("ErrorResult"))),
 	)
 }
 
@@ -394,6 +394,6 @@ func (e *emitter) emitAddStructuredTool(f *jen.File, t *ir.ToolSupport) {
 			jen.Id("tool").Dot(t.OutputSchema).Op("=").New(jen.Id(t.OutputSchemaType)),
 		),
 		jen.Qual(protocolPkg, "SetToolSchema").Call(jen.Id("tool").Dot(t.ToolName), jen.Lit("outputSchema"), jen.Id("tool").Dot(t.OutputSchema), jen.Id("out")),
-		jen.Id("s").Dot("server").Call().Dot("addTool").Call(jen.Id("tool"), jen.Id("args"), toolCall(t, body...)),
+		jen.Id("s").Dot("server").Call().Dot("addTool").Call(jen.Id("tool"), jen.Id("args"), e.toolCall(t, body...)),
 	)
 }

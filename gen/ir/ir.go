@@ -10,8 +10,12 @@ import "strings"
 type Package struct {
 	Name     string // Go package name
 	Revision string
-	Source   SourceInfo
-	Decls    []Decl // sorted by Go name
+	// ProtocolVersion is the protocolVersion the package announces and
+	// accepts (the ProtocolVersion constant): the revision's name unless
+	// it was given (a draft's).
+	ProtocolVersion string
+	Source          SourceInfo
+	Decls           []Decl // sorted by Go name
 	// Protocol is the JSON-RPC layer: the method table and what the
 	// revision's era needs. Nil when the schema defines no methods.
 	Protocol *Protocol
@@ -31,6 +35,27 @@ type Package struct {
 	// OlderRevisions is the exported list of their conversions
 	// (OlderRevisions), or "" without.
 	OlderRevisions string
+	// OwnNames are the names of the package's own API that gave way to a
+	// definition's (a schema's definitions keep their names): the usual
+	// name, then the one declared (MCPServer for Server), or "" for a
+	// runtime name the package does not re-export then. See Own.
+	OwnNames map[string]string
+}
+
+// Own is the name the package declares for what is usually name: name,
+// unless a definition has it (OwnNames).
+func (p *Package) Own(name string) string {
+	if to, ok := p.OwnNames[name]; ok && to != "" {
+		return to
+	}
+	return name
+}
+
+// ReExports reports whether the package re-exports the runtime's name
+// (false when a definition has it).
+func (p *Package) ReExports(name string) bool {
+	to, ok := p.OwnNames[name]
+	return !ok || to != ""
 }
 
 // Protocol is what the dispatcher emitters need to know about a revision.

@@ -39,13 +39,13 @@ func Main(args []string) int {
 const usage = `mcpgen turns a Model Context Protocol JSON schema into a Go package.
 
 Usage:
-  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--config mcpgen.json] [--check] [--strict]
+  mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--protocol-version V] [--config mcpgen.json] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]
-  mcpgen diff --from R1 --to R2 [--format text|markdown] [--from-schema PATH|URL] [--to-schema PATH|URL]
-  mcpgen validate --revision R [--type DEFINITION] FILE...
+  mcpgen diff --from R1 --to R2 [--format text|markdown|json] [--descriptions] [--from-schema PATH|URL] [--to-schema PATH|URL]
+  mcpgen validate (--revision R | --schema PATH|URL) [--type DEFINITION] FILE...
   mcpgen check [--revision R|all] [--format text|json] [--timeout D] URL | -- COMMAND [ARGS...]
   mcpgen revisions
-  mcpgen pin --revision R --schema PATH|URL [--url URL] [--no-generate]
+  mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]
 
 Commands:
   generate    write (or, with --check, compare) the Go package of a revision
@@ -70,6 +70,42 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+
+// A Command is a subcommand added to mcpgen by a package of its own
+// (Register).
+type Command func(ctx context.Context, args []string, env Env) error
+
+// commands are the subcommands added with Register.
+var commands = map[string]Command{}
+
+// Register adds a subcommand, from the init of its package. The commands
+// that speak MCP (check) link the generated packages, so they live in
+// packages of their own (internal/cli/checkcmd) that cmd/mcpgen imports
+// and the generate path (internal/cmd/mcpgen-generate) does not: generating
+// never needs the generated packages to compile.
+func Register(name string, run Command) { commands[name] = run }
+
+// NewFlags, Parse, UsageError and ExitError are the CLI's conventions for
+// a registered command: its flag set, its parsing (--help), bad usage (exit
+// 2, with the usage reminder) and another exit code (err, if not nil, is
+// printed on stderr).
+func NewFlags(name string, env Env) *pflag.FlagSet { return newFlags(name, env) }
+
+// Parse parses a registered command's flags; true means --help was shown.
+func Parse(fs *pflag.FlagSet, args []string, env Env, synopsis string) (bool, error) {
+	return parse(fs, args, env, synopsis)
+}
+
+// UsageError is bad usage of a registered command: exit 2.
+func UsageError(msg string) error { return &usageError{msg} }
+
+// ExitError ends a registered command with code, printing err if not nil.
+func ExitError(code int, err error) error {
+	if err == nil {
+		err = errors.New("")
+	}
+	return &exitError{code: code, err: err}
+}
 
 // Run runs one mcpgen command line and returns the exit code.
 func Run(ctx context.Context, args []string, env Env) int {
@@ -114,9 +150,12 @@ func dispatch(ctx context.Context, args []string, env Env) error {
 	case "diff":
 		return runDiff(ctx, args[1:], env)
 	case "validate":
-		return runValidate(args[1:], env)
+		return runValidate(ctx, args[1:], env)
 	case "check":
-		return runCheck(ctx, args[1:], env)
+		if run, ok := commands["check"]; ok {
+			return run(ctx, args[1:], env)
+		}
+		return &usageError{"this build of mcpgen generates only (internal/cmd/mcpgen-generate, which make generate runs); mcpgen check is in cmd/mcpgen"}
 	case "revisions":
 		return runRevisions(args[1:], env)
 	case "pin":

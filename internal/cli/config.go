@@ -40,6 +40,9 @@ type config struct {
 	// (--ref-map, which takes precedence): a file, or with a URI that
 	// ends in "/", a directory. Paths are relative to the config file.
 	RefMap map[string]string `json:"refMap"`
+	// ProtocolVersion is the protocolVersion the package speaks
+	// (--protocol-version, which takes precedence).
+	ProtocolVersion string `json:"protocolVersion"`
 }
 
 var emitParts = []string{"types", "validators", "dispatcher"}

@@ -38,7 +38,7 @@ func TestDiffUsageErrors(t *testing.T) {
 		{"unknown flag", dir, []string{"--form", "2025-11-25", "--to", "2026-07-28"}, "mcpgen: unknown flag: --form"},
 		{"flag without value", dir, []string{"--to", "2026-07-28", "--from"}, "mcpgen: flag needs an argument: --from"},
 		{"bad format", dir, []string{"--from", "2025-11-25", "--to", "2026-07-28", "--format", "html"},
-			`mcpgen: --format "html" is not known (want text or markdown)`},
+			`mcpgen: --format "html" is not known (want text, markdown or json)`},
 		{"argument", dir, []string{"--from", "2025-11-25", "--to", "2026-07-28", "extra"}, `mcpgen: unexpected argument "extra"`},
 		{"unknown --from revision", dir, []string{"--from", "2099-01-01", "--to", "2026-07-28"},
 			`mcpgen: --from: revision "2099-01-01" is not pinned (pinned: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28); give its schema with --from-schema PATH|URL`},
@@ -84,7 +84,7 @@ func TestDiffExplicitSchemas(t *testing.T) {
 	}
 	want := `MCP a -> b: changes for Go users
 
-Methods: 0 added, 1 removed. Types: 1 added, 1 removed, 0 changed.
+Methods: 0 added, 1 removed. Types: 1 added, 1 removed, 0 changed. Schema changes: 2.
 
 Methods removed (1):
   ping                                     PingRequest
@@ -94,6 +94,10 @@ Types added (1):
 
 Types removed (1):
   PingRequest                                    struct
+
+Schema changes (2; breaks: server-sent = messages a server sends, client-sent = messages a client sends, go-api = the Go types):
+  + Empty: definition added object [go-api]
+  - PingRequest: definition removed object [go-api]
 `
 	if stdout != want {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--serve-older R1,R2,... | --newest-only] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--ref-map URI=FILE] [--download-refs] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--protocol-version V] [--serve-older R1,R2,... | --newest-only] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--ref-map URI=FILE] [--download-refs] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -46,6 +46,8 @@ type generateFlags struct {
 	rootName, formats          string
 	refMaps                    []string
 	downloadRefs               bool
+	// protocolVersion is --protocol-version (or the config's).
+	protocolVersion string
 }
 
 // runGenerate is mcpgen generate: read the flags, decide the packages to
@@ -66,7 +68,8 @@ func runGenerate(ctx context.Context, args []string, env Env) error {
 // parseGenerateFlags reads the flags and the --config file.
 func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, err error) {
 	fs := newFlags("generate", env)
-	fs.StringVar(&fl.revision, "revision", "", "MCP revision to generate, e.g. 2026-07-28 (see 'mcpgen revisions')")
+	fs.StringVar(&fl.revision, "revision", "", "MCP revision to generate, e.g. 2026-07-28 (see 'mcpgen revisions'); it names the package and, unless --protocol-version says otherwise, is the protocolVersion it speaks")
+	fs.StringVar(&fl.protocolVersion, "protocol-version", "", "the protocolVersion the package announces and accepts (default: the revision's name; give it for a draft)")
 	fs.StringVar(&fl.schemaRef, "schema", "", "read the schema from this file or http(s) URL instead of looking it up")
 	fs.StringVar(&fl.out, "out", "", "output directory of the package (with --all: the parent directory, default \"generated\")")
 	fs.StringVar(&fl.pkg, "package", "", "Go package name (default: mcp and the revision without dashes)")
@@ -112,6 +115,9 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	if fl.newestOnly {
 		fl.serveOlder = nil
 	}
+	if fl.protocolVersion == "" && cfg != nil {
+		fl.protocolVersion = cfg.ProtocolVersion
+	}
 	return fl, false, err
 }
 
@@ -120,8 +126,8 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 func generateJobs(fl generateFlags) ([]job, error) {
 	custom := fl.custom
 	if fl.all {
-		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" {
-			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema or --package"}
+		if fl.revision != "" || fl.schemaRef != "" || fl.pkg != "" || fl.protocolVersion != "" {
+			return nil, &usageError{"--all generates every pinned revision; it does not combine with --revision, --schema, --package or --protocol-version"}
 		}
 		if custom.Rename != nil || custom.External != nil || custom.NoValidators || custom.NoDispatcher || custom.Formats == gen.FormatsAnnotate || fl.rootName != "" || len(fl.serveOlder) > 0 {
 			return nil, &usageError{"--all generates this repository's generated/; customisations and --serve-older apply to one revision (--revision)"}
@@ -283,10 +289,18 @@ func generateOne(ctx context.Context, j job, fl generateFlags, env Env) (gen.Fil
 		opts.Older = append(opts.Older, gen.Older{File: osrc.Origin, Data: osrc.Data, Options: jobOptions(o, osrc, strict)})
 	}
 	opts.RootName = fl.rootName
+	if fl.protocolVersion != "" {
+		opts.ProtocolVersion = fl.protocolVersion
+	}
 	opts.Refs = refOptions(env, j.schemaRef, fl.custom.Refs.Map, fl.downloadRefs)
 	opts.Command = regenCommand(j, fl)
 	files, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
+	// A package with a dispatcher speaks the protocol: say which version
+	// it assumed for a revision whose name is not one.
+	if _, speaks := files["dispatch.go"]; speaks && opts.ProtocolVersion == "" && !schema.IsDateRevision(j.revision) {
+		fmt.Fprintf(env.Stderr, "mcpgen: warning: revision %q is not a date; the package announces and accepts protocolVersion %q (give the version the schema speaks with --protocol-version)\n", j.revision, j.revision)
+	}
 	return files, err
 }
 
@@ -328,13 +342,53 @@ func refOptions(env Env, schemaRef string, refMap map[string]string, download bo
 
 // jobOptions are the options of a job's package before customisations.
 func jobOptions(j job, src *schema.Source, strict bool) gen.Options {
-	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: src.Origin, SHA256: schema.SHA256(src.Data)}}
+	opts := gen.Options{Package: j.pkg, Revision: j.revision, Source: gen.SourceInfo{URL: canonicalPath(src.Origin), SHA256: schema.SHA256(src.Data)}}
 	if src.Pin != nil {
 		opts = gen.PinnedOptions(*src.Pin)
 		opts.Package = j.pkg
 	}
 	opts.Strict = strict
 	return opts
+}
+
+// canonicalPath is how a path is recorded in the generated doc.go and
+// README (the schema's source, the regeneration command): cleaned, with
+// forward slashes, and relative to the root of the module the working
+// directory is in when it is inside it, so that --check does not depend
+// on how the path was typed. A URL is kept as it is.
+func canonicalPath(p string) string {
+	if p == "" || strings.Contains(p, "://") {
+		return p
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	if root := moduleRoot(); root != "" {
+		if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(p))
+}
+
+// moduleRoot is the directory of the go.mod above the working directory,
+// or "".
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // regenCommand is the command line that regenerates the package of job
@@ -344,7 +398,7 @@ func regenCommand(j job, fl generateFlags) string {
 	if fl.all {
 		// generated/ is regenerated as a whole (its packages import
 		// each other for the conversions).
-		args := []string{"mcpgen", "generate", "--all", "--out", filepath.Dir(j.out)}
+		args := []string{"mcpgen", "generate", "--all", "--out", canonicalPath(filepath.Dir(j.out))}
 		if fl.strict {
 			args = append(args, "--strict")
 		}
@@ -355,9 +409,12 @@ func regenCommand(j job, fl generateFlags) string {
 	}
 	args := []string{"mcpgen", "generate", "--revision", j.revision}
 	if j.schemaRef != "" {
-		args = append(args, "--schema", j.schemaRef)
+		args = append(args, "--schema", canonicalPath(j.schemaRef))
 	}
-	args = append(args, "--out", j.out, "--package", j.pkg)
+	args = append(args, "--out", canonicalPath(j.out), "--package", j.pkg)
+	if fl.protocolVersion != "" {
+		args = append(args, "--protocol-version", fl.protocolVersion)
+	}
 	if len(fl.serveOlder) > 0 {
 		args = append(args, "--serve-older", strings.Join(fl.serveOlder, ","))
 	}
@@ -365,7 +422,7 @@ func regenCommand(j job, fl generateFlags) string {
 		args = append(args, "--newest-only")
 	}
 	if fl.configPath != "" {
-		args = append(args, "--config", fl.configPath)
+		args = append(args, "--config", canonicalPath(fl.configPath))
 	}
 	for _, r := range fl.renames {
 		args = append(args, "--rename", r)

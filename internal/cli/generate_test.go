@@ -294,3 +294,98 @@ func TestGenerateServeOlderDefault(t *testing.T) {
 		t.Errorf("--newest-only with --serve-older: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestGenerateProtocolVersion: the --revision name names the package; the
+// protocolVersion the package speaks is --protocol-version, and when it is
+// not given for a name that is not a date, generate says what it assumed.
+func TestGenerateProtocolVersion(t *testing.T) {
+	data, ok := schema.Embedded("2026-07-28")
+	if !ok {
+		t.Fatal("no embedded 2026-07-28")
+	}
+	dir := t.TempDir()
+	draft := filepath.Join(dir, "draft.json")
+	if err := os.WriteFile(draft, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	constant := func(out string) string {
+		b, err := os.ReadFile(filepath.Join(out, "doc.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "const ProtocolVersion = ") {
+				return strings.TrimPrefix(line, "const ProtocolVersion = ")
+			}
+		}
+		t.Fatalf("no ProtocolVersion constant in %s/doc.go", out)
+		return ""
+	}
+	out := filepath.Join(dir, "a")
+	code, _, stderr := run(t, "", "generate", "--revision", "draft-next", "--schema", draft, "--out", out, "--protocol-version", "DRAFT-2027-v1")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if got := constant(out); got != `"DRAFT-2027-v1"` {
+		t.Errorf("ProtocolVersion = %s, want the --protocol-version", got)
+	}
+	if strings.Contains(stderr, "not a date") {
+		t.Errorf("a warning although --protocol-version was given: %s", stderr)
+	}
+	out = filepath.Join(dir, "b")
+	code, _, stderr = run(t, "", "generate", "--revision", "draft-next", "--schema", draft, "--out", out)
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := `mcpgen: warning: revision "draft-next" is not a date; the package announces and accepts protocolVersion "draft-next" (give the version the schema speaks with --protocol-version)`; !strings.Contains(stderr, want) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if got := constant(out); got != `"draft-next"` {
+		t.Errorf("ProtocolVersion = %s without --protocol-version", got)
+	}
+	code, _, stderr = run(t, "", "generate", "--revision", "2026-07-28", "--schema", draft, "--out", filepath.Join(dir, "c"))
+	if code != cli.ExitOK || strings.Contains(stderr, "not a date") {
+		t.Errorf("a dated revision: exit %d, stderr %s", code, stderr)
+	}
+}
+
+// TestGenerateCanonicalPaths: the paths doc.go and README record are
+// cleaned and relative to the module root, so --check passes whichever
+// spelling of the same paths it is given.
+func TestGenerateCanonicalPaths(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(t), "golden", "dispatcher", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for name, b := range map[string][]byte{"go.mod": []byte("module example.com/m\n\ngo 1.26\n"), "schemas/s.json": data} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(root, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	code, _, stderr := run(t, "", "generate", "--revision", "2020-01-01", "--schema", "./schemas/../schemas/s.json", "--out", "./pkg/x/")
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc, err := os.ReadFile(filepath.Join(root, "pkg", "x", "doc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "--schema schemas/s.json --out pkg/x ") || strings.Contains(string(doc), "./") {
+		t.Errorf("doc.go does not record the canonical paths:\n%s", doc)
+	}
+	// The same paths typed otherwise, from another directory of the module.
+	t.Chdir(filepath.Join(root, "sub"))
+	code, _, stderr = run(t, "", "generate", "--revision", "2020-01-01", "--schema", filepath.Join(root, "schemas", "s.json"), "--out", "../pkg/x", "--check")
+	if code != cli.ExitOK {
+		t.Errorf("--check with other spellings of the paths: exit %d: %s", code, stderr)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,27 +12,27 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const pinSynopsis = "mcpgen pin --revision R --schema PATH|URL [--url URL] [--no-generate]"
+const pinSynopsis = "mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]"
 
 // modulePath is the module mcpgen pin works in.
 const modulePath = "github.com/mcpgen/mcpgen"
 
 // runPin adds a revision to a checkout of mcpgen: it copies the schema into
-// schema/revisions/<R>/, records its URL and sha256 in
-// schema/revisions/pins.json, lists its generated package in `mcpgen
-// validate`'s registry, and regenerates generated/ (with the mcpgen built
-// from the checkout, so that it embeds the new pin).
+// schema/revisions/<R>/, records its URL (or file name) and sha256 in
+// schema/revisions/pins.json, and regenerates generated/ (with the mcpgen
+// built from the checkout, so that it embeds the new pin). With
+// --no-generate the checkout builds as it is (nothing lists the
+// generated packages); make generate writes the new one later.
 func runPin(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("pin", env)
 	revision := fs.String("revision", "", "name of the revision to pin, e.g. 2027-01-15")
 	schemaRef := fs.String("schema", "", "the revision's schema.json: a file or an http(s) URL")
-	url := fs.String("url", "", "the upstream URL to record (default: --schema when it is a URL, else the upstream main branch)")
+	url := fs.String("url", "", "the upstream URL to record (default: --schema when it is a URL; a local file is recorded by its name and sha256)")
+	protocolVersion := fs.String("protocol-version", "", "the protocolVersion the revision speaks, recorded with the pin (default: the revision's name; give it for a draft)")
 	noGenerate := fs.Bool("no-generate", false, "only record the pin; do not regenerate generated/")
 	if done, err := parse(fs, args, env, pinSynopsis); done || err != nil {
 		return err
@@ -73,36 +74,39 @@ func runPin(ctx context.Context, args []string, env Env) error {
 		}
 	}
 	// The schema must generate before it is pinned.
-	opts := gen.Options{Package: schema.PackageName(*revision), Revision: *revision,
+	opts := gen.Options{Package: schema.PackageName(*revision), Revision: *revision, ProtocolVersion: *protocolVersion,
 		Source: gen.SourceInfo{URL: src.Origin, SHA256: sum, Pinned: true}}
+	if *protocolVersion == "" && !schema.IsDateRevision(*revision) {
+		fmt.Fprintf(env.Stderr, "mcpgen: warning: revision %q is not a date; its package will announce and accept protocolVersion %q (give the version the schema speaks with --protocol-version)\n", *revision, *revision)
+	}
 	_, warns, err := gen.Generate(src.Origin, src.Data, opts)
 	printWarnings(env, warns)
 	if err != nil {
 		return err
 	}
-	recorded := *url
-	if recorded == "" {
-		recorded = src.Origin
-		if !strings.HasPrefix(recorded, "https://") && !strings.HasPrefix(recorded, "http://") {
-			recorded = schema.UpstreamURL(*revision)
+	pin := schema.Pin{Revision: *revision, URL: *url, SHA256: sum, ProtocolVersion: *protocolVersion}
+	if pin.URL == "" {
+		if strings.HasPrefix(src.Origin, "https://") || strings.HasPrefix(src.Origin, "http://") {
+			pin.URL = src.Origin
+		} else {
+			pin.File = filepath.Base(src.Origin) // a local file: its name, with the sha256
 		}
 	}
-	pins = append(pins, schema.Pin{Revision: *revision, URL: recorded, SHA256: sum})
+	recorded := cmp.Or(pin.URL, "file "+pin.File)
+	pins = append(pins, pin)
 	slices.SortFunc(pins, func(a, b schema.Pin) int { return strings.Compare(a.Revision, b.Revision) })
 	var revs []string
 	for _, p := range pins {
 		revs = append(revs, p.Revision)
 	}
-	registry, err := registrySource(revs)
-	if err != nil {
-		return err
-	}
+	// Nothing in mcpgen's own code lists the revisions (validate reads the
+	// embedded schemas), so the checkout builds whether or not generated/
+	// is regenerated next.
 	writes := []struct {
 		path string
 		data []byte
 	}{
 		{filepath.Join(root, "schema", "revisions", *revision, "schema.json"), src.Data},
-		{filepath.Join(root, "internal", "cli", registryFile), registry},
 		{pinsPath, schema.FormatPins(pins)}, // last: the pin exists only once its files do
 	}
 	for _, w := range writes {
@@ -115,7 +119,7 @@ func runPin(ctx context.Context, args []string, env Env) error {
 		fmt.Fprintf(env.Stdout, "mcpgen: run make generate to write generated/%s\n", schema.PackageName(*revision))
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, "go", "run", "-tags", "mcpgen_bootstrap", "./cmd/mcpgen", "generate", "--all")
+	cmd := exec.CommandContext(ctx, "go", "run", "./internal/cmd/mcpgen-generate", "generate", "--all")
 	cmd.Dir, cmd.Stdout, cmd.Stderr = root, env.Stdout, env.Stderr
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("regenerating generated/ (go run ./cmd/mcpgen generate --all in %s): %w", root, err)
@@ -148,31 +152,4 @@ func findCheckout() (string, error) {
 			return "", fmt.Errorf("mcpgen pin works in a checkout of %s; there is no go.mod above %s", modulePath, wd)
 		}
 	}
-}
-
-// registryFile is the file listing the generated packages `mcpgen
-// validate` knows.
-const registryFile = "validate_registry.go"
-
-// registrySource renders registryFile for the given revisions.
-func registrySource(revisions []string) ([]byte, error) {
-	f := jen.NewFile("cli")
-	f.HeaderComment(gen.Header)
-	f.HeaderComment("//go:build !mcpgen_bootstrap")
-	f.Comment("registries are the generated packages of the pinned revisions, by")
-	f.Comment("revision. mcpgen pin rewrites this file.")
-	f.Var().Id("registries").Op("=").Map(jen.String()).Id("registry").Values(jen.DictFunc(func(d jen.Dict) {
-		for _, rev := range revisions {
-			pkg := modulePath + "/generated/" + schema.PackageName(rev)
-			d[jen.Lit(rev)] = jen.Values(
-				jen.Id("wrapNew").Call(jen.Qual(pkg, "NewValue")),
-				jen.Id("wrapCheck").Call(jen.Qual(pkg, "UnmarshalAndValidate")),
-			)
-		}
-	}))
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,32 +12,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/schema"
 )
-
-var updateRegistry = flag.Bool("update", false, "rewrite "+registryFile+" from the pinned revisions")
-
-// TestRegistryIsCurrent checks that `mcpgen validate` knows exactly the
-// pinned revisions: registryFile is what mcpgen pin would write for them.
-func TestRegistryIsCurrent(t *testing.T) {
-	want, err := registrySource(schema.Revisions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *updateRegistry {
-		if err := os.WriteFile(registryFile, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(registryFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s is stale (run go test ./internal/cli -run TestRegistryIsCurrent -update); want:\n%s", registryFile, want)
-	}
-	if len(registries) != len(schema.Pins) {
-		t.Errorf("%d registries for %d pins", len(registries), len(schema.Pins))
-	}
-}
 
 // fakeCheckout makes a directory that mcpgen pin takes for a checkout of
 // mcpgen: its go.mod and pin list, and the places pin writes to.
@@ -84,11 +57,12 @@ func TestPinRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runIn(t, root, "pin", "--revision", "2025-01-01", "--schema", src, "--no-generate")
+	code, stdout, stderr := runIn(t, root, "pin", "--revision", "2025-01-01", "--schema", src, "--no-generate", "--protocol-version", "DRAFT-v1")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "mcpgen: pinned 2025-01-01 (sha256 "+schema.SHA256(data)+", "+schema.UpstreamURL("2025-01-01")+")") {
+	// A local file is recorded by its name and sha256, never a URL.
+	if !strings.Contains(stdout, "mcpgen: pinned 2025-01-01 (sha256 "+schema.SHA256(data)+", file schema.json)") {
 		t.Errorf("stdout: %q", stdout)
 	}
 	copied, err := os.ReadFile(filepath.Join(root, "schema", "revisions", "2025-01-01", "schema.json"))
@@ -103,13 +77,25 @@ func TestPinRecords(t *testing.T) {
 	var revs []string
 	for _, p := range pins {
 		revs = append(revs, p.Revision)
+		if p.Revision == "2025-01-01" && (p.URL != "" || p.File != "schema.json" || p.SHA256 != schema.SHA256(data) || p.ProtocolVersion != "DRAFT-v1") {
+			t.Errorf("recorded %+v, want the file's name and sha256 and the protocol version, no URL", p)
+		}
 	}
 	if want := "2024-11-05 2025-01-01 2025-03-26 2025-06-18 2025-11-25 2026-07-28"; strings.Join(revs, " ") != want {
 		t.Errorf("pins %v, want %s", revs, want)
 	}
-	reg, _ := os.ReadFile(filepath.Join(root, "internal", "cli", registryFile))
-	if !bytes.Contains(reg, []byte(`"2025-01-01": {wrapNew(mcp20250101.NewValue)`)) {
-		t.Errorf("the registry does not list the new package:\n%s", reg)
+	// Only the schema and the pin are written: nothing of mcpgen's code
+	// lists the revisions, so --no-generate leaves a checkout that builds.
+	var written []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			written = append(written, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if want := "go.mod internal/cli/keep schema/revisions/2025-01-01/schema.json schema/revisions/pins.json"; strings.Join(written, " ") != want {
+		t.Errorf("files after pin --no-generate: %v, want %s", written, want)
 	}
 
 	if code, stdout, _ := runIn(t, root, "pin", "--revision", "2025-01-01", "--schema", src); code != ExitOK || !strings.Contains(stdout, "is already pinned") {

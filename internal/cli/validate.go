@@ -1,49 +1,65 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// validator is what `mcpgen validate` needs of a generated package.
-type validator interface {
-	UnmarshalJSON([]byte) error
-	Validate() error
-}
+const validateSynopsis = "mcpgen validate (--revision R | --schema PATH|URL) [--type DEFINITION] FILE... (- reads standard input)"
 
-// registry is one generated package: its definitions and its
-// UnmarshalAndValidate.
-type registry struct {
-	newValue func(string) (validator, bool)
-	check    func([]byte, validator) error
-}
-
-const validateSynopsis = "mcpgen validate --revision R [--type DEFINITION] FILE... (- reads standard input)"
-
-func runValidate(args []string, env Env) error {
+// runValidate is mcpgen validate: documents against a definition of a
+// pinned revision's embedded schema, or of any schema (--schema: a draft,
+// no pin needed), with the runtime's own validator (codec.Schema, which
+// reads the schema at run time and finds what a generated package's
+// UnmarshalJSON and Validate find). It links no generated package.
+func runValidate(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("validate", env)
-	revision := fs.String("revision", "", "MCP revision whose schema the documents must follow (see 'mcpgen revisions')")
+	revision := fs.String("revision", "", "pinned MCP revision whose schema the documents must follow (see 'mcpgen revisions')")
+	schemaRef := fs.String("schema", "", "the schema the documents must follow: a file or an http(s) URL (any revision or draft; no pin needed)")
 	typ := fs.String("type", "JSONRPCMessage", "definition each document must be an instance of")
 	if done, err := parse(fs, args, env, validateSynopsis); done || err != nil {
 		return err
 	}
-	if *revision == "" {
-		return &usageError{"validate needs --revision"}
-	}
-	reg, ok := registries[*revision]
-	if !ok {
-		if len(registries) == 0 {
-			return &usageError{"this mcpgen was built with -tags mcpgen_bootstrap and cannot validate"}
+	var data []byte
+	var what string
+	switch {
+	case *revision != "" && *schemaRef != "":
+		return &usageError{"validate takes --revision or --schema, not both"}
+	case *schemaRef != "":
+		src, err := env.Locator.Locate(ctx, "", *schemaRef)
+		if err != nil {
+			return err
 		}
-		return &usageError{fmt.Sprintf("validate knows the pinned revisions (%s), not %q", strings.Join(schema.Revisions(), ", "), *revision)}
+		data, what = src.Data, src.Origin
+	case *revision != "":
+		d, ok := schema.Embedded(*revision)
+		if !ok {
+			return &usageError{fmt.Sprintf("validate knows the pinned revisions (%s), not %q; give any other schema with --schema PATH|URL", strings.Join(schema.Revisions(), ", "), *revision)}
+		}
+		data = d
+		what = "revision " + *revision
+	default:
+		return &usageError{"validate needs --revision R or --schema PATH|URL"}
 	}
-	newValue := reg.newValue
-	if _, ok := newValue(*typ); !ok {
-		return &usageError{fmt.Sprintf("revision %s has no definition %q", *revision, *typ)}
+	s, err := codec.CompileSchema(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	pointer := ""
+	for _, defs := range []string{"/$defs/", "/definitions/"} {
+		if p := defs + escapePointer(*typ); s.Has(p) {
+			pointer = p
+			break
+		}
+	}
+	if pointer == "" {
+		return &usageError{fmt.Sprintf("%s has no definition %q", what, *typ)}
 	}
 	files := fs.Args()
 	if len(files) == 0 {
@@ -51,19 +67,18 @@ func runValidate(args []string, env Env) error {
 	}
 	invalid := 0
 	for _, name := range files {
-		var data []byte
+		var doc []byte
 		var err error
 		if name == "-" {
-			data, err = io.ReadAll(env.Stdin)
+			doc, err = io.ReadAll(env.Stdin)
 			name = "<stdin>"
 		} else {
-			data, err = os.ReadFile(name)
+			doc, err = os.ReadFile(name)
 		}
 		if err != nil {
 			return err
 		}
-		v, _ := newValue(*typ)
-		problems := problemsOf(reg.check(data, v))
+		problems := problemsOf(s.Validate(pointer, doc))
 		if len(problems) == 0 {
 			fmt.Fprintf(env.Stdout, "%s: valid %s\n", name, *typ)
 			continue
@@ -74,9 +89,14 @@ func runValidate(args []string, env Env) error {
 		}
 	}
 	if invalid > 0 {
-		return &exitError{code: ExitStale, err: fmt.Errorf("mcpgen: %s of %d not valid %s (revision %s)", plural(invalid, "document", "documents"), len(files), *typ, *revision)}
+		return &exitError{code: ExitStale, err: fmt.Errorf("mcpgen: %s of %d not valid %s (%s)", plural(invalid, "document", "documents"), len(files), *typ, what)}
 	}
 	return nil
+}
+
+// escapePointer writes a definition name as a JSON pointer segment.
+func escapePointer(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
 }
 
 // problemsOf lists the problems UnmarshalAndValidate found, each as
@@ -104,16 +124,4 @@ func asViolations(err error, out *[]string) bool {
 		*out = append(*out, v.Error())
 	}
 	return true
-}
-
-// wrapNew and wrapCheck adapt a generated package to registry.
-func wrapNew[V validator](f func(string) (V, bool)) func(string) (validator, bool) {
-	return func(def string) (validator, bool) { return f(def) }
-}
-
-func wrapCheck(f func([]byte, interface {
-	UnmarshalJSON([]byte) error
-	Validate() error
-}) error) func([]byte, validator) error {
-	return func(b []byte, v validator) error { return f(b, v) }
 }

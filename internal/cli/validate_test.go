@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,10 +59,11 @@ func TestValidateCommand(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"validate", good}, "mcpgen: validate needs --revision\n"},
+		{[]string{"validate", good}, "mcpgen: validate needs --revision R or --schema PATH|URL\n"},
+		{[]string{"validate", "--revision", "2026-07-28", "--schema", good, good}, "mcpgen: validate takes --revision or --schema, not both\n"},
 		{[]string{"validate", "--revision", "2026-07-28"}, "mcpgen: validate needs at least one FILE (or - for standard input)\n"},
 		{[]string{"validate", "--revision", "2026-07-28", "--type", "Nope", good}, "mcpgen: revision 2026-07-28 has no definition \"Nope\"\n"},
-		{[]string{"validate", "--revision", "1999-01-01", good}, "mcpgen: validate knows the pinned revisions (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28), not \"1999-01-01\"\n"},
+		{[]string{"validate", "--revision", "1999-01-01", good}, "mcpgen: validate knows the pinned revisions (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28), not \"1999-01-01\"; give any other schema with --schema PATH|URL\n"},
 		{[]string{"validate", "--revision", "2026-07-28", "--typ", "X", good}, "mcpgen: unknown flag: --typ\n"},
 	} {
 		code, out, errOut := runStdin(t, "", tc.args...)
@@ -72,5 +74,39 @@ func TestValidateCommand(t *testing.T) {
 	code, _, errOut = runStdin(t, "", "validate", "--revision", "2026-07-28", filepath.Join(dir, "missing.json"))
 	if code != cli.ExitUsage || !strings.Contains(errOut, "missing.json: no such file or directory") {
 		t.Errorf("missing file: exit %d, %s", code, errOut)
+	}
+}
+
+// TestValidateSchema validates against a schema that is not pinned (a
+// draft: the newest revision with a definition added), with no pin and no
+// generated package: the runtime's validator reads it.
+func TestValidateSchema(t *testing.T) {
+	data, ok := schema.Embedded("2026-07-28")
+	if !ok {
+		t.Fatal("no embedded 2026-07-28")
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["$defs"].(map[string]any)["Probe"] = map[string]any{"type": "object", "required": []any{"ttlMs"},
+		"properties": map[string]any{"ttlMs": map[string]any{"type": "integer", "minimum": 0, "maximum": 86400000}}}
+	draft, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "draft.json")
+	if err := os.WriteFile(path, draft, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runStdin(t, `{"ttlMs": 172800000}`, "validate", "--schema", path, "--type", "Probe", "-")
+	if code != cli.ExitStale || out != "<stdin>: /ttlMs: must be <= 86400000, got 172800000 (maximum)\n" ||
+		errOut != "mcpgen: 1 document of 1 not valid Probe ("+path+")\n" {
+		t.Errorf("exit %d\nstdout: %q\nstderr: %q", code, out, errOut)
+	}
+	code, out, _ = runStdin(t, `{"ttlMs": 5}`, "validate", "--schema", path, "--type", "Probe", "-")
+	if code != 0 || out != "<stdin>: valid Probe\n" {
+		t.Errorf("exit %d: %s", code, out)
 	}
 }

@@ -112,7 +112,7 @@ func TestGoGenerateInDownstreamModule(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "MCPGEN_OFFLINE=1")
+	env = append(env, "GOWORK=off", testenv.GoFlags, "GOPROXY=off", "MCPGEN_OFFLINE=1")
 	run := func(want int, name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)

@@ -49,7 +49,7 @@ func TestPinNewRevision(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off", "MCPGEN_OFFLINE=1")
+	env = append(env, "GOWORK=off", testenv.GoFlags, "GOPROXY=off", "MCPGEN_OFFLINE=1")
 	run := func(name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)
@@ -63,7 +63,7 @@ func TestPinNewRevision(t *testing.T) {
 	src := filepath.Join(root, "golden", "dispatcher", "schema.json")
 	// The bootstrap tag (as make generate uses) saves compiling the five
 	// generated packages that pin is about to regenerate anyway.
-	out := run("go", "run", "-tags", "mcpgen_bootstrap", "./cmd/mcpgen", "pin", "--revision", "2099-01-01", "--schema", src)
+	out := run("go", "run", "./internal/cmd/mcpgen-generate", "pin", "--revision", "2099-01-01", "--schema", src)
 	if !strings.Contains(out, "mcpgen: wrote generated/mcp20990101; review the changes with: go run ./cmd/mcpgen diff --from 2026-07-28 --to 2099-01-01") {
 		t.Errorf("pin printed:\n%s", out)
 	}

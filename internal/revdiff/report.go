@@ -22,12 +22,16 @@ type Report struct {
 	TypesAdded   []TypeRef
 	TypesRemoved []TypeRef
 	TypesChanged []*TypeChange
+
+	// Schema lists every difference of the schemas themselves, each with
+	// whom it can break (CompareSchemas); set by the caller.
+	Schema []SchemaChange
 }
 
 // Empty reports whether the two revisions declare the same things.
 func (r *Report) Empty() bool {
 	return len(r.MethodsAdded)+len(r.MethodsRemoved)+len(r.MethodsMoved)+
-		len(r.TypesAdded)+len(r.TypesRemoved)+len(r.TypesChanged) == 0
+		len(r.TypesAdded)+len(r.TypesRemoved)+len(r.TypesChanged)+len(r.Schema) == 0
 }
 
 // Method is a JSON-RPC method: the const of the "method" member of a

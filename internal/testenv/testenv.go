@@ -134,3 +134,16 @@ func GoMod(t testing.TB, module string) string {
 	t.Helper()
 	return "module " + module + "\n\ngo 1.26\n\nrequire github.com/mcpgen/mcpgen v0.0.0\n\nreplace github.com/mcpgen/mcpgen => " + ModuleRoot(t) + "\n"
 }
+
+// GoFlags is the GOFLAGS of the go commands tests run on modules of their
+// making (in temporary directories): -mod=mod, and -trimpath, which keeps
+// the directory out of the build cache's keys, so that a package generated
+// alike in another temporary directory (the next run, another test) is
+// compiled once and then found in the cache.
+const GoFlags = "GOFLAGS=-mod=mod -trimpath"
+
+// GoEnv returns the environment of such a go command: this process's, with
+// GoFlags and GOWORK=off, then extra.
+func GoEnv(extra ...string) []string {
+	return append(append(os.Environ(), GoFlags, "GOWORK=off"), extra...)
+}

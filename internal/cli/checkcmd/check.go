@@ -1,6 +1,9 @@
-//go:build !mcpgen_bootstrap
-
-package cli
+// Package checkcmd is mcpgen check, a command that speaks MCP: it links the
+// generated packages (through internal/check), so it is a package of its
+// own that cmd/mcpgen adds to the CLI (cli.Register) and the generate path
+// (internal/cmd/mcpgen-generate, make generate) leaves out. See
+// ARCHITECTURE.md ("What the generator links").
+package checkcmd
 
 import (
 	"context"
@@ -13,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/check"
+	"github.com/mcpgen/mcpgen/internal/cli"
 )
 
 const checkSynopsis = "mcpgen check [--revision R|all] [--format text|json] [--timeout D] [flags] URL | -- COMMAND [ARGS...]"
@@ -21,8 +25,10 @@ const checkSynopsis = "mcpgen check [--revision R|all] [--format text|json] [--t
 // command after -- (stdio) against the rules of the revision it
 // negotiates (internal/check). Exit 0: no MUST failed; 1: one did (or a
 // rule could not be judged); 2: bad usage, or no check could be made.
-func runCheck(ctx context.Context, args []string, env Env) error {
-	fs := newFlags("check", env)
+func init() { cli.Register("check", runCheck) }
+
+func runCheck(ctx context.Context, args []string, env cli.Env) error {
+	fs := cli.NewFlags("check", env)
 	revision := fs.String("revision", "", "revision to check: one, or all of those the server serves (default: the one it negotiates, as mcpgen's client does)")
 	format := fs.String("format", "text", "output: text or json (with --list-rules also markdown)")
 	timeout := fs.Duration("timeout", check.DefaultOptions().Limits.Timeout, "how long each request may take")
@@ -39,23 +45,23 @@ func runCheck(ctx context.Context, args []string, env Env) error {
 	verbose := fs.Bool("verbose", false, "list the rules that passed or were skipped, and keep whole messages")
 	noClient := fs.Bool("no-client", false, "skip the last step, in which mcpgen's generated client connects")
 	listRules := fs.Bool("list-rules", false, "print the rules and exit")
-	if done, err := parse(fs, args, env, checkSynopsis); done || err != nil {
+	if done, err := cli.Parse(fs, args, env, checkSynopsis); done || err != nil {
 		return err
 	}
 	if *listRules {
 		if *format != "text" && *format != "json" && *format != "markdown" {
-			return &usageError{fmt.Sprintf("--format %q: want text, json or markdown", *format)}
+			return cli.UsageError(fmt.Sprintf("--format %q: want text, json or markdown", *format))
 		}
 		return check.WriteRules(env.Stdout, *format)
 	}
 	if *format != "text" && *format != "json" {
-		return &usageError{fmt.Sprintf("--format %q: want text or json", *format)}
+		return cli.UsageError(fmt.Sprintf("--format %q: want text or json", *format))
 	}
 	if *failOn != "must" && *failOn != "should" {
-		return &usageError{fmt.Sprintf("--fail-on %q: want must or should", *failOn)}
+		return cli.UsageError(fmt.Sprintf("--fail-on %q: want must or should", *failOn))
 	}
 	if *timeout <= 0 || *deadline <= 0 {
-		return &usageError{"--timeout and --deadline must be positive"}
+		return cli.UsageError("--timeout and --deadline must be positive")
 	}
 	var t check.Target
 	rest := fs.Args()
@@ -63,13 +69,13 @@ func runCheck(ctx context.Context, args []string, env Env) error {
 	case dash == 0 && len(rest) > 0:
 		t.Command = rest
 	case dash > 0:
-		return &usageError{fmt.Sprintf("unexpected argument %q before --: check a URL or -- COMMAND, not both", rest[0])}
+		return cli.UsageError(fmt.Sprintf("unexpected argument %q before --: check a URL or -- COMMAND, not both", rest[0]))
 	case dash < 0 && len(rest) == 1:
 		t.URL = rest[0]
 	case len(rest) == 0:
-		return &usageError{"check needs a URL, or -- and the command that runs the server"}
+		return cli.UsageError("check needs a URL, or -- and the command that runs the server")
 	default:
-		return &usageError{fmt.Sprintf("unexpected argument %q (a command goes after --)", rest[1])}
+		return cli.UsageError(fmt.Sprintf("unexpected argument %q (a command goes after --)", rest[1]))
 	}
 	o := check.DefaultOptions()
 	o.Revision = *revision
@@ -87,7 +93,7 @@ func runCheck(ctx context.Context, args []string, env Env) error {
 		for _, h := range *headers {
 			k, v, ok := strings.Cut(h, ":")
 			if !ok || strings.TrimSpace(k) == "" {
-				return &usageError{fmt.Sprintf("--header %q: want 'NAME: VALUE'", h)}
+				return cli.UsageError(fmt.Sprintf("--header %q: want 'NAME: VALUE'", h))
 			}
 			o.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
 		}
@@ -99,7 +105,7 @@ func runCheck(ctx context.Context, args []string, env Env) error {
 		}
 		var obj map[string]json.RawMessage
 		if name == "" || json.Unmarshal([]byte(a), &obj) != nil || obj == nil {
-			return &usageError{fmt.Sprintf("--call %q: want TOOL=ARGS, ARGS a JSON object", c)}
+			return cli.UsageError(fmt.Sprintf("--call %q: want TOOL=ARGS, ARGS a JSON object", c))
 		}
 		o.Calls = append(o.Calls, check.Call{Tool: name, Args: json.RawMessage(a)})
 	}
@@ -122,7 +128,7 @@ func runCheck(ctx context.Context, args []string, env Env) error {
 		rep.WriteText(env.Stdout, *verbose)
 	}
 	if rep.Summary.ExitCode != 0 {
-		return &exitError{code: rep.Summary.ExitCode}
+		return cli.ExitError(rep.Summary.ExitCode, nil)
 	}
 	return nil
 }

@@ -1,8 +1,8 @@
-//go:build !mcpgen_bootstrap
-
-package cli_test
+package checkcmd_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"net"
 	"net/http/httptest"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/check"
 	"github.com/mcpgen/mcpgen/internal/check/fixture"
+	"github.com/mcpgen/mcpgen/internal/cli"
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // The test binary is also the fixture server of mcpgen check: with the
@@ -21,6 +23,15 @@ func TestMain(m *testing.M) {
 		os.Exit(fixture.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// runStdin runs an mcpgen command line, this package's check registered.
+func runStdin(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := cli.Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Locator: &schema.Locator{Offline: true}}
+	code := cli.Run(context.Background(), args, env)
+	return code, out.String(), errb.String()
 }
 
 func fixtureURL(t *testing.T, c fixture.Config) string {
@@ -127,7 +138,7 @@ func TestCheckFixture(t *testing.T) {
 
 // TestCheckHelpDoc keeps the help of docs/check.md equal to the command's.
 func TestCheckHelpDoc(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/check.md")
+	doc, err := os.ReadFile("../../../docs/check.md")
 	if err != nil {
 		t.Fatal(err)
 	}
