@@ -56,7 +56,11 @@ func PinnedOptions(p schema.Pin) Options {
 
 // PinnedServeOlder says which pinned revisions `mcpgen generate --all`
 // gives conversions to older revisions (each generated beside it), and to
-// which: the newest serves the clients of the three before it.
+// which: the newest serves the clients of the three before it. `mcpgen
+// generate --revision R` gives R the same conversions unless told
+// otherwise (--serve-older, --newest-only): a revision without an
+// initialize handshake reaches the peers of the older ones only through
+// them.
 var PinnedServeOlder = map[string][]string{
 	"2026-07-28": {"2025-11-25", "2025-06-18", "2025-03-26"},
 }

@@ -91,7 +91,7 @@ func (t *ToolSupport) Names() []string {
 			names = append(names, "EmbeddedText", "EmbeddedBlob")
 		}
 		if t.Prompts != nil && c.PromptMessage != "" {
-			names = append(names, "UserMessage", "AssistantMessage", "PromptResult")
+			names = append(names, "UserMessage", "AssistantMessage", "PromptResult", "TextPrompt")
 		}
 	}
 	return names

@@ -7,6 +7,8 @@
 // https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/2024-11-05/schema.json
 // SHA-256: 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce
 //
+// Revisions served: 2024-11-05 (no conversions to the messages of older revisions).
+//
 // Every definition of the schema is a Go type of the same name. A value decodes with
 // json.Unmarshal (or its UnmarshalJSON method, which skips encoding/json's extra pass over
 // the input), encodes with json.Marshal (or AppendJSON), and checks itself against the

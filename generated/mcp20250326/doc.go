@@ -7,6 +7,8 @@
 // https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/2025-03-26/schema.json
 // SHA-256: e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131
 //
+// Revisions served: 2025-03-26 (no conversions to the messages of older revisions).
+//
 // Every definition of the schema is a Go type of the same name. A value decodes with
 // json.Unmarshal (or its UnmarshalJSON method, which skips encoding/json's extra pass over
 // the input), encodes with json.Marshal (or AppendJSON), and checks itself against the

@@ -7,6 +7,8 @@
 // https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/2025-06-18/schema.json
 // SHA-256: af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01
 //
+// Revisions served: 2025-06-18 (no conversions to the messages of older revisions).
+//
 // Every definition of the schema is a Go type of the same name. A value decodes with
 // json.Unmarshal (or its UnmarshalJSON method, which skips encoding/json's extra pass over
 // the input), encodes with json.Marshal (or AppendJSON), and checks itself against the

@@ -8,6 +8,7 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+	"log/slog"
 	"net/http"
 	"time"
 )
@@ -20,30 +21,31 @@ var _ codec.EnforceVersion[struct {
 
 // The names of mcpgen's runtime that this package's API uses, under this package's name.
 type (
-	Member           = codec.Member
-	Members          = codec.Members
-	Kind             = codec.Kind
-	SyntaxError      = codec.SyntaxError
-	ValidationError  = codec.ValidationError
-	Violation        = codec.Violation
-	EncodeError      = codec.EncodeError
-	RPCError         = jsonrpc.RPCError
-	RequestInfo      = jsonrpc.RequestInfo
-	ExtensionMethod  = jsonrpc.ExtensionMethod
-	Stream           = jsonrpc.Stream
-	Session          = protocol.Session
-	Cache            = protocol.Cache
-	Transport        = protocol.Transport
-	CommandTransport = protocol.CommandTransport
-	StreamTransport  = protocol.StreamTransport
-	HTTPTransport    = protocol.HTTPTransport
-	HTTPStatusError  = protocol.HTTPStatusError
-	ToolError        = protocol.ToolError
-	HTTPHandler      = protocol.HTTPHandler
-	HTTPOptions      = protocol.HTTPOptions
-	Middleware       = protocol.Middleware
-	Handler          = protocol.Handler
-	Call             = protocol.Call
+	Member            = codec.Member
+	Members           = codec.Members
+	Kind              = codec.Kind
+	SyntaxError       = codec.SyntaxError
+	ValidationError   = codec.ValidationError
+	Violation         = codec.Violation
+	EncodeError       = codec.EncodeError
+	RPCError          = jsonrpc.RPCError
+	RequestInfo       = jsonrpc.RequestInfo
+	ExtensionMethod   = jsonrpc.ExtensionMethod
+	Stream            = jsonrpc.Stream
+	Session           = protocol.Session
+	Cache             = protocol.Cache
+	Transport         = protocol.Transport
+	CommandTransport  = protocol.CommandTransport
+	StreamTransport   = protocol.StreamTransport
+	InMemoryTransport = protocol.InMemoryTransport
+	HTTPTransport     = protocol.HTTPTransport
+	HTTPStatusError   = protocol.HTTPStatusError
+	ToolError         = protocol.ToolError
+	HTTPHandler       = protocol.HTTPHandler
+	HTTPOptions       = protocol.HTTPOptions
+	Middleware        = protocol.Middleware
+	Handler           = protocol.Handler
+	Call              = protocol.Call
 )
 
 const (
@@ -124,4 +126,9 @@ func HTTPRequestFromContext(ctx context.Context) *http.Request {
 // NewCache is [protocol.NewCache].
 func NewCache(maxBytes int) *protocol.Cache {
 	return protocol.NewCache(maxBytes)
+}
+
+// RequestLog is [protocol.RequestLog].
+func RequestLog(l *slog.Logger, principal func(context.Context) string) protocol.Middleware {
+	return protocol.RequestLog(l, principal)
 }

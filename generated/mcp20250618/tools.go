@@ -564,3 +564,9 @@ func AssistantMessage(c ContentBlock) PromptMessage {
 func PromptResult(messages ...PromptMessage) *GetPromptResult {
 	return &GetPromptResult{Messages: messages}
 }
+
+// TextPrompt is a prompts/get answer of one user message with text: what a prompt function
+// returns, as TextResult is for a tool.
+func TextPrompt(text string) *GetPromptResult {
+	return PromptResult(UserMessage(Text(text)))
+}

@@ -7,6 +7,8 @@
 // https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/2025-11-25/schema.json
 // SHA-256: 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7
 //
+// Revisions served: 2025-11-25 (no conversions to the messages of older revisions).
+//
 // Every definition of the schema is a Go type of the same name. A value decodes with
 // json.Unmarshal (or its UnmarshalJSON method, which skips encoding/json's extra pass over
 // the input), encodes with json.Marshal (or AppendJSON), and checks itself against the

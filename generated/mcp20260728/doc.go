@@ -7,6 +7,10 @@
 // https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/b0f60ba5409db7a6582440a7b473cc0398890f15/schema/2026-07-28/schema.json
 // SHA-256: ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203
 //
+// Revisions served: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26. The dispatcher answers
+// the clients of each of them on the same stream or endpoint, and a Client talks to servers
+// of each, converting their messages (see OlderRevisions).
+//
 // Every definition of the schema is a Go type of the same name. A value decodes with
 // json.Unmarshal (or its UnmarshalJSON method, which skips encoding/json's extra pass over
 // the input), encodes with json.Marshal (or AppendJSON), and checks itself against the

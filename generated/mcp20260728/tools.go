@@ -595,6 +595,12 @@ func PromptResult(messages ...PromptMessage) *GetPromptResult {
 	return &GetPromptResult{Messages: messages}
 }
 
+// TextPrompt is a prompts/get answer of one user message with text: what a prompt function
+// returns, as TextResult is for a tool.
+func TextPrompt(text string) *GetPromptResult {
+	return PromptResult(UserMessage(Text(text)))
+}
+
 // SubscriptionsListen answers subscriptions/listen with a stream of the set's changes: it
 // acknowledges the notifications it will send (the list changes of tools, prompts and
 // resources, and the updates of the resources named that the set has or a template of it

@@ -15,7 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--protocol-version V] [--serve-older R1,R2,...] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--ref-map URI=FILE] [--download-refs] [--check] [--strict]
+const generateSynopsis = `mcpgen generate --revision R [--schema PATH|URL] --out DIR [--package NAME] [--protocol-version V] [--serve-older R1,R2,... | --newest-only] [--config mcpgen.json] [--formats assert|annotate] [--root-name NAME] [--ref-map URI=FILE] [--download-refs] [--check] [--strict]
   mcpgen generate --all [--out DIR] [--check] [--strict]`
 
 // job is one package to generate.
@@ -34,7 +34,10 @@ type generateFlags struct {
 	revision, schemaRef, out, pkg string
 	all, check, strict            bool
 	serveOlder                    []string
-	custom                        gen.Options // renames, external types, what to leave out
+	// newestOnly (--newest-only) turns off the older revisions a
+	// revision without an initialize handshake serves by default.
+	newestOnly bool
+	custom     gen.Options // renames, external types, what to leave out
 	// The customisation flags as given, for the command line the package
 	// documents.
 	configPath                 string
@@ -82,7 +85,8 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	formats := fs.String("formats", "", "assert (the default) checks \"format\"; annotate leaves it an annotation (not for the pinned MCP revisions, which assert)")
 	refMaps := fs.StringArray("ref-map", nil, "read the document a $ref names by URI from a local file: URI=FILE, or URI/=DIR/ for every URI under it (repeatable)")
 	fs.BoolVar(&fl.downloadRefs, "download-refs", false, "download the http(s) documents a $ref names that --ref-map does not cover, into the user cache, printing their sha256 (never with MCPGEN_OFFLINE=1)")
-	serveOlder := fs.StringSlice("serve-older", nil, "also serve the peers of these older revisions: the conversions between their messages and this revision's, R1,R2,...")
+	serveOlder := fs.StringSlice("serve-older", nil, "serve the peers of these older revisions: the conversions between their messages and this revision's, R1,R2,... (default for a pinned revision without an initialize handshake: every older revision it converts to)")
+	fs.BoolVar(&fl.newestOnly, "newest-only", false, "serve the peers of --revision only: no conversions to older revisions")
 	if done, err := parse(fs, args, env, generateSynopsis); done || err != nil {
 		return fl, done, err
 	}
@@ -104,6 +108,12 @@ func parseGenerateFlags(args []string, env Env) (fl generateFlags, done bool, er
 	fl.serveOlder = *serveOlder
 	if len(fl.serveOlder) == 0 && cfg != nil {
 		fl.serveOlder = cfg.ServeOlder
+	}
+	if fl.newestOnly && len(*serveOlder) > 0 {
+		return fl, false, &usageError{"--newest-only and --serve-older contradict each other: give one"}
+	}
+	if fl.newestOnly {
+		fl.serveOlder = nil
 	}
 	if fl.protocolVersion == "" && cfg != nil {
 		fl.protocolVersion = cfg.ProtocolVersion
@@ -150,6 +160,13 @@ func generateJobs(fl generateFlags) ([]job, error) {
 	if len(fl.serveOlder) > 0 && custom.NoDispatcher {
 		return nil, &usageError{"--serve-older needs the dispatcher: it converts the params and results of methods"}
 	}
+	older := fl.serveOlder
+	if len(older) == 0 && !fl.newestOnly && !custom.NoDispatcher && fl.schemaRef == "" {
+		// A pinned revision without an initialize handshake cannot talk
+		// to the clients and servers of the revisions before it on its
+		// own: it serves them unless told not to.
+		older = gen.PinnedServeOlder[fl.revision]
+	}
 	if fl.out == "" {
 		return nil, &usageError{"generate needs --out DIR"}
 	}
@@ -162,7 +179,7 @@ func generateJobs(fl generateFlags) ([]job, error) {
 	}
 	main := job{revision: fl.revision, schemaRef: fl.schemaRef, out: fl.out, pkg: name, own: true}
 	seen := map[string]bool{}
-	for _, rev := range fl.serveOlder {
+	for _, rev := range older {
 		switch {
 		case rev == "":
 			return nil, &usageError{"--serve-older: an empty revision"}
@@ -400,6 +417,9 @@ func regenCommand(j job, fl generateFlags) string {
 	}
 	if len(fl.serveOlder) > 0 {
 		args = append(args, "--serve-older", strings.Join(fl.serveOlder, ","))
+	}
+	if fl.newestOnly {
+		args = append(args, "--newest-only")
 	}
 	if fl.configPath != "" {
 		args = append(args, "--config", canonicalPath(fl.configPath))

@@ -251,6 +251,50 @@ func TestGenerateServeOlder(t *testing.T) {
 	}
 }
 
+// TestGenerateServeOlderDefault: a pinned revision without an initialize
+// handshake serves the older revisions PinnedServeOlder names unless
+// --newest-only says not to, and its doc.go says which it serves.
+func TestGenerateServeOlderDefault(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "mcp")
+	args := []string{"generate", "--revision", "2026-07-28", "--out", out, "--package", "mcp"}
+	if code, _, stderr := run(t, "", args...); code != 0 {
+		t.Fatalf("generate: exit %d\n%s", code, stderr)
+	}
+	for _, f := range []string{"older_mcp20251125.go", "older_mcp20250618.go", "older_mcp20250326.go"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("by default: %v", err)
+		}
+	}
+	doc, _ := os.ReadFile(filepath.Join(out, "doc.go"))
+	if !strings.Contains(string(doc), "// Revisions served: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26.") {
+		t.Errorf("doc.go does not say the revisions it serves:\n%.900s", doc)
+	}
+	if !strings.Contains(string(doc), "\n//\tmcpgen generate --revision 2026-07-28 --out "+out+" --package mcp\n") {
+		t.Errorf("doc.go's command is not the one given:\n%s", doc)
+	}
+	if code, _, stderr := run(t, "", append(args, "--check")...); code != 0 {
+		t.Errorf("--check: exit %d\n%s", code, stderr)
+	}
+
+	newest := filepath.Join(tmp, "newest")
+	if code, _, stderr := run(t, "", "generate", "--revision", "2026-07-28", "--out", newest, "--package", "mcp", "--newest-only"); code != 0 {
+		t.Fatalf("--newest-only: exit %d\n%s", code, stderr)
+	}
+	if m, _ := filepath.Glob(filepath.Join(newest, "older*")); len(m) > 0 {
+		t.Errorf("--newest-only wrote %v", m)
+	}
+	doc, _ = os.ReadFile(filepath.Join(newest, "doc.go"))
+	if !strings.Contains(string(doc), "// Revisions served: 2026-07-28 (no conversions to the messages of older") || !strings.Contains(string(doc), "--package mcp --newest-only\n") {
+		t.Errorf("--newest-only: doc.go:\n%.900s", doc)
+	}
+
+	code, _, stderr := run(t, "", "generate", "--revision", "2026-07-28", "--out", newest, "--newest-only", "--serve-older", "2025-11-25")
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--newest-only and --serve-older contradict each other") {
+		t.Errorf("--newest-only with --serve-older: exit %d\n%s", code, stderr)
+	}
+}
+
 // TestGenerateProtocolVersion: the --revision name names the package; the
 // protocolVersion the package speaks is --protocol-version, and when it is
 // not given for a name that is not a date, generate says what it assumed.

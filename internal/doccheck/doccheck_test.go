@@ -30,6 +30,7 @@ const root = "../.."
 var elsewhere = map[string]string{
 	"docs/authorization.md": "auth/interop/docs_test.go",
 	"docs/telemetry.md":     "otel/mcpotel/docs_test.go",
+	"docs/first-server.md":  "internal/downstream/firstserver_test.go",
 }
 
 // imports is the table a fragment's undefined package names resolve from.

@@ -204,6 +204,12 @@ type Dispatcher struct {
 	Cancel, CancelID string
 	// Protocol, if set, takes part in handling each message.
 	Protocol Protocol
+	// Stopping, if set, runs when the context of Serve is done, before
+	// the handlers' contexts are: it asks handlers that never end by
+	// themselves (a server's subscriptions/listen) to end with their
+	// result. Serve waits up to StopWait for the handlers to end before
+	// it cancels them.
+	Stopping func()
 	// Around, if set, runs around the serving of each request and
 	// notification that reaches the method table, after Route and before
 	// the method lookup: s.Serve finds the method (a request for none gets

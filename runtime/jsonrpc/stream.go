@@ -104,8 +104,12 @@ func (s *lineStream) Close() error {
 // ServerOptions and ClientOptions document them.
 const (
 	defaultShutdownGrace = 5 * time.Second
-	defaultMaxInFlight   = 64
-	defaultMaxBuffered   = 16 << 20
+	// StopWait is how long Serve, once its context is done, lets the
+	// handlers end by themselves after Dispatcher.Stopping, before it
+	// cancels their contexts.
+	StopWait           = 250 * time.Millisecond
+	defaultMaxInFlight = 64
+	defaultMaxBuffered = 16 << 20
 	// messageOverhead is what a buffered message counts toward the
 	// buffered bytes beyond its own size: the bookkeeping of a queued
 	// message, so that many tiny messages are bounded too.
@@ -260,8 +264,10 @@ func (c *Conn) Serve(ctx context.Context) error {
 		defer d.Protocol.Closed(d, c.peer)
 	}
 	defer c.peer.Close(ErrConnClosed)
-	// hctx is the parent of every handler's context.
-	hctx, stopHandlers := context.WithCancelCause(WithLink(ctx, &connLink{c: c}))
+	// hctx is the parent of every handler's context. It has ctx's values
+	// but not its end: when ctx is done, the loop below cancels the
+	// handlers (after Dispatcher.Stopping has let them end by themselves).
+	hctx, stopHandlers := context.WithCancelCause(WithLink(context.WithoutCancel(ctx), &connLink{c: c}))
 	defer stopHandlers(nil)
 	defer c.close()
 
@@ -287,6 +293,7 @@ func (c *Conn) Serve(ctx context.Context) error {
 		ending   bool
 		endErr   error
 		graceC   <-chan time.Time
+		stopC    <-chan time.Time // after Stopping: cancel the handlers then
 		ctxDone  = ctx.Done()
 	)
 	end := func(cause, err error) {
@@ -360,6 +367,17 @@ func (c *Conn) Serve(ctx context.Context) error {
 			buffered -= call.cost
 		case <-ctxDone:
 			// Being stopped is how a server ends (Ctrl-C): not an error.
+			if d.Stopping == nil || inFlight == 0 {
+				end(context.Cause(ctx), nil)
+				break
+			}
+			// Ask the handlers that do not end by themselves to end
+			// (their results are still written), and stop reading.
+			ending, ctxDone = true, nil
+			d.Stopping()
+			stopC = time.After(StopWait)
+		case <-stopC:
+			stopC = nil
 			end(context.Cause(ctx), nil)
 		case <-graceC:
 			d.LogAttrs(slog.LevelWarn, "mcp: Serve returns with requests still running after the shutdown grace period", slog.Int("running", inFlight), slog.Int("not_started", len(pending)))

@@ -64,7 +64,32 @@ type Core struct {
 		toolHeaders(name string) ([]paramHeader, bool)
 	}
 
+	// stopping are the functions a graceful stop runs first (OnStop).
+	stopMu   sync.Mutex
+	stopping []func()
+
 	once sync.Once
+}
+
+// OnStop registers f to run when a transport serving c stops gracefully
+// (the context of Serve or ListenAndServe is done), before the handlers
+// still running are cancelled: a Server's set registers the end of its
+// subscriptions/listen streams, which then end with their result, as
+// basic/patterns/subscriptions.mdx has a server end them.
+func (c *Core) OnStop(f func()) {
+	c.stopMu.Lock()
+	defer c.stopMu.Unlock()
+	c.stopping = append(c.stopping, f)
+}
+
+// stop runs the functions OnStop registered.
+func (c *Core) stop() {
+	c.stopMu.Lock()
+	fs := c.stopping
+	c.stopMu.Unlock()
+	for _, f := range fs {
+		f()
+	}
 }
 
 // UseToolSet makes c read the x-mcp-header bindings of the tools in s
@@ -84,6 +109,9 @@ func (c *Core) Init() {
 	c.once.Do(func() {
 		c.Dispatcher.Protocol = c
 		c.Dispatcher.Cancel, c.Dispatcher.CancelID = spec.MethodCancelled, "requestId"
+		if c.Dispatcher.Stopping == nil {
+			c.Dispatcher.Stopping = c.stop
+		}
 		if c.mw = newChain(c.Middleware); c.mw != nil {
 			c.Dispatcher.Around = c.around
 		}

@@ -228,7 +228,8 @@ func NewHTTPHandler(d *Core, opts HTTPOptions) *HTTPHandler {
 // requests and cut response streams short: h bounds reading each body and
 // each write itself. Serve with ListenAndServe, stop with Shutdown, which
 // lets the requests in flight finish (the server calls CloseStreams, so that
-// the sessions' GET streams do not hold it).
+// the sessions' GET streams do not hold it, and ends the subscriptions/listen
+// streams of a Server served by h's dispatcher with their results).
 func (h *HTTPHandler) NewServer(addr string) *http.Server {
 	srv := &http.Server{
 		Addr:              addr,
@@ -238,6 +239,7 @@ func (h *HTTPHandler) NewServer(addr string) *http.Server {
 		MaxHeaderBytes:    64 << 10,
 	}
 	srv.RegisterOnShutdown(h.CloseStreams)
+	srv.RegisterOnShutdown(h.d.stop)
 	return srv
 }
 
@@ -253,9 +255,11 @@ const shutdownGrace = 10 * time.Second
 // down, letting the requests in flight finish for up to ten seconds, and
 // returns nil. It logs the address it listens on (with port 0, the one
 // the system chose) through the dispatcher's Logger. h keeps its checks:
-// with zero HTTPOptions, only loopback clients are served. Streams that
-// do not end by themselves (a Server's subscriptions/listen) hold the
-// shutdown for the ten seconds: end them first (Server.EndSubscriptions).
+// with zero HTTPOptions, only loopback clients are served. The
+// subscriptions/listen streams of a Server served by h's dispatcher end
+// first, each answered with its result (Core.OnStop), and the sessions'
+// GET streams close (CloseStreams), so that a shutdown takes no longer
+// than the requests in flight.
 func (h *HTTPHandler) ListenAndServe(ctx context.Context, addr string) error {
 	mux := http.NewServeMux()
 	mux.Handle(DefaultPath, h)
@@ -274,6 +278,7 @@ func (h *HTTPHandler) ListenAndServe(ctx context.Context, addr string) error {
 		return err
 	case <-ctx.Done():
 	}
+	h.d.stop()
 	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	err = srv.Shutdown(shutdown)

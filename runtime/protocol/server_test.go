@@ -503,3 +503,19 @@ func (h urlHandler) Handle(_ context.Context, r slog.Record) error {
 }
 func (h urlHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
 func (h urlHandler) WithGroup(string) slog.Handler      { return h }
+
+// TestTextPrompt: a prompt function answers with TextPrompt, one user
+// message with the text.
+func TestTextPrompt(t *testing.T) {
+	s := &mcp.Server{}
+	mcp.AddPrompt(s, mcp.Prompt{Name: "hi"}, func(_ context.Context, _ *mcp.GetPromptRequestParams, in struct {
+		Name string `json:"name"`
+	}) (*mcp.GetPromptResult, error) {
+		return mcp.TextPrompt("hello " + in.Name), nil
+	})
+	d := mcp.NewServerDispatcher(s, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "t", Version: "1"}})
+	r := call2026(t, d, "prompts/get", `"name":"hi","arguments":{"name":"ann"}`)
+	if r.Error != nil || !strings.Contains(string(r.Result), `"messages":[{"content":{"text":"hello ann","type":"text"},"role":"user"}]`) {
+		t.Errorf("prompts/get: %s %+v", r.Result, r.Error)
+	}
+}

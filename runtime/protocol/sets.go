@@ -187,6 +187,8 @@ type Notifier struct {
 }
 
 // Attach adds a dispatcher to notify; one attached already is ignored.
+// When the dispatcher stops gracefully (a *Core's OnStop), the listeners'
+// streams end (End).
 func (n *Notifier) Attach(t NotifyTarget) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -196,6 +198,9 @@ func (n *Notifier) Attach(t NotifyTarget) {
 		}
 	}
 	n.targets = append(n.targets, t)
+	if s, ok := t.(interface{ OnStop(func()) }); ok {
+		s.OnStop(n.End)
+	}
 }
 
 // Listen opens a listener for the changes want accepts; close it with
