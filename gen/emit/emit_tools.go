@@ -102,14 +102,10 @@ func (e *emitter) emitTools() *jen.File {
 	fields = append([]jen.Code{jen.Id(s.Unimplemented)}, fields...)
 	f.Comment(commentText(fmt.Sprintf(serverDoc, t.Set, adders, s.Handler, s.Constructor, s.Unimplemented, more)))
 	f.Type().Id(t.Set).Struct(fields...)
-	f.Comment(commentText("Tools is " + t.Set + " by its former name."))
-	f.Type().Add(e.own("Tools")).Op("=").Id(t.Set)
 
 	// type Registry interface { server() *Server }
 	f.Comment(commentText(fmt.Sprintf("%s is where %s and the other Add functions add: a *%s, a handler that embeds one, or a *%s whose handler is, or embeds, a *%s (they panic if it is not).", t.Adder, t.Add, t.Set, s.Dispatcher, t.Set)))
 	f.Type().Id(t.Adder).Interface(jen.Id("server").Params().Op("*").Id(t.Set))
-	f.Comment(commentText("ToolAdder is " + t.Adder + " by its former name."))
-	f.Type().Add(e.own("ToolAdder")).Op("=").Id(t.Adder)
 	// func (d *ServerDispatcher) server() *Server
 	f.Comment(commentText("server returns the " + t.Set + " d's handler is or embeds."))
 	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id("server").Params().Op("*").Id(t.Set).Block(

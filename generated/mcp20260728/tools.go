@@ -90,18 +90,12 @@ type Server struct {
 	changes   protocol.Notifier
 }
 
-// Tools is Server by its former name.
-type Tools = Server
-
 // Registry is where AddTool and the other Add functions add: a *Server, a handler that
 // embeds one, or a *ServerDispatcher whose handler is, or embeds, a *Server (they panic if
 // it is not).
 type Registry interface {
 	server() *Server
 }
-
-// ToolAdder is Registry by its former name.
-type ToolAdder = Registry
 
 // server returns the Server d's handler is or embeds.
 func (d *ServerDispatcher) server() *Server {
