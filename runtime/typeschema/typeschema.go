@@ -7,8 +7,8 @@
 // nothing of MCP.
 //
 //	type Args struct {
-//		City  string `json:"city" jsonschema:"the city to look up"`
-//		Days  int    `json:"days,omitempty" mcp:"minimum=1,maximum=14"`
+//		City string `json:"city" jsonschema:"the city to look up"`
+//		Days int    `json:"days,omitempty" mcp:"minimum=1,maximum=14"`
 //	}
 //
 //	c, err := typeschema.ForInput(reflect.TypeFor[Args]())
@@ -17,7 +17,7 @@
 //	// {"type":"object","properties":{"city":{"type":"string","description":"the city to look up"},...
 //	var a Args
 //	err = c.Decode([]byte(`{"city":"Oslo","days":30}`), &a)
-//	// err is a *codec.ValidationError: /days: 30 is greater than the maximum 14
+//	// err is a *codec.ValidationError: /days: must be <= 14, got 30 (maximum)
 //
 // The rules, for a struct type:
 //   - A field's member name comes from its json tag, else its Go name;
