@@ -18,7 +18,7 @@ import (
 //	Mcpgen      what the generated packages have: mcp.AddTool derives the
 //	            schema by reflection and Tools.CallTool decodes the
 //	            arguments into the Go type in one pass that checks the
-//	            schema (runtime/protocol/tools.go, standard library only).
+//	            schema (runtime/typeschema, standard library only).
 //	JSONSchema  the same set built on github.com/google/jsonschema-go
 //	            v0.4.3, the library go-sdk uses (jsonschemaTools below):
 //	            jsonschema.For[In] and Resolve when a tool is added; per
@@ -94,7 +94,7 @@ func handlerFor[In any](s *seen) func(context.Context, *mcp.CallToolRequestParam
 }
 
 // addMcpgen adds tool to an mcpgen set.
-func addMcpgen(tools *mcp.Tools, tool string, s *seen) {
+func addMcpgen(tools *mcp.Server, tool string, s *seen) {
 	switch tool {
 	case "add":
 		mcp.AddTool(tools, mcp.Tool{Name: tool}, handlerFor[benchAdd](s))
@@ -212,7 +212,7 @@ func BenchmarkToolArgs(b *testing.B) {
 	ctx := context.Background()
 	for _, c := range toolArgCases {
 		b.Run("Schema/Mcpgen/"+c.tool, func(b *testing.B) {
-			cpuLoop(b, func() { addMcpgen(&mcp.Tools{}, c.tool, nil) })
+			cpuLoop(b, func() { addMcpgen(&mcp.Server{}, c.tool, nil) })
 		})
 		b.Run("Schema/JSONSchema/"+c.tool, func(b *testing.B) {
 			cpuLoop(b, func() {
@@ -224,7 +224,7 @@ func BenchmarkToolArgs(b *testing.B) {
 	}
 	for _, c := range toolArgCases {
 		p := &mcp.CallToolRequestParams{Name: c.tool, Arguments: json.RawMessage(c.args)}
-		tools := &mcp.Tools{}
+		tools := &mcp.Server{}
 		addMcpgen(tools, c.tool, nil)
 		lib := &jsonschemaTools{}
 		if err := addLibrary(lib, c.tool, nil); err != nil {
@@ -284,7 +284,7 @@ func TestToolArgsAgree(t *testing.T) {
 		{"search", `{"query":"q","filter":{"kinds":null}}`, "", "jsonschema.For makes a slice nullable; mcpgen's slices are arrays"},
 		{"search", `{"query":"q","filter":{"kinds":["a"]},"tags":null}`, "", "jsonschema.For makes a slice nullable; mcpgen's slices are arrays"},
 	}
-	tools := &mcp.Tools{}
+	tools := &mcp.Server{}
 	lib := &jsonschemaTools{}
 	seenMcpgen, seenLib := &seen{}, &seen{}
 	for _, name := range []string{"add", "search"} {
@@ -363,7 +363,7 @@ func text(r *mcp.CallToolResult) string {
 // same wrong arguments (the messages in RESULTS.md).
 func TestToolArgsErrorMessages(t *testing.T) {
 	ctx := context.Background()
-	tools := &mcp.Tools{}
+	tools := &mcp.Server{}
 	lib := &jsonschemaTools{}
 	addMcpgen(tools, "search", nil)
 	if err := addLibrary(lib, "search", nil); err != nil {

@@ -165,7 +165,7 @@ func TestClientOlderServers(t *testing.T) {
 // TestClientOlder20250326: a server of 2025-03-26 (the generated package's
 // own tool set), whose Streamable HTTP has no MCP-Protocol-Version header.
 func TestClientOlder20250326(t *testing.T) {
-	tools := &mcp20250326.Tools{}
+	tools := &mcp20250326.Server{}
 	mcp20250326.AddTool(tools, mcp20250326.Tool{Name: "add"},
 		func(ctx context.Context, p *mcp20250326.CallToolRequestParams, in struct{ A, B int64 }) (*mcp20250326.CallToolResult, error) {
 			return mcp20250326.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil

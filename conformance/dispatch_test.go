@@ -771,7 +771,7 @@ func TestDispatchTypedErrors(t *testing.T) {
 		{"null data", &mcp.RPCError{Code: -1, Message: "m", Data: json.RawMessage(`null`)}, want{"9", -1, "m", `null`}},
 		{"data that is not JSON is left out", &mcp.RPCError{Code: -1, Message: "m", Data: json.RawMessage(`{bad`)}, want{"9", -1, "m", ""}},
 		{"invalid params from the handler", &mcp.RPCError{Code: mcp.CodeInvalidParams, Message: "unknown tool \"x\""}, want{"9", -32602, "unknown tool \"x\"", ""}},
-		{"spec code", mcp.RequireClientCapabilities(json.RawMessage(`{"roots":{}}`)), want{"9", -32021, `the request needs client capabilities it did not declare: {"roots":{}}`, `{"requiredCapabilities":{"roots":{}}}`}},
+		{"spec code", mcp.RequireCapabilities(mcp.ClientCapabilities{Roots: &mcp.ClientCapabilitiesRoots{}}), want{"9", -32021, `the request needs client capabilities it did not declare: {"roots":{}}`, `{"requiredCapabilities":{"roots":{}}}`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

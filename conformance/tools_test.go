@@ -14,7 +14,7 @@ import (
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 )
 
-// The tool set (Tools, AddTool, AddStructuredTool) through the dispatcher:
+// The tool set (Server, AddTool, AddStructuredTool) through the dispatcher:
 // the schemas it lists, typed arguments, and how it answers what is wrong.
 // tools.mdx, "Error Handling" (2025-11-25 and 2026-07-28): an unknown tool
 // is a protocol error (-32602); input validation errors are tool execution
@@ -40,8 +40,8 @@ type weather struct {
 
 // toolSet is a set with a typed tool, a structured one, one that fails and
 // one that answers with a JSON-RPC error.
-func toolSet() *mcp.Tools {
-	tools := &mcp.Tools{TTL: 5 * time.Minute}
+func toolSet() *mcp.Server {
+	tools := &mcp.Server{TTL: 5 * time.Minute}
 	mcp.AddTool(tools, mcp.Tool{Name: "add", Description: new("Adds two integers.")},
 		func(ctx context.Context, p *mcp.CallToolRequestParams, in addArgs) (*mcp.CallToolResult, error) {
 			return mcp.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
@@ -124,14 +124,14 @@ func TestToolSetCall(t *testing.T) {
 // UnimplementedServerHandler: it implements CallTool for one tool and
 // leaves the rest to the set, and tools/list to the set altogether.
 type handlerWithTools struct {
-	*mcp.Tools
+	*mcp.Server
 }
 
 func (h handlerWithTools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	if p.Name == "raw" {
 		return mcp.TextResult("raw: " + string(p.Arguments)), nil
 	}
-	return h.Tools.CallTool(ctx, p)
+	return h.Server.CallTool(ctx, p)
 }
 
 func TestToolSetWithHandler(t *testing.T) {
@@ -168,7 +168,7 @@ func TestToolSetWithHandler(t *testing.T) {
 // protocol errors and "invalid input data" among tool execution errors;
 // 2025-11-25 settled it as the latter).
 func TestToolSetLegacy(t *testing.T) {
-	tools := &mcp20241105.Tools{}
+	tools := &mcp20241105.Server{}
 	mcp20241105.AddTool(tools, mcp20241105.Tool{Name: "add"},
 		func(ctx context.Context, p *mcp20241105.CallToolRequestParams, in addArgs) (*mcp20241105.CallToolResult, error) {
 			return mcp20241105.TextResult(fmt.Sprint(in.A + in.B)), nil
@@ -222,7 +222,7 @@ func TestToolSetAddTool(t *testing.T) {
 		return mcp.TextResult(fmt.Sprint(in.A + in.B)), nil
 	}
 	// Through the dispatcher, to a handler that embeds the set.
-	d := mcp.NewServerDispatcher(handlerWithTools{&mcp.Tools{}}, mcp.ServerOptions{ServerInfo: serverInfo})
+	d := mcp.NewServerDispatcher(handlerWithTools{&mcp.Server{}}, mcp.ServerOptions{ServerInfo: serverInfo})
 	mcp.AddTool(d, mcp.Tool{Name: "add"}, add)
 	checkResult(t, handle(d, request(`1`, "tools/call", callParams("add", `{"a":1,"b":2}`))), "1",
 		`{`+resultMeta+`,"resultType":"complete","content":[{"type":"text","text":"3"}]}`)
@@ -238,29 +238,29 @@ func TestToolSetAddTool(t *testing.T) {
 			mcp.AddTool(mcp.NewServerDispatcher(nil, mcp.ServerOptions{}), mcp.Tool{Name: "add"}, add)
 		}},
 		{"a type without a schema", `mcp: tool "c": arguments type: conformance.chanArgs.C: type chan int has no JSON form`, func() {
-			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "c"}, func(context.Context, *mcp.CallToolRequestParams, chanArgs) (*mcp.CallToolResult, error) {
+			mcp.AddTool(&mcp.Server{}, mcp.Tool{Name: "c"}, func(context.Context, *mcp.CallToolRequestParams, chanArgs) (*mcp.CallToolResult, error) {
 				return nil, nil
 			})
 		}},
 		{"a result type without a schema", `mcp: tool "w": structured result type: []string is not a struct or a pointer to one: a structured result is a JSON object`, func() {
-			mcp.AddStructuredTool(&mcp.Tools{}, mcp.Tool{Name: "w"}, func(context.Context, *mcp.CallToolRequestParams, addArgs) ([]string, error) { return nil, nil })
+			mcp.AddStructuredTool(&mcp.Server{}, mcp.Tool{Name: "w"}, func(context.Context, *mcp.CallToolRequestParams, addArgs) ([]string, error) { return nil, nil })
 		}},
 		{"an inputSchema of its own", `mcp: tool "add": inputSchema is derived from the Go type; leave it empty`, func() {
-			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "add", InputSchema: mcp.ToolInputSchema{Schema: new("https://json-schema.org/draft/2020-12/schema")}}, add)
+			mcp.AddTool(&mcp.Server{}, mcp.Tool{Name: "add", InputSchema: mcp.ToolInputSchema{Schema: new("https://json-schema.org/draft/2020-12/schema")}}, add)
 		}},
 		{"an outputSchema of its own", `mcp: tool "w": outputSchema is derived from the Go type; leave it empty`, func() {
-			mcp.AddStructuredTool(&mcp.Tools{}, mcp.Tool{Name: "w", OutputSchema: &mcp.ToolOutputSchema{Schema: new("x")}},
+			mcp.AddStructuredTool(&mcp.Server{}, mcp.Tool{Name: "w", OutputSchema: &mcp.ToolOutputSchema{Schema: new("x")}},
 				func(context.Context, *mcp.CallToolRequestParams, addArgs) (weather, error) { return weather{}, nil })
 		}},
 		{"a tool that breaks the schema", `mcp: tool "add": invalid: /icons/0/src: "" is not a valid uri (format)`, func() {
-			mcp.AddTool(&mcp.Tools{}, mcp.Tool{Name: "add", Icons: []mcp.Icon{{}}}, add)
+			mcp.AddTool(&mcp.Server{}, mcp.Tool{Name: "add", Icons: []mcp.Icon{{}}}, add)
 		}},
 		{"a name added twice", `mcp: tool "add" is added twice`, func() {
-			tools := &mcp.Tools{}
+			tools := &mcp.Server{}
 			mcp.AddTool(tools, mcp.Tool{Name: "add"}, add)
 			mcp.AddTool(tools, mcp.Tool{Name: "add"}, add)
 		}},
-		{"no name", `mcp: a tool needs a name`, func() { mcp.AddTool(&mcp.Tools{}, mcp.Tool{}, add) }},
+		{"no name", `mcp: a tool needs a name`, func() { mcp.AddTool(&mcp.Server{}, mcp.Tool{}, add) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {

@@ -22,7 +22,7 @@ import (
 // values.
 
 type olderPager struct {
-	*mcp.Tools
+	*mcp.Server
 }
 
 func (olderPager) ListResources(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
@@ -66,7 +66,7 @@ func (h *olderClient) OnElicitationComplete(_ context.Context, p *mcp.Elicitatio
 }
 
 func newOlderTypedServer() *mcp.ServerDispatcher {
-	s := olderPager{Tools: &mcp.Tools{}}
+	s := olderPager{Server: &mcp.Server{}}
 	mcp.AddStructuredTool(s, mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequestParams, in addArgs) (sum, error) {
 		return sum{in.A + in.B}, nil
 	})

@@ -32,14 +32,14 @@ type sum struct {
 // resources, two a page; prompts/list a cursor that comes round again;
 // resources/templates/list a new cursor on every page, without end.
 type pager struct {
-	*mcp.Tools
+	*mcp.Server
 	pages, lists atomic.Int32
 }
 
 // ListTools counts the tools/list requests.
 func (s *pager) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
 	s.lists.Add(1)
-	return s.Tools.ListTools(ctx, p)
+	return s.Server.ListTools(ctx, p)
 }
 
 // CallTool also serves hidden, a tool it does not list.
@@ -47,7 +47,7 @@ func (s *pager) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 	if p.Name == "hidden" {
 		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: []byte(`{"sum":1}`)}, nil
 	}
-	return s.Tools.CallTool(ctx, p)
+	return s.Server.CallTool(ctx, p)
 }
 
 func (s *pager) ListResources(_ context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
@@ -96,7 +96,7 @@ func (s *pager) ReadResource(_ context.Context, p *mcp.ReadResourceRequestParams
 // and greet (asks for input with an Asker).
 func newTypedServer(t *testing.T) (*pager, *mcp.ServerDispatcher) {
 	t.Helper()
-	s := &pager{Tools: &mcp.Tools{}}
+	s := &pager{Server: &mcp.Server{}}
 	mcp.AddStructuredTool(s, mcp.Tool{Name: "add"}, func(_ context.Context, _ *mcp.CallToolRequestParams, in addArgs) (sum, error) {
 		return sum{in.A + in.B}, nil
 	})

@@ -54,7 +54,6 @@ func TestDefinitionsKeepTheirNames(t *testing.T) {
 	}
 	for _, want := range []struct{ file, re string }{
 		{"tools.go", `(?m)^type MCPServer struct \{`},
-		{"tools.go", `(?m)^type MCPTools = MCPServer$`},
 		{"tools.go", `(?m)^func MCPUserMessage\(`},
 		{"tools.go", `(?m)^func MCPAssistantMessage\(`},
 		{"dispatch.go", `(?m)^type MCPMethodInfo struct`},

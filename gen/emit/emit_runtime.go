@@ -6,9 +6,10 @@ import (
 
 // The runtime packages generated code imports.
 const (
-	codecPkg    = "github.com/mcpgen/mcpgen/runtime/codec"
-	protocolPkg = "github.com/mcpgen/mcpgen/runtime/protocol"
-	jsonrpcPkg  = "github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	codecPkg      = "github.com/mcpgen/mcpgen/runtime/codec"
+	protocolPkg   = "github.com/mcpgen/mcpgen/runtime/protocol"
+	jsonrpcPkg    = "github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	typeschemaPkg = "github.com/mcpgen/mcpgen/runtime/typeschema"
 )
 
 // runtimeName is a name of the runtime that a generated package
@@ -95,9 +96,6 @@ var runtimeNames = []runtimeName{
 	{name: "CloseSSEStream", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params:  []jen.Code{ctxParam(), jen.Id("retry").Qual("time", "Duration")},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "retry"}},
-	{name: "RequireClientCapabilities", pkg: protocolPkg, kind: "func", layer: "mcp",
-		params:  []jen.Code{jen.Id("required").Qual("encoding/json", "RawMessage")},
-		results: []jen.Code{jen.Error()}, args: []string{"required"}},
 	{name: "HTTPRequestFromContext", pkg: protocolPkg, kind: "func", layer: "mcp",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual("net/http", "Request")}, args: []string{"ctx"}},
 	{name: "Cache", pkg: protocolPkg, kind: "type", layer: "mcp"},

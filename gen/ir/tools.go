@@ -67,7 +67,7 @@ type ToolSupport struct {
 
 // Names are the exported names the tool set declares.
 func (t *ToolSupport) Names() []string {
-	names := []string{t.Set, t.Add, t.TextResult, t.Adder, "Tools", "ToolAdder", "ErrorResult"}
+	names := []string{t.Set, t.Add, t.TextResult, t.Adder, "ErrorResult"}
 	if t.AddOutput != "" {
 		names = append(names, t.AddOutput)
 	}

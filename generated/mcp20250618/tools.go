@@ -8,6 +8,7 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+	typeschema "github.com/mcpgen/mcpgen/runtime/typeschema"
 )
 
 // This file compiles only with the runtime API version it was generated for; see
@@ -56,7 +57,7 @@ var _ codec.EnforceVersion[struct {
 //     map as encoding/json maps them; []byte is a base64 string, time.Time a date-time
 //     string, json.RawMessage and any take any JSON, and a type that implements
 //     encoding.TextUnmarshaler is a string. A type with a method MCPSchema() []byte
-//     (protocol.Schemaer) gives its own schema (a JSON Schema object): a value is checked
+//     (typeschema.Schemaer) gives its own schema (a JSON Schema object): a value is checked
 //     against it, then decoded by encoding/json.
 //   - Channels, functions, complex numbers, interfaces with methods, maps with other keys,
 //     types with an UnmarshalJSON of their own (and no MCPSchema) and recursive types have
@@ -79,18 +80,12 @@ type Server struct {
 	changes   protocol.Notifier
 }
 
-// Tools is Server by its former name.
-type Tools = Server
-
 // Registry is where AddTool and the other Add functions add: a *Server, a handler that
 // embeds one, or a *ServerDispatcher whose handler is, or embeds, a *Server (they panic if
 // it is not).
 type Registry interface {
 	server() *Server
 }
-
-// ToolAdder is Registry by its former name.
-type ToolAdder = Registry
 
 // server returns the Server d's handler is or embeds.
 func (d *ServerDispatcher) server() *Server {
@@ -167,7 +162,7 @@ func AddStructuredTool[In, Out any](s Registry, tool Tool, h func(ctx context.Co
 }
 
 // addTool adds a tool, after checking it against the schema, and announces the change.
-func (s *Server) addTool(tool Tool, args *protocol.ArgsCodec, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
+func (s *Server) addTool(tool Tool, args *typeschema.Codec, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
 	if err := tool.Validate(); err != nil {
 		panic("mcp: tool " + codec.Quote(tool.Name) + ": " + err.Error())
 	}

@@ -4,7 +4,6 @@ package mcp20251125
 
 import (
 	"context"
-	"encoding/json"
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
@@ -111,11 +110,6 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 // CloseSSEStream is [protocol.CloseSSEStream].
 func CloseSSEStream(ctx context.Context, retry time.Duration) error {
 	return protocol.CloseSSEStream(ctx, retry)
-}
-
-// RequireClientCapabilities is [protocol.RequireClientCapabilities].
-func RequireClientCapabilities(required json.RawMessage) error {
-	return protocol.RequireClientCapabilities(required)
 }
 
 // HTTPRequestFromContext is [protocol.HTTPRequestFromContext].

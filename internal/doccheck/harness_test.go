@@ -18,7 +18,7 @@ func TestHarness(t *testing.T) {
 		{"file type error", "text\n\n" + fence + "go\npackage main\n\nfunc main() { var x int = \"a\"; _ = x }\n" + fence + "\n",
 			"t.md:6:"},
 		{"file without its import", fence + "go\npackage main\n\nfunc main() { fmt.Println(1) }\n" + fence + "\n", "t.md:4:15: undefined: fmt"},
-		{"declarations", fence + "go\ntype T struct{ Tools *mcp.Tools }\n\nfunc (T) F(ctx context.Context) error { return ctx.Err() }\n" + fence + "\n", ""},
+		{"declarations", fence + "go\ntype T struct{ Tools *mcp.Server }\n\nfunc (T) F(ctx context.Context) error { return ctx.Err() }\n" + fence + "\n", ""},
 		{"statements", fence + "go\nres := mcp.TextResult(\"hi\")\nb, err := json.Marshal(res)\n" + fence + "\n", ""},
 		{"statements, an error on line 3", fence + "go\nres := mcp.TextResult(\"hi\")\n\nres.Nope()\n" + fence + "\n", "t.md:4:5: res.Nope undefined"},
 		{"a placeholder", fence + "go\nx := f(...)\n" + fence + "\n", "t.md:2: not Go"},

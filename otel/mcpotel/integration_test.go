@@ -99,7 +99,7 @@ type weatherArgs struct {
 }
 
 func newWeatherServer(mw ...mcp.Middleware) *mcp.ServerDispatcher {
-	d := mcp.NewServerDispatcher(&mcp.Tools{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "weather", Version: "1"}, Middleware: mw})
+	d := mcp.NewServerDispatcher(&mcp.Server{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "weather", Version: "1"}, Middleware: mw})
 	mcp.AddTool(d, mcp.Tool{Name: "get-weather"}, func(ctx context.Context, p *mcp.CallToolRequestParams, in weatherArgs) (*mcp.CallToolResult, error) {
 		return mcp.TextResult("sunny in " + in.Location), nil
 	})
@@ -401,7 +401,7 @@ func TestServerTraceOnlyWhenClientSent(t *testing.T) {
 	defer cancel()
 	srv := newSide(t, mcpotel.Options{})
 	var handlerSpan trace.SpanContext
-	d := mcp.NewServerDispatcher(&mcp.Tools{}, mcp.ServerOptions{Middleware: []mcp.Middleware{srv.tel.Middleware()}})
+	d := mcp.NewServerDispatcher(&mcp.Server{}, mcp.ServerOptions{Middleware: []mcp.Middleware{srv.tel.Middleware()}})
 	mcp.AddTool(d, mcp.Tool{Name: "who"}, func(ctx context.Context, p *mcp.CallToolRequestParams, in struct{}) (*mcp.CallToolResult, error) {
 		handlerSpan = trace.SpanContextFromContext(ctx)
 		return mcp.TextResult("me"), nil

@@ -10,7 +10,7 @@ import (
 	"unsafe"
 )
 
-// rtMaxDepth bounds nesting like encoding/json does.
+// maxDepth bounds nesting like encoding/json does.
 const maxDepth = 10000
 
 // decoder reads one JSON document in a single pass. Strings that need no
@@ -349,7 +349,7 @@ func (d *Decoder) ReadStr() (string, bool) {
 	return "", false
 }
 
-// rtScratch is room for unescaped strings that readers reuse from one
+// scratch is room for unescaped strings that readers reuse from one
 // reading to the next (vstate.reader). A decoder that finds too little
 // room left allocates its own and adds its size to short; the next reading
 // starts with that much more room, so the room grows linearly with what
@@ -421,7 +421,7 @@ func (d *Decoder) StrSlow(start int) (string, bool) {
 			case 't':
 				out = append(out, '\t')
 			case 'u':
-				r, ok := rtHex4(data, i)
+				r, ok := hex4(data, i)
 				if !ok {
 					d.Pos = i
 					d.Fail("invalid \\u escape in string")
@@ -432,7 +432,7 @@ func (d *Decoder) StrSlow(start int) (string, bool) {
 					// A valid pair makes one rune; anything else is U+FFFD, as
 					// encoding/json does.
 					if i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
-						if r2, ok := rtHex4(data, i+2); ok {
+						if r2, ok := hex4(data, i+2); ok {
 							if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 								out = utf8.AppendRune(out, dec)
 								i += 6
@@ -471,7 +471,7 @@ func (d *Decoder) StrSlow(start int) (string, bool) {
 	return "", false
 }
 
-func rtHex4(data []byte, i int) (rune, bool) {
+func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
 	}
@@ -584,7 +584,7 @@ func QuoteNum(text []byte) string {
 	return string(text)
 }
 
-// rtParseInt parses a JSON number text exactly as an integer.
+// ParseInt parses a JSON number text exactly as an integer.
 func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 	neg := false
 	i := 0
@@ -1131,9 +1131,9 @@ const maxKeptViolations = 100
 // ErrCount is the number of violations found, kept or not.
 func (d *Decoder) ErrCount() int { return len(d.Errs) + d.moreErrs }
 
-// rtPointerAt returns the JSON pointer of the value that starts at byte
+// pointerAt returns the JSON pointer of the value that starts at byte
 // offset off of the (syntactically valid up to off) document data.
-func rtPointerAt(data []byte, off int) string {
+func pointerAt(data []byte, off int) string {
 	w := pointerWalker{d: Decoder{Data: data}}
 	return w.to(off)
 }

@@ -12,14 +12,14 @@ import (
 type Encoder struct {
 	Buf []byte
 	Err error
-	// keys is where maps' keys are sorted (rtSortedKeys): an encoder
+	// keys is where maps' keys are sorted (SortedKeys): an encoder
 	// that is reused (Validate's) sorts without allocating.
 	Keys []string
 	// scratch is the room validJSON unescapes member names in.
 	scratch scratch
 }
 
-// rtSortedKeys appends the keys of m to e.keys, sorted, and returns them
+// SortedKeys appends the keys of m to e.keys, sorted, and returns them
 // with the length of e.keys before; the caller sets e.keys back to that
 // length when it is done with them. A map nested in one of the values
 // appends after them, so the slice returned stays valid.
@@ -177,7 +177,7 @@ func (e *Encoder) Raw(b []byte) {
 	e.Buf = append(e.Buf, b...)
 }
 
-// validJSON is rtValidJSON with the encoder's scratch space for the
+// validJSON is ValidJSON with the encoder's scratch space for the
 // member names it unescapes (to find duplicates), so that an encoder that
 // is reused (Validate's) allocates nothing for them.
 func (e *Encoder) ValidJSON(b []byte) bool {
@@ -186,7 +186,7 @@ func (e *Encoder) ValidJSON(b []byte) bool {
 	return d.Finish() == nil
 }
 
-// rtValidJSON reports whether b is exactly one valid JSON value (by the
+// ValidJSON reports whether b is exactly one valid JSON value (by the
 // decoder's rules), with optional surrounding whitespace.
 func ValidJSON(b []byte) bool {
 	d := Decoder{Data: b}

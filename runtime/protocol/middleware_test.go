@@ -88,7 +88,7 @@ func (r *recorder) find(t *testing.T, method string, sent bool) seen {
 }
 
 func middlewareServer2026(mw ...mcp20260728.Middleware) *mcp20260728.ServerDispatcher {
-	d := mcp20260728.NewServerDispatcher(&mcp20260728.Tools{}, mcp20260728.ServerOptions{ServerInfo: mcp20260728.Implementation{Name: "adder-2026", Version: "1"}, Middleware: mw})
+	d := mcp20260728.NewServerDispatcher(&mcp20260728.Server{}, mcp20260728.ServerOptions{ServerInfo: mcp20260728.Implementation{Name: "adder-2026", Version: "1"}, Middleware: mw})
 	mcp20260728.AddTool(d, mcp20260728.Tool{Name: "add"}, func(ctx context.Context, p *mcp20260728.CallToolRequestParams, in addArgs) (*mcp20260728.CallToolResult, error) {
 		return mcp20260728.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
 	})
@@ -307,7 +307,7 @@ func TestMiddlewareSentByServer(t *testing.T) {
 	defer cancel()
 	srv := newRecorders("server")[0]
 	cli := newRecorders("client")[0]
-	d := mcp20251125.NewServerDispatcher(&mcp20251125.Tools{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "roots", Version: "1"}, Middleware: []mcp20251125.Middleware{srv.mw}})
+	d := mcp20251125.NewServerDispatcher(&mcp20251125.Server{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "roots", Version: "1"}, Middleware: []mcp20251125.Middleware{srv.mw}})
 	mcp20251125.AddTool(d, mcp20251125.Tool{Name: "roots"}, func(ctx context.Context, p *mcp20251125.CallToolRequestParams, in struct{}) (*mcp20251125.CallToolResult, error) {
 		if err := mcp20251125.Log(ctx, mcp20251125.LoggingLevelInfo, "roots", "asking"); err != nil {
 			return nil, err
@@ -401,7 +401,7 @@ func TestMiddlewareBroadcast(t *testing.T) {
 	defer cancel()
 	t.Run("2025-11-25", func(t *testing.T) {
 		srv := newRecorders("server")[0]
-		d := mcp20251125.NewServerDispatcher(&mcp20251125.Tools{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "s", Version: "1"}, Middleware: []mcp20251125.Middleware{srv.mw}})
+		d := mcp20251125.NewServerDispatcher(&mcp20251125.Server{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "s", Version: "1"}, Middleware: []mcp20251125.Middleware{srv.mw}})
 		tr := &pipeTransport{serve: d.ServeStream}
 		c, err := mcp20251125.Connect(ctx, tr, nil, mcp20251125.ClientOptions{})
 		if err != nil {

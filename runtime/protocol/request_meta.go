@@ -161,7 +161,7 @@ func InputRequestCapabilities(params, result []byte) error {
 	return RequireClientCapabilities(json.RawMessage(b.String()))
 }
 
-// rtCacheKey is the cache key of a request: the method and the params
+// CacheKey is the cache key of a request: the method and the params
 // that affect the result (all but _meta), as canonical JSON. ok is false
 // when the request's result must not be cached: it carries inputResponses
 // or requestState (a retry of a multi round-trip request).
@@ -208,14 +208,14 @@ func CacheKey(method string, params []byte) (key string, ok bool) {
 		q, _ := json.Marshal(m.name)
 		b.Write(q)
 		b.WriteByte(':')
-		b.WriteString(rtCanonical(m.value))
+		b.WriteString(canonicalJSON(m.value))
 	}
 	b.WriteByte('}')
 	return b.String(), true
 }
 
-// rtCanonical renders JSON with object members sorted and no whitespace.
-func rtCanonical(raw []byte) string {
+// canonicalJSON renders JSON with object members sorted and no whitespace.
+func canonicalJSON(raw []byte) string {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
@@ -246,7 +246,7 @@ func AsInputRequired(err error) (jsonrpc.Result, bool) {
 	return nil, false
 }
 
-// rtTTL turns ttlMs into a duration: negative counts as 0, and a value
+// TTL turns ttlMs into a duration: negative counts as 0, and a value
 // too large for a Duration is the largest one.
 func TTL(ms int64) time.Duration {
 	switch {

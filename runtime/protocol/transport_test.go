@@ -114,7 +114,7 @@ type addArgs struct {
 }
 
 func newServer2026() *mcp20260728.ServerDispatcher {
-	d := mcp20260728.NewServerDispatcher(&mcp20260728.Tools{}, mcp20260728.ServerOptions{ServerInfo: mcp20260728.Implementation{Name: "adder-2026", Version: "1"}})
+	d := mcp20260728.NewServerDispatcher(&mcp20260728.Server{}, mcp20260728.ServerOptions{ServerInfo: mcp20260728.Implementation{Name: "adder-2026", Version: "1"}})
 	mcp20260728.AddTool(d, mcp20260728.Tool{Name: "add"}, func(ctx context.Context, p *mcp20260728.CallToolRequestParams, in addArgs) (*mcp20260728.CallToolResult, error) {
 		return mcp20260728.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
 	})
@@ -122,7 +122,7 @@ func newServer2026() *mcp20260728.ServerDispatcher {
 }
 
 func newServer2025() *mcp20251125.ServerDispatcher {
-	d := mcp20251125.NewServerDispatcher(&mcp20251125.Tools{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "adder-2025", Version: "1"}})
+	d := mcp20251125.NewServerDispatcher(&mcp20251125.Server{}, mcp20251125.ServerOptions{ServerInfo: mcp20251125.Implementation{Name: "adder-2025", Version: "1"}})
 	mcp20251125.AddTool(d, mcp20251125.Tool{Name: "add"}, func(ctx context.Context, p *mcp20251125.CallToolRequestParams, in addArgs) (*mcp20251125.CallToolResult, error) {
 		return mcp20251125.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
 	})

@@ -9,5 +9,5 @@ import (
 // The dispatcher d and the context ctx fragments use.
 var (
 	ctx = context.Background()
-	d   = mcp.NewServerDispatcher(&mcp.Tools{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "example", Version: "1.0.0"}})
+	d   = mcp.NewServerDispatcher(&mcp.Server{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "example", Version: "1.0.0"}})
 )

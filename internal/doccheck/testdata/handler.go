@@ -9,6 +9,6 @@ import (
 // A handler h with its options, and the context ctx fragments use.
 var (
 	ctx                    = context.Background()
-	h    mcp.ServerHandler = &mcp.Tools{}
+	h    mcp.ServerHandler = &mcp.Server{}
 	opts                   = mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "example", Version: "1.0.0"}}
 )
