@@ -13,7 +13,7 @@ import (
 // unevaluatedItems. None of them allocates for the values of a valid
 // document (uniqueItems and multipleOf compare exact decimal text).
 
-// rtEval records which members of an object (by their position in it) or
+// Eval records which members of an object (by their position in it) or
 // elements of an array a schema evaluated: the annotations of properties,
 // patternProperties, additionalProperties, prefixItems, items, contains and
 // unevaluated*, gathered from the subschemas that apply to the same value
@@ -25,7 +25,7 @@ type Eval struct {
 	more []uint64 // positions from 128 on
 }
 
-// set records position i.
+// Set records position i.
 func (e *Eval) Set(i int) {
 	if i < 128 {
 		e.bits[i>>6] |= 1 << uint(i&63)
@@ -38,7 +38,7 @@ func (e *Eval) Set(i int) {
 	e.more[w] |= 1 << uint(i&63)
 }
 
-// has reports whether position i was evaluated.
+// Has reports whether position i was evaluated.
 func (e *Eval) Has(i int) bool {
 	switch {
 	case e.All || i < e.upTo:
@@ -50,10 +50,10 @@ func (e *Eval) Has(i int) bool {
 	return w < len(e.more) && e.more[w]&(1<<uint(i&63)) != 0
 }
 
-// prefix records the positions before n.
+// Prefix records the positions before n.
 func (e *Eval) Prefix(n int) { e.upTo = max(e.upTo, n) }
 
-// merge adds what o recorded.
+// Merge adds what o recorded.
 func (e *Eval) Merge(o *Eval) {
 	e.All = e.All || o.All
 	e.upTo = max(e.upTo, o.upTo)
@@ -146,7 +146,7 @@ func (x *rtNum) digitAt(i int) byte {
 	return x.frac[i-len(x.int)] - '0'
 }
 
-// rtMultipleOf reports whether the JSON number text is an integer multiple
+// MultipleOf reports whether the JSON number text is an integer multiple
 // of m (a positive number's text), exactly: 0.3 is a multiple of 0.1, and
 // 1e308 of 3 is not decided by float64 rounding.
 func MultipleOf(text []byte, m string) bool {
@@ -198,7 +198,7 @@ func rtMulAddMod(a, b, c, m uint64) uint64 {
 	return bits.Rem64(hi, lo, m)
 }
 
-// rtMultipleOfBig is rtMultipleOf for a divisor of more than 19 digits.
+// rtMultipleOfBig is MultipleOf for a divisor of more than 19 digits.
 func rtMultipleOfBig(x, y *rtNum, k int) bool {
 	digits := func(n *rtNum) *big.Int {
 		b := make([]byte, n.n)
@@ -213,13 +213,13 @@ func rtMultipleOfBig(x, y *rtNum, k int) bool {
 	return X.Mod(X, M).Sign() == 0
 }
 
-// MultipleOfInt is rtMultipleOf for an int64.
+// MultipleOfInt is MultipleOf for an int64.
 func MultipleOfInt(v int64, m string) bool {
 	var buf [24]byte
 	return MultipleOf(strconv.AppendInt(buf[:0], v, 10), m)
 }
 
-// MultipleOfFloat is rtMultipleOf for a float64, read as the shortest
+// MultipleOfFloat is MultipleOf for a float64, read as the shortest
 // decimal that rounds to it (what the encoder writes).
 func MultipleOfFloat(v float64, m string) bool {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -238,7 +238,7 @@ func rtString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// rtUniqueItems looks for two equal elements (by JSON value: numbers by
+// UniqueItems looks for two equal elements (by JSON value: numbers by
 // exact value, objects in any member order) in the array at d's position,
 // without moving d. It returns their positions, or ok false when all are
 // distinct or the value is not an array.
@@ -268,7 +268,7 @@ func UniqueItems(d *Decoder) (i, j int, ok bool) {
 	return 0, 0, false
 }
 
-// floatExact reads a number like floatBounds, and checks multipleOf on
+// FloatExact reads a number like FloatBounds, and checks multipleOf on
 // the number's text where the float64 would hide a violation: a number
 // with more digits than a float64 keeps can round onto a multiple
 // (12345678901234567890 is not a multiple of 7; its float64 is). The
@@ -285,7 +285,7 @@ func (d *Decoder) FloatExact(minimum, maximum, exclusiveMinimum, exclusiveMaximu
 	return f
 }
 
-// floatExactPtr is floatExact into a new variable.
+// FloatExactPtr is FloatExact into a new variable.
 func (d *Decoder) FloatExactPtr(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf string) *float64 {
 	return d.FloatSlot(d.FloatExact(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf))
 }

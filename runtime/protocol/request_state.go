@@ -248,12 +248,12 @@ func paramError(pointer, keyword, reason string) error {
 	return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + pointer + ": " + reason, Data: data}
 }
 
-// sealState replaces the requestState of an InputRequiredResult: see seal.
+// SealState replaces the requestState of an InputRequiredResult: see seal.
 func (r *Core) SealState(ctx context.Context, method string, params, result []byte) (string, error) {
 	return r.State.seal(ctx, method, params, result)
 }
 
-// openState checks the retry of a multi round-trip request before its
+// OpenState checks the retry of a multi round-trip request before its
 // handler runs: the requestState must be a token this server (or a replica
 // with the same keys) issued for this method, params and principal, and
 // not expired; each input response must be a valid answer to the input

@@ -430,7 +430,7 @@ func (r *Core) broadcast(msg []byte, keep func(*Session) bool) int {
 	return n
 }
 
-// notifyResourceUpdated sends notifications/resources/updated for uri to
+// NotifyResourceUpdated sends notifications/resources/updated for uri to
 // every session subscribed to it.
 func (r *Core) NotifyResourceUpdated(uri string) int {
 	return r.broadcast(ResourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
@@ -462,14 +462,14 @@ func (r *Core) Announce(c Change) {
 	r.broadcast(msg, keep)
 }
 
-// resourceUpdatedJSON is notifications/resources/updated for uri.
+// ResourceUpdatedJSON is notifications/resources/updated for uri.
 func ResourceUpdatedJSON(uri string) []byte {
 	msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), nil...)
 	msg = jsonrpc.AppendQuoted(msg, uri)
 	return append(msg, "}}"...)
 }
 
-// broadcastJSON sends a notification to every session.
+// BroadcastJSON sends a notification to every session.
 func (r *Core) BroadcastJSON(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) (int, error) {
@@ -480,7 +480,7 @@ func (r *Core) BroadcastJSON(method string, params interface {
 	return r.broadcast(msg, nil), nil
 }
 
-// notificationJSON encodes a notification; params may be nil.
+// NotificationJSON encodes a notification; params may be nil.
 func NotificationJSON(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) ([]byte, error) {

@@ -131,7 +131,7 @@ func (taskNotifier) Progress(float64) error {
 	return errors.New("mcp: SendProgress: a task has no response stream")
 }
 
-// attachTasks makes s the task store of r: it serves tasks/get,
+// AttachTasks makes s the task store of r: it serves tasks/get,
 // tasks/update and tasks/cancel, mirrors their taskId in the Mcp-Name
 // header, and lets handlers answer the methods in finish with a task.
 // finish completes a method's result as the dispatcher does before sending
@@ -195,7 +195,7 @@ func (tc *taskCreated) AnswerFor(ri *jsonrpc.RequestInfo) (jsonrpc.Result, bool)
 // serving a request, when it has one.
 type taskStoreKey struct{}
 
-// runAsTask makes a task of the request ctx belongs to, which must be of
+// RunAsTask makes a task of the request ctx belongs to, which must be of
 // method, and runs fn for it in a goroutine of its own. It returns the
 // error the handler returns so that the dispatcher answers with the
 // CreateTaskResult: the task exists by then (a tasks/get finds it).
@@ -843,7 +843,7 @@ func waitingMessage(keys []string) string {
 	return "waiting for input: " + strings.Join(keys, ", ")
 }
 
-// awaitTaskInput asks the client for input on behalf of the task ctx
+// AwaitTaskInput asks the client for input on behalf of the task ctx
 // belongs to: the task shows the requests (a JSON object of input requests
 // by key) in tasks/get with status input_required until tasks/update has
 // answered them all, and the answers come back as a JSON object by key.

@@ -1102,7 +1102,7 @@ func rtOmit(f *argField, v reflect.Value) bool {
 	return v.Kind() == reflect.Pointer && v.IsNil()
 }
 
-// toolCodec returns the codec of T for the tool named tool, or panics
+// ToolCodec returns the codec of T for the tool named tool, or panics
 // with an error that says what in T has no schema: adding a tool is a
 // program's own setup, and a type that cannot work must not wait for the
 // first call to show it.
@@ -1118,7 +1118,7 @@ func ToolCodec[T any](tool string, output bool) *ArgsCodec {
 	return c
 }
 
-// setToolSchema fills dst (a tool's empty inputSchema or outputSchema)
+// SetToolSchema fills dst (a tool's empty inputSchema or outputSchema)
 // with the schema of c, or panics if dst is not empty or cannot hold it.
 func SetToolSchema(tool, member string, dst interface{ UnmarshalJSON([]byte) error }, c *ArgsCodec) {
 	if !reflect.ValueOf(dst).Elem().IsZero() {
@@ -1165,7 +1165,7 @@ func argumentsMessage(tool string, err error) string {
 	return b.String()
 }
 
-// callTool runs a typed tool: it decodes args into an In (arguments the
+// CallTool runs a typed tool: it decodes args into an In (arguments the
 // schema refuses are answered with failed, a tool execution error, as
 // tools.mdx asks), runs the tool, and maps what it returns. An error that
 // is an *jsonrpc.RPCError, NeedInput's or the context's stays an error (a protocol
@@ -1207,7 +1207,7 @@ func toolProtocolError(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// structuredResult encodes a tool's structured result, or returns an
+// StructuredResult encodes a tool's structured result, or returns an
 // internal error: a result the output schema refuses is not sent.
 func StructuredResult(c *ArgsCodec, tool string, v any) ([]byte, error) {
 	b, err := c.encode(v)
@@ -1270,7 +1270,7 @@ func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, err
 	return call(ctx, p)
 }
 
-// errToolsCursor answers a tools/list cursor: a Tools lists every tool on
+// ErrToolsCursor answers a tools/list cursor: a Tools lists every tool on
 // one page, so no cursor is valid (pagination.mdx: invalid params).
 var ErrToolsCursor = &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists all its tools on one page"}
 
