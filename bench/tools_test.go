@@ -18,7 +18,7 @@ import (
 //	Mcpgen      what the generated packages have: mcp.AddTool derives the
 //	            schema by reflection and Tools.CallTool decodes the
 //	            arguments into the Go type in one pass that checks the
-//	            schema (runtime/protocol/tools.go, standard library only).
+//	            schema (runtime/typeschema, standard library only).
 //	JSONSchema  the same set built on github.com/google/jsonschema-go
 //	            v0.4.3, the library go-sdk uses (jsonschemaTools below):
 //	            jsonschema.For[In] and Resolve when a tool is added; per

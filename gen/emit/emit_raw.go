@@ -24,7 +24,7 @@ import (
 // unevaluatedProperties and unevaluatedItems need to know which members or
 // elements the other keywords evaluated (2020-12 annotations). A node that
 // can be reached from one of them through the keywords that apply to the
-// same value gets a second function, rawEvalN(d, s, ev *rtEval), which also
+// same value gets a second function, rawEvalN(d, s, ev *Eval), which also
 // records in ev what it evaluated; the caller keeps that only when the
 // subschema passed.
 
@@ -775,7 +775,7 @@ func rawNumber(sc *ir.Check) []jen.Code {
 	for _, b := range []struct {
 		bound   *string
 		keyword string
-		bad     string // violating comparison of rtCmpNumber's result with 0
+		bad     string // violating comparison of CmpNumber's result with 0
 		text    string
 	}{
 		{sc.Minimum, "minimum", "<", ">="},

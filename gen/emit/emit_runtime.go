@@ -6,9 +6,10 @@ import (
 
 // The runtime packages generated code imports.
 const (
-	codecPkg    = "github.com/mcpgen/mcpgen/runtime/codec"
-	protocolPkg = "github.com/mcpgen/mcpgen/runtime/protocol"
-	jsonrpcPkg  = "github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	codecPkg      = "github.com/mcpgen/mcpgen/runtime/codec"
+	protocolPkg   = "github.com/mcpgen/mcpgen/runtime/protocol"
+	jsonrpcPkg    = "github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	typeschemaPkg = "github.com/mcpgen/mcpgen/runtime/typeschema"
 )
 
 // runtimeName is a name of the runtime that a generated package

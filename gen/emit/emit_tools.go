@@ -10,11 +10,12 @@ import (
 
 // This file emits tools.go: the typed glue of the tool set (Tools,
 // AddTool, AddStructuredTool) and how the server dispatcher serves it. The
-// machinery (a Go type's schema, decoding arguments against it, the set
-// itself) is in runtime/protocol/tools.go.
+// machinery is in the runtime: a Go type's schema and decoding arguments
+// against it in runtime/typeschema, the set itself in
+// runtime/protocol/tools.go.
 
 // serverDoc is the doc comment of Server; it states the rules of
-// runtime/protocol/tools.go.
+// runtime/typeschema.
 const serverDoc = `%[1]s is a set of tools, resources, resource templates and prompts, and the %[3]s that serves them. %[2]s adds a tool, deriving its inputSchema from the type of its arguments; the set answers tools/list with its tools, and tools/call by decoding the arguments into that type, checked against the schema, before the tool's function runs.%[6]s
 
 Give a *%[1]s to %[4]s as the handler, or embed a *%[1]s in a handler of your own in place of %[5]s (which it embeds): its methods serve what your handler does not implement, and yours may call them. The dispatcher declares the capabilities of what the set holds when the dispatcher is made (tools always; resources and prompts once one is added), unless the options declare them, and the set announces each later change (list_changed, and ResourceUpdated) to every client the dispatcher serves.
@@ -41,7 +42,7 @@ The schema of a struct type:
     refused), floats, slices, arrays, maps with string keys, pointers and structs map as
     encoding/json maps them; []byte is a base64 string, time.Time a date-time string,
     json.RawMessage and any take any JSON, and a type that implements encoding.TextUnmarshaler
-    is a string. A type with a method MCPSchema() []byte (protocol.Schemaer) gives its own
+    is a string. A type with a method MCPSchema() []byte (typeschema.Schemaer) gives its own
     schema (a JSON Schema object): a value is checked against it, then decoded by encoding/json.
   - Channels, functions, complex numbers, interfaces with methods, maps with other keys, types
     with an UnmarshalJSON of their own (and no MCPSchema) and recursive types have no schema:
@@ -149,7 +150,7 @@ func (e *emitter) emitTools() *jen.File {
 		jen.Id("s").Dot("tools").Dot("Add").Call(jen.Id("tool").Dot(t.ToolName), jen.Id("tool"), jen.Id("args"), jen.Id("call")),
 	}
 	addBody = append(addBody, e.announce(t.ListChangedMethod)...)
-	f.Func().Params(jen.Id("s").Op("*").Id(t.Set)).Id("addTool").Params(jen.Id("tool").Id(t.Tool), jen.Id("args").Op("*").Qual(protocolPkg, "ArgsCodec"), jen.Id("call").Add(callFunc.Clone())).Block(addBody...)
+	f.Func().Params(jen.Id("s").Op("*").Id(t.Set)).Id("addTool").Params(jen.Id("tool").Id(t.Tool), jen.Id("args").Op("*").Qual(typeschemaPkg, "Codec"), jen.Id("call").Add(callFunc.Clone())).Block(addBody...)
 
 	// RemoveTools
 	e.emitRemove(f, t, "RemoveTools", "names", "tools", "the named tools", t.ListChangedMethod)

@@ -196,7 +196,7 @@ func encodeValueN(t *ir.Type, expr *jen.Statement, addressable bool, depth int) 
 			jen.Id("e").Dot("Buf").Op("=").Append(jen.Id("e").Dot("Buf"), jen.LitRune(']')),
 		}
 	case ir.TMap:
-		// e.buf = append(e.buf, '{'); ks, n := rtSortedKeys(e, expr); for _, k := range ks { e.key(k); <value> }; e.keys = e.keys[:n]; ...
+		// e.buf = append(e.buf, '{'); ks, n := SortedKeys(e, expr); for _, k := range ks { e.key(k); <value> }; e.keys = e.keys[:n]; ...
 		body := append([]jen.Code{jen.Id("e").Dot("Key").Call(jen.Id(k))}, encodeValueN(t.Elem, expr.Clone().Index(jen.Id(k)), false, depth+1)...)
 		ks, n := "ks"+strconv.Itoa(depth), "n"+strconv.Itoa(depth)
 		return []jen.Code{jen.Block(

@@ -8,6 +8,7 @@ import (
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
 	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
+	typeschema "github.com/mcpgen/mcpgen/runtime/typeschema"
 )
 
 // This file compiles only with the runtime API version it was generated for; see
@@ -56,7 +57,7 @@ var _ codec.EnforceVersion[struct {
 //     map as encoding/json maps them; []byte is a base64 string, time.Time a date-time
 //     string, json.RawMessage and any take any JSON, and a type that implements
 //     encoding.TextUnmarshaler is a string. A type with a method MCPSchema() []byte
-//     (protocol.Schemaer) gives its own schema (a JSON Schema object): a value is checked
+//     (typeschema.Schemaer) gives its own schema (a JSON Schema object): a value is checked
 //     against it, then decoded by encoding/json.
 //   - Channels, functions, complex numbers, interfaces with methods, maps with other keys,
 //     types with an UnmarshalJSON of their own (and no MCPSchema) and recursive types have
@@ -167,7 +168,7 @@ func AddStructuredTool[In, Out any](s Registry, tool Tool, h func(ctx context.Co
 }
 
 // addTool adds a tool, after checking it against the schema, and announces the change.
-func (s *Server) addTool(tool Tool, args *protocol.ArgsCodec, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
+func (s *Server) addTool(tool Tool, args *typeschema.Codec, call func(context.Context, *CallToolRequestParams) (*CallToolResult, error)) {
 	if err := tool.Validate(); err != nil {
 		panic("mcp: tool " + codec.Quote(tool.Name) + ": " + err.Error())
 	}

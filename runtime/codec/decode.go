@@ -422,7 +422,7 @@ func (d *Decoder) StrSlow(start int) (string, bool) {
 			case 't':
 				out = append(out, '\t')
 			case 'u':
-				r, ok := rtHex4(data, i)
+				r, ok := hex4(data, i)
 				if !ok {
 					d.Pos = i
 					d.Fail("invalid \\u escape in string")
@@ -433,7 +433,7 @@ func (d *Decoder) StrSlow(start int) (string, bool) {
 					// A valid pair makes one rune; anything else is U+FFFD, as
 					// encoding/json does.
 					if i+6 <= len(data) && data[i] == '\\' && data[i+1] == 'u' {
-						if r2, ok := rtHex4(data, i+2); ok {
+						if r2, ok := hex4(data, i+2); ok {
 							if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 								out = utf8.AppendRune(out, dec)
 								i += 6
@@ -472,7 +472,7 @@ func (d *Decoder) StrSlow(start int) (string, bool) {
 	return "", false
 }
 
-func rtHex4(data []byte, i int) (rune, bool) {
+func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
 	}
@@ -1132,9 +1132,9 @@ const maxKeptViolations = 100
 // ErrCount is the number of violations found, kept or not.
 func (d *Decoder) ErrCount() int { return len(d.Errs) + d.moreErrs }
 
-// rtPointerAt returns the JSON pointer of the value that starts at byte
+// pointerAt returns the JSON pointer of the value that starts at byte
 // offset off of the (syntactically valid up to off) document data.
-func rtPointerAt(data []byte, off int) string {
+func pointerAt(data []byte, off int) string {
 	w := pointerWalker{d: Decoder{Data: data}}
 	return w.to(off)
 }

@@ -47,7 +47,7 @@ func TestParseInt(t *testing.T) {
 	} {
 		n, isInt, inRange := ParseInt([]byte(tc.in))
 		if n != tc.n || isInt != tc.isInt || inRange != tc.inRange {
-			t.Errorf("rtParseInt(%s) = %d, %v, %v; want %d, %v, %v", tc.in, n, isInt, inRange, tc.n, tc.isInt, tc.inRange)
+			t.Errorf("ParseInt(%s) = %d, %v, %v; want %d, %v, %v", tc.in, n, isInt, inRange, tc.n, tc.isInt, tc.inRange)
 		}
 	}
 }
@@ -143,7 +143,7 @@ func TestPointerAt(t *testing.T) {
 		{`{}`, "/e"},
 	} {
 		off := strings.Index(string(doc), tc.at)
-		if got := rtPointerAt(doc, off); got != tc.want {
+		if got := pointerAt(doc, off); got != tc.want {
 			t.Errorf("pointer at %q = %q, want %q", tc.at, got, tc.want)
 		}
 	}

@@ -112,9 +112,9 @@ func (e *SyntaxError) Error() string {
 	return "invalid JSON at offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.Msg
 }
 
-// rtViolation is a violation under construction: its pointer segments are
+// pendingViolation is a violation under construction: its pointer segments are
 // collected innermost first while the validators return.
-type rtViolation struct {
+type pendingViolation struct {
 	segs    []string // reversed pointer segments, already escaped
 	keyword string
 	message string
@@ -123,7 +123,7 @@ type rtViolation struct {
 // Validator collects violations. The zero value is ready to use; it
 // allocates only when a violation is recorded.
 type Validator struct {
-	Errs []rtViolation
+	Errs []pendingViolation
 	// quiet is set on a state that only tells whether a value passes
 	// (the subschema of not, if, contains, an anyOf or oneOf branch): it
 	// counts failures in fails instead of recording violations, so that a
@@ -214,7 +214,7 @@ func (s *Validator) Add(keyword, message string) {
 		s.fails++
 		return
 	}
-	s.Errs = append(s.Errs, rtViolation{keyword: keyword, message: message})
+	s.Errs = append(s.Errs, pendingViolation{keyword: keyword, message: message})
 }
 
 // Loud reports whether s records violations; a quiet s counts the failure

@@ -447,7 +447,7 @@ func (s *Validator) SortSince(mark int) {
 	if len(tail) < 2 {
 		return
 	}
-	slices.SortStableFunc(tail, func(a, b rtViolation) int {
+	slices.SortStableFunc(tail, func(a, b pendingViolation) int {
 		return strings.Compare(a.segs[len(a.segs)-1], b.segs[len(b.segs)-1])
 	})
 }
@@ -464,16 +464,16 @@ func (d *Decoder) RawDone(s *Validator) {
 // compare by exact value and object members in any order.
 func JSONEqual(a, b []byte) bool {
 	da, db := Decoder{Data: a}, Decoder{Data: b}
-	eq := rtEqualValue(&da, &db)
+	eq := equalValue(&da, &db)
 	return eq && da.Finish() == nil && db.Finish() == nil
 }
 
-// rtEqScratch is where rtEqualAt unescapes the strings and member names of
+// equalScratch is where equalAt unescapes the strings and member names of
 // each side; it comes from a pool, so that comparing allocates nothing
 // once the pool's buffers are big enough.
-type rtEqScratch struct{ a, b scratch }
+type equalScratch struct{ a, b scratch }
 
-var rtEqPool = sync.Pool{New: func() any { return new(rtEqScratch) }}
+var equalPool = sync.Pool{New: func() any { return new(equalScratch) }}
 
 // EqualsConst reports whether the JSON text a is the value want (a
 // constant of the schema as JSON text).
@@ -495,33 +495,33 @@ func ObjectMembers(b []byte) (map[string][]byte, bool) {
 	return m, !d.Failed()
 }
 
-// rtEqualValue reports whether the values at a and b are equal, moving
+// equalValue reports whether the values at a and b are equal, moving
 // both past them (or somewhere inside when they differ). It allocates
 // nothing.
-func rtEqualValue(a, b *Decoder) bool {
-	sc := rtEqPool.Get().(*rtEqScratch)
-	eq, pa, pb := rtEqualAt(a.Data, b.Data, a.Pos, b.Pos, sc.a.start(), sc.b.start(), sc)
+func equalValue(a, b *Decoder) bool {
+	sc := equalPool.Get().(*equalScratch)
+	eq, pa, pb := equalAt(a.Data, b.Data, a.Pos, b.Pos, sc.a.start(), sc.b.start(), sc)
 	a.Pos, b.Pos = pa, pb
 	if cap(sc.a.buf)+sc.a.short > 1<<20 || cap(sc.b.buf)+sc.b.short > 1<<20 {
-		*sc = rtEqScratch{}
+		*sc = equalScratch{}
 	}
-	rtEqPool.Put(sc)
+	equalPool.Put(sc)
 	return eq
 }
 
-// rtEqualAt compares the values at offsets pa of da and pb of db and
+// equalAt compares the values at offsets pa of da and pb of db and
 // returns where each ends. It works on offsets, not on decoder pointers, so
 // that its recursion keeps the decoders on the stack. Each side unescapes
 // into the room left in sa and sb (sc.a and sc.b grow when it is short):
 // what a level reads stays intact while the levels below it compare.
-func rtEqualAt(da, db []byte, pa, pb int, sa, sb []byte, sc *rtEqScratch) (bool, int, int) {
+func equalAt(da, db []byte, pa, pb int, sa, sb []byte, sc *equalScratch) (bool, int, int) {
 	a := Decoder{Data: da, Pos: pa, scratch: sa, grow: &sc.a}
 	b := Decoder{Data: db, Pos: pb, scratch: sb, grow: &sc.b}
 	ca, cb := a.Peek(), b.Peek()
 	if IsNumberStart(ca) && IsNumberStart(cb) {
 		ta, ok1 := a.Number()
 		tb, ok2 := b.Number()
-		return ok1 && ok2 && rtCmpNumberText(ta, tb) == 0, a.Pos, b.Pos
+		return ok1 && ok2 && compareNumberText(ta, tb) == 0, a.Pos, b.Pos
 	}
 	if ca != cb {
 		return false, a.Pos, b.Pos
@@ -547,14 +547,14 @@ func rtEqualAt(da, db []byte, pa, pb int, sa, sb []byte, sc *rtEqScratch) (bool,
 				return true, a.Pos, b.Pos
 			}
 			var eq bool
-			if eq, a.Pos, b.Pos = rtEqualAt(da, db, a.Pos, b.Pos, rtRest(a.scratch), rtRest(b.scratch), sc); !eq {
+			if eq, a.Pos, b.Pos = equalAt(da, db, a.Pos, b.Pos, emptyTail(a.scratch), emptyTail(b.scratch), sc); !eq {
 				return false, a.Pos, b.Pos
 			}
 		}
 	case '{':
 		// Same number of members, and each member of a has an equal
 		// member of the same name in b (names are unique in both).
-		na, nb := rtCountMembers(&a), rtCountMembers(&b)
+		na, nb := countMembers(&a), countMembers(&b)
 		if na < 0 || na != nb {
 			return false, a.Pos, b.Pos
 		}
@@ -570,7 +570,7 @@ func rtEqualAt(da, db []byte, pa, pb int, sa, sb []byte, sc *rtEqScratch) (bool,
 					continue
 				}
 				var eq bool
-				if eq, a.Pos, _ = rtEqualAt(da, db, a.Pos, bd.Pos, rtRest(a.scratch), rtRest(bd.scratch), sc); !eq {
+				if eq, a.Pos, _ = equalAt(da, db, a.Pos, bd.Pos, emptyTail(a.scratch), emptyTail(bd.scratch), sc); !eq {
 					return false, a.Pos, b.Pos
 				}
 				found = true
@@ -586,12 +586,12 @@ func rtEqualAt(da, db []byte, pa, pb int, sa, sb []byte, sc *rtEqScratch) (bool,
 	return false, a.Pos, b.Pos
 }
 
-// rtRest is the room left after what b holds.
-func rtRest(b []byte) []byte { return b[len(b):] }
+// emptyTail is the room left after what b holds.
+func emptyTail(b []byte) []byte { return b[len(b):] }
 
-// rtCountMembers counts the members of the object at d's position without
+// countMembers counts the members of the object at d's position without
 // moving d; -1 when it is not a well-formed object.
-func rtCountMembers(d *Decoder) int {
+func countMembers(d *Decoder) int {
 	s := d.Sub()
 	if !s.Object() {
 		return -1
@@ -608,20 +608,20 @@ func rtCountMembers(d *Decoder) int {
 
 // CmpNumber compares a JSON number text with another exactly.
 func CmpNumber(a []byte, b string) int {
-	x, _ := rtParseNum(rtString(a))
-	y, _ := rtParseNum(b)
-	return rtCmpNum(&x, &y)
+	x, _ := parseNumber(bytesString(a))
+	y, _ := parseNumber(b)
+	return compareNumbers(&x, &y)
 }
 
-// rtCmpNumberText is CmpNumber for two texts.
-func rtCmpNumberText(a, b []byte) int {
-	x, _ := rtParseNum(rtString(a))
-	y, _ := rtParseNum(rtString(b))
-	return rtCmpNum(&x, &y)
+// compareNumberText is CmpNumber for two texts.
+func compareNumberText(a, b []byte) int {
+	x, _ := parseNumber(bytesString(a))
+	y, _ := parseNumber(bytesString(b))
+	return compareNumbers(&x, &y)
 }
 
-// rtCmpNum compares two parsed numbers exactly.
-func rtCmpNum(x, y *rtNum) int {
+// compareNumbers compares two parsed numbers exactly.
+func compareNumbers(x, y *number) int {
 	switch {
 	case x.n == 0 && y.n == 0:
 		return 0
@@ -672,18 +672,18 @@ func rtCmpNum(x, y *rtNum) int {
 	return c
 }
 
-// rtDec is a decimal as digits (no leading or trailing zeros) times
+// decimalParts is a decimal as digits (no leading or trailing zeros) times
 // 10^(exp - len(digits)): 0.0125 is {digits "125", exp -1}.
-type rtDec struct {
+type decimalParts struct {
 	Neg    bool
 	Digits string
 	Exp    int
 }
 
-func (d rtDec) Zero() bool { return d.Digits == "" }
+func (d decimalParts) Zero() bool { return d.Digits == "" }
 
-func Decimal(s string) rtDec {
-	var d rtDec
+func Decimal(s string) decimalParts {
+	var d decimalParts
 	if strings.HasPrefix(s, "-") {
 		d.Neg = true
 		s = s[1:]
@@ -714,7 +714,7 @@ func Decimal(s string) rtDec {
 	digits = digits[i:]
 	digits = strings.TrimRight(digits, "0")
 	if digits == "" {
-		return rtDec{Neg: d.Neg}
+		return decimalParts{Neg: d.Neg}
 	}
 	d.Digits, d.Exp = digits, e
 	return d
@@ -766,7 +766,7 @@ func MergeViolations(decodeErr, validateErr error) error {
 				// A missing member: the object itself was decoded, and
 				// what validation says of the member's zero value is no
 				// news.
-				if m, ok := rtMissingMember(w.Message); ok {
+				if m, ok := missingMember(w.Message); ok {
 					p := w.Pointer + "/" + EscapePointer(m)
 					if v.Pointer == p || strings.HasPrefix(v.Pointer, p+"/") {
 						covered = true
@@ -777,7 +777,7 @@ func MergeViolations(decodeErr, validateErr error) error {
 			case v.Keyword == "required":
 				// A member that was there, but decoding rejected its
 				// value (which then looks absent to validation).
-				if m, ok := rtMissingMember(v.Message); ok {
+				if m, ok := missingMember(v.Message); ok {
 					p := v.Pointer + "/" + EscapePointer(m)
 					if w.Pointer == p || strings.HasPrefix(w.Pointer, p+"/") {
 						covered = true
@@ -792,9 +792,9 @@ func MergeViolations(decodeErr, validateErr error) error {
 	return all
 }
 
-// rtMissingMember returns the member a "required" violation's message
+// missingMember returns the member a "required" violation's message
 // names ("missing required member \"name\"").
-func rtMissingMember(msg string) (string, bool) {
+func missingMember(msg string) (string, bool) {
 	q, ok := strings.CutPrefix(msg, "missing required member ")
 	if !ok {
 		return "", false

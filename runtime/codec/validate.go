@@ -70,11 +70,11 @@ func (e *Eval) Merge(o *Eval) {
 	}
 }
 
-// rtNum is a JSON number's text read as sign, digits and exponent without
+// number is a JSON number's text read as sign, digits and exponent without
 // copying: the value is 0.d1d2d3... × 10^exp over the digits of int and
 // frac taken together, with the leading and trailing zeros skipped (lead
 // and trail count them).
-type rtNum struct {
+type number struct {
 	neg       bool
 	int, frac string
 	lead, n   int // the significant digits are digits[lead : lead+n]
@@ -82,7 +82,7 @@ type rtNum struct {
 }
 
 // digit returns significant digit i.
-func (x *rtNum) digit(i int) byte {
+func (x *number) digit(i int) byte {
 	i += x.lead
 	if i < len(x.int) {
 		return x.int[i] - '0'
@@ -90,8 +90,8 @@ func (x *rtNum) digit(i int) byte {
 	return x.frac[i-len(x.int)] - '0'
 }
 
-// rtParseNum reads a JSON number text; ok is false when it is not one.
-func rtParseNum(text string) (x rtNum, ok bool) {
+// parseNumber reads a JSON number text; ok is false when it is not one.
+func parseNumber(text string) (x number, ok bool) {
 	s := text
 	if s != "" && s[0] == '-' {
 		x.neg, s = true, s[1:]
@@ -139,7 +139,7 @@ func rtParseNum(text string) (x rtNum, ok bool) {
 	return x, true
 }
 
-func (x *rtNum) digitAt(i int) byte {
+func (x *number) digitAt(i int) byte {
 	if i < len(x.int) {
 		return x.int[i] - '0'
 	}
@@ -150,8 +150,8 @@ func (x *rtNum) digitAt(i int) byte {
 // of m (a positive number's text), exactly: 0.3 is a multiple of 0.1, and
 // 1e308 of 3 is not decided by float64 rounding.
 func MultipleOf(text []byte, m string) bool {
-	x, ok := rtParseNum(rtString(text))
-	y, ok2 := rtParseNum(m)
+	x, ok := parseNumber(bytesString(text))
+	y, ok2 := parseNumber(m)
 	if !ok || !ok2 || y.n == 0 {
 		return false
 	}
@@ -166,7 +166,7 @@ func MultipleOf(text []byte, m string) bool {
 		return false
 	}
 	if y.n > 19 {
-		return rtMultipleOfBig(&x, &y, k)
+		return multipleOfBig(&x, &y, k)
 	}
 	var mod uint64
 	for i := 0; i < y.n; i++ {
@@ -175,7 +175,7 @@ func MultipleOf(text []byte, m string) bool {
 	// X mod M, digit by digit, then times 10^k mod M.
 	var r uint64
 	for i := 0; i < x.n; i++ {
-		r = rtMulAddMod(r, 10, uint64(x.digit(i)), mod)
+		r = mulAddMod(r, 10, uint64(x.digit(i)), mod)
 	}
 	if r == 0 {
 		return true
@@ -183,24 +183,24 @@ func MultipleOf(text []byte, m string) bool {
 	p, base := uint64(1)%mod, uint64(10)%mod
 	for e := k; e > 0 && p != 0; e >>= 1 {
 		if e&1 == 1 {
-			p = rtMulAddMod(p, base, 0, mod)
+			p = mulAddMod(p, base, 0, mod)
 		}
-		base = rtMulAddMod(base, base, 0, mod)
+		base = mulAddMod(base, base, 0, mod)
 	}
-	return rtMulAddMod(r, p, 0, mod) == 0
+	return mulAddMod(r, p, 0, mod) == 0
 }
 
-// rtMulAddMod returns (a*b + c) mod m without overflow (a, b, c < m).
-func rtMulAddMod(a, b, c, m uint64) uint64 {
+// mulAddMod returns (a*b + c) mod m without overflow (a, b, c < m).
+func mulAddMod(a, b, c, m uint64) uint64 {
 	hi, lo := bits.Mul64(a, b)
 	lo, carry := bits.Add64(lo, c, 0)
 	hi += carry
 	return bits.Rem64(hi, lo, m)
 }
 
-// rtMultipleOfBig is MultipleOf for a divisor of more than 19 digits.
-func rtMultipleOfBig(x, y *rtNum, k int) bool {
-	digits := func(n *rtNum) *big.Int {
+// multipleOfBig is MultipleOf for a divisor of more than 19 digits.
+func multipleOfBig(x, y *number, k int) bool {
+	digits := func(n *number) *big.Int {
 		b := make([]byte, n.n)
 		for i := range b {
 			b[i] = '0' + n.digit(i)
@@ -229,9 +229,9 @@ func MultipleOfFloat(v float64, m string) bool {
 	return MultipleOf(strconv.AppendFloat(buf[:0], v, 'e', -1, 64), m)
 }
 
-// rtString views b as a string without copying; the caller keeps b
+// bytesString views b as a string without copying; the caller keeps b
 // unchanged while the string is in use.
-func rtString(b []byte) string {
+func bytesString(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -255,7 +255,7 @@ func UniqueItems(d *Decoder) (i, j int, ok bool) {
 		f2 := true
 		for j = 0; j < i && inner.NextElem(&f2); j++ {
 			a, b := inner.Sub(), outer.Sub()
-			if rtEqualValue(&a, &b) {
+			if equalValue(&a, &b) {
 				return j, i, true
 			}
 			inner.Skip()

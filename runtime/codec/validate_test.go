@@ -27,7 +27,7 @@ var numberTexts = []string{
 	"6.02214076e23", "2.5", "0.5", "0.25", "1e-9", "-7.5", "15", "0.75", "1e+21", "100000000000000000000000",
 }
 
-// TestMultipleOf compares rtMultipleOf with big.Rat arithmetic on every pair
+// TestMultipleOf compares MultipleOf with big.Rat arithmetic on every pair
 // of numbers (the divisor positive) and on random ones.
 func TestMultipleOf(t *testing.T) {
 	check := func(x, m string) {
@@ -37,7 +37,7 @@ func TestMultipleOf(t *testing.T) {
 		}
 		want := new(big.Rat).Quo(ratOf(t, x), rm).IsInt()
 		if got := MultipleOf([]byte(x), m); got != want {
-			t.Errorf("rtMultipleOf(%s, %s) = %v, want %v", x, m, got, want)
+			t.Errorf("MultipleOf(%s, %s) = %v, want %v", x, m, got, want)
 		}
 	}
 	for _, x := range numberTexts {
@@ -62,13 +62,13 @@ func TestMultipleOf(t *testing.T) {
 	}
 }
 
-// TestCmpNumber compares rtCmpNumber with big.Rat on every pair.
+// TestCmpNumber compares CmpNumber with big.Rat on every pair.
 func TestCmpNumber(t *testing.T) {
 	for _, a := range numberTexts {
 		for _, b := range numberTexts {
 			want := ratOf(t, a).Cmp(ratOf(t, b))
 			if got := CmpNumber([]byte(a), b); got != want {
-				t.Errorf("rtCmpNumber(%s, %s) = %d, want %d", a, b, got, want)
+				t.Errorf("CmpNumber(%s, %s) = %d, want %d", a, b, got, want)
 			}
 		}
 	}
@@ -89,10 +89,10 @@ func TestEqualValue(t *testing.T) {
 		{`{"a":{"x":1}}`, `{"a":{"x":2}}`, false},
 	} {
 		if got := JSONEqual([]byte(c.a), []byte(c.b)); got != c.eq {
-			t.Errorf("rtJSONEqual(%s, %s) = %v, want %v", c.a, c.b, got, c.eq)
+			t.Errorf("JSONEqual(%s, %s) = %v, want %v", c.a, c.b, got, c.eq)
 		}
 		if got := EqualsConst([]byte(c.a), c.b); got != c.eq {
-			t.Errorf("rtEqualsConst(%s, %s) = %v, want %v", c.a, c.b, got, c.eq)
+			t.Errorf("EqualsConst(%s, %s) = %v, want %v", c.a, c.b, got, c.eq)
 		}
 	}
 }
@@ -111,10 +111,10 @@ func TestUniqueItems(t *testing.T) {
 		d := Decoder{Data: []byte(c.doc)}
 		i, j, dup := UniqueItems(&d)
 		if dup != c.dup || dup && (i != c.i || j != c.j) {
-			t.Errorf("rtUniqueItems(%s) = %d, %d, %v; want %d, %d, %v", c.doc, i, j, dup, c.i, c.j, c.dup)
+			t.Errorf("UniqueItems(%s) = %d, %d, %v; want %d, %d, %v", c.doc, i, j, dup, c.i, c.j, c.dup)
 		}
 		if d.Pos != 0 {
-			t.Errorf("rtUniqueItems(%s) moved the decoder", c.doc)
+			t.Errorf("UniqueItems(%s) moved the decoder", c.doc)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/spec"
+	"github.com/mcpgen/mcpgen/runtime/typeschema"
 )
 
 // This file is the runtime of a generated package's Form and FormValue:
@@ -14,21 +15,21 @@ import (
 // and the decoding of the answer into one.
 
 // formCodecs caches the codec of each struct type a form was made of.
-var formCodecs sync.Map // reflect.Type -> *ArgsCodec
+var formCodecs sync.Map // reflect.Type -> *typeschema.Codec
 
 // formCodec is the codec of T's fields, as AddTool derives them for tool
 // arguments.
-func formCodec[T any]() *ArgsCodec {
+func formCodec[T any]() *typeschema.Codec {
 	t := reflect.TypeFor[T]()
 	if c, ok := formCodecs.Load(t); ok {
-		return c.(*ArgsCodec)
+		return c.(*typeschema.Codec)
 	}
-	c, err := newArgsCodec(t, false)
+	c, err := typeschema.ForInput(t)
 	if err != nil {
 		panic("mcp: form of " + t.String() + ": " + err.Error())
 	}
 	c2, _ := formCodecs.LoadOrStore(t, c)
-	return c2.(*ArgsCodec)
+	return c2.(*typeschema.Codec)
 }
 
 // SetFormSchema fills dst, the requestedSchema of a form elicitation, with
@@ -43,7 +44,7 @@ func SetFormSchema[T any](dst interface {
 	Validate() error
 }) {
 	c := formCodec[T]()
-	sch, err := codec.MetaSet(c.schema, "additionalProperties", nil)
+	sch, err := codec.MetaSet(c.Schema(), "additionalProperties", nil)
 	if err == nil {
 		err = dst.UnmarshalJSON(sch)
 	}
@@ -51,7 +52,7 @@ func SetFormSchema[T any](dst interface {
 		err = dst.Validate()
 	}
 	if err != nil {
-		panic("mcp: form of " + c.typ.String() + ": " + string(sch) + " is not a form's requestedSchema: " + err.Error())
+		panic("mcp: form of " + c.Type().String() + ": " + string(sch) + " is not a form's requestedSchema: " + err.Error())
 	}
 }
 
@@ -70,11 +71,11 @@ func elicitAccepted(result []byte) bool {
 // formFields keeps of content (a form's answer, a JSON object; nil: none)
 // the members T declares: a form's schema, unlike a tool's, lets an answer
 // carry others, which T has no field for.
-func formFields(c *ArgsCodec, content []byte) ([]byte, error) {
+func formFields(c *typeschema.Codec, content []byte) ([]byte, error) {
 	if content == nil {
 		return []byte("{}"), nil
 	}
-	props := codec.Lookup(c.schema, "properties")
+	props := codec.Lookup(c.Schema(), "properties")
 	var d codec.Decoder
 	d.InitShared(content)
 	if d.Peek() != '{' {
@@ -112,11 +113,11 @@ func FormValue[T any](result []byte) (v T, ok bool, err error) {
 	c := formCodec[T]()
 	content, err := formFields(c, codec.Lookup(result, "content"))
 	if err == nil {
-		err = c.decode(content, &v)
+		err = c.Decode(content, &v)
 	}
 	if err != nil {
 		var zero T
-		return zero, false, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "the form's answer does not fit " + c.typ.String() + ": " + err.Error()}
+		return zero, false, &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "the form's answer does not fit " + c.Type().String() + ": " + err.Error()}
 	}
 	return v, true, nil
 }

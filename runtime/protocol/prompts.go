@@ -94,7 +94,7 @@ func newPromptArgs(t reflect.Type) (*PromptArgs, error) {
 		}
 		f.kind = ft.Kind()
 		switch {
-		case reflect.PointerTo(ft).Implements(rtTextUnmarshalerType):
+		case reflect.PointerTo(ft).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()):
 			f.text = true
 		case f.kind == reflect.String, f.kind == reflect.Bool, f.kind >= reflect.Int && f.kind <= reflect.Uint64, f.kind == reflect.Float32, f.kind == reflect.Float64:
 		default:

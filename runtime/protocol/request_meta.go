@@ -208,14 +208,14 @@ func CacheKey(method string, params []byte) (key string, ok bool) {
 		q, _ := json.Marshal(m.name)
 		b.Write(q)
 		b.WriteByte(':')
-		b.WriteString(rtCanonical(m.value))
+		b.WriteString(canonicalJSON(m.value))
 	}
 	b.WriteByte('}')
 	return b.String(), true
 }
 
-// rtCanonical renders JSON with object members sorted and no whitespace.
-func rtCanonical(raw []byte) string {
+// canonicalJSON renders JSON with object members sorted and no whitespace.
+func canonicalJSON(raw []byte) string {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()

@@ -230,7 +230,7 @@ func salientDigest(method string, params []byte) []byte {
 				q, _ := json.Marshal(k)
 				h.Write(q)
 				h.Write([]byte{':'})
-				h.Write([]byte(rtCanonical(m[k])))
+				h.Write([]byte(canonicalJSON(m[k])))
 				h.Write([]byte{','})
 			}
 		} else {

@@ -638,7 +638,7 @@ var toolPhases = []struct{ bench, label string }{
 var toolTools = []string{"add", "search"}
 
 var toolImpls = []struct{ bench, label string }{
-	{"Mcpgen", "mcpgen: standard library (runtime/protocol/tools.go)"},
+	{"Mcpgen", "mcpgen: standard library (runtime/typeschema)"},
 	{"JSONSchema", "github.com/google/jsonschema-go v0.4.3"},
 	{"JSON", "json.Unmarshal into the struct, no schema (floor)"},
 }

@@ -1,4 +1,4 @@
-package protocol
+package typeschema
 
 import (
 	"encoding/json"
