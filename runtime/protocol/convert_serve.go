@@ -363,16 +363,16 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 }
 
 // BroadcastOlder sends msg, a notification, to the clients of older
-// revisions that keep accepts: the HTTP sessions of r.older, and the
+// revisions that keep accepts: the HTTP sessions of c.Older, and the
 // connections served by serve whose client made the initialize handshake.
-// (Clients of r's own revision hear of changes through subscriptions
+// (Clients of c's own revision hear of changes through subscriptions
 // they open.)
-func (r *Core) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
-	if r.Older == nil {
+func (c *Core) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
+	if c.Older == nil {
 		return 0
 	}
-	n := r.Older.broadcast(msg, keep)
-	return n + r.broadcast(msg, func(s *Session) bool {
+	n := c.Older.broadcast(msg, keep)
+	return n + c.broadcast(msg, func(s *Session) bool {
 		return s.ProtocolVersion() != "" && (keep == nil || keep(s))
 	})
 }

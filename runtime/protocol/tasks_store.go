@@ -131,18 +131,18 @@ func (taskNotifier) Progress(float64) error {
 	return errors.New("mcp: SendProgress: a task has no response stream")
 }
 
-// AttachTasks makes s the task store of r: it serves tasks/get,
+// AttachTasks makes s the task store of c: it serves tasks/get,
 // tasks/update and tasks/cancel, mirrors their taskId in the Mcp-Name
 // header, and lets handlers answer the methods in finish with a task.
 // finish completes a method's result as the dispatcher does before sending
 // it (serverInfo, resultType, validation); serverInfo is the Implementation
 // results carry in _meta, as JSON, or nil.
-func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) (jsonrpc.Result, error), serverInfo []byte) {
-	if s.d != nil && s.d != r {
+func (c *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) (jsonrpc.Result, error), serverInfo []byte) {
+	if s.d != nil && s.d != c {
 		panic("mcp: ServerOptions.Tasks: the TaskStore already serves another dispatcher")
 	}
-	s.d = r
-	s.principal = r.State.principal
+	s.d = c
+	s.principal = c.State.principal
 	s.finish = finish
 	if serverInfo != nil {
 		s.meta = append(append([]byte(`"_meta":{"io.modelcontextprotocol/serverInfo":`), serverInfo...), '}')
@@ -152,13 +152,13 @@ func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) 
 		spec.MethodTasksUpdate: s.serveUpdate,
 		spec.MethodTasksCancel: s.serveCancel,
 	}
-	r.NameParams = map[string]string{}
+	c.NameParams = map[string]string{}
 	for name, fn := range methods {
-		if _, ok := r.Methods[name]; ok {
+		if _, ok := c.Methods[name]; ok {
 			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " is served by ServerOptions.Tasks")
 		}
-		r.Methods[name] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
-			if err := CheckProtocolVersion(params, r.Versions); err != nil {
+		c.Methods[name] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+			if err := CheckProtocolVersion(params, c.Versions); err != nil {
 				return nil, err
 			}
 			res, err := fn(ctx, params)
@@ -167,9 +167,9 @@ func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) 
 			}
 			return jsonrpc.RawResult(res), nil
 		}}
-		r.NameParams[name] = "taskId"
+		c.NameParams[name] = "taskId"
 	}
-	r.tasks = s
+	c.tasks = s
 }
 
 // taskCreated carries a CreateTaskResult from a handler to the dispatcher,
