@@ -177,8 +177,8 @@ func modulePackages(dir string, dirs []string) ([]pkgInfo, map[string]string, er
 	var out []pkgInfo
 	var paths []string
 	for _, f := range pkgs {
-		if len(f) < 4 || f[2] == "main" || f[3] == "" {
-			continue // a program, or tests only
+		if len(f) < 4 || f[2] == "main" || f[3] == "" || (len(f) == 4 && f[3] == "doc.go") {
+			continue // a program, or tests only (with a doc.go for its package doc)
 		}
 		rd, err := filepath.Rel(absRoot, f[1])
 		if err != nil {
