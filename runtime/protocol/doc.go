@@ -9,5 +9,5 @@
 // A user works through a generated package (generated/mcp20260728 or one
 // of their own), whose Server, Client and options wrap what this package
 // does; most of the names here are called by that generated code. The
-// worked example of a server is in the README and docs/server.md.
+// example serves one tool that way (docs/server.md says more).
 package protocol
