@@ -3,7 +3,7 @@
 # docs/generating.md: "Where the schemas come from").
 GO ?= go
 
-.PHONY: all generate test test-short check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance conformance-replicas conformance-deps
+.PHONY: all generate api test test-short check vet bench bench-http bench-client bench-keywords bench-compile interop interop-deps interop-hydra conformance conformance-replicas conformance-deps
 
 all: check
 
@@ -14,6 +14,14 @@ all: check
 generate:
 	$(GO) run ./internal/cmd/mcpgen-generate generate --all
 
+# Rewrite api/, the listing of every exported name of every public package
+# (internal/apicheck), after a change to the surface that is meant;
+# TestAPI, part of go test ./..., fails with a diff until then.
+api:
+	$(GO) test -count=1 -run '^TestAPI$$' ./internal/apicheck -update
+
+# staticcheck.conf (at the root, so for every module) turns on ST1016 and
+# ST1020-ST1022 beside the default checks.
 STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # Modules of their own beside mcpgen's, so that mcpgen's module and the
@@ -55,6 +63,7 @@ test: interop-deps
 		echo "cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./..."; \
 		(cd $$m && $(GO) vet ./... && $(GO) run $(STATICCHECK) ./...) || exit 1; \
 	done
+	MCPGEN_API_ALL=1 $(GO) test -count=1 -run '^TestAPI$$' ./internal/apicheck
 	cd auth && $(GO) test -race ./... && $(GO) test -count=1 -run Bounded .
 	cd examples/everything-client && $(GO) test ./...
 	cd auth/interop && $(GO) test -skip '^TestHydra' ./...

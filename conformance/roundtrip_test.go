@@ -1,6 +1,3 @@
-// Package conformance runs the generated packages on the official MCP
-// examples and on real messages, and compares their verdicts with the
-// reference validator.
 package conformance
 
 import (

@@ -302,9 +302,6 @@ var defaultSources = map[string]ir.Source{
 	spec.MemberCacheScope: ir.FromDiscoverCacheScope,
 }
 
-// claimProtocolNames claims what dispatch.go declares: the sides' names
-// and the package-level names (the helper methods are claimed by each
-// struct, see memberNames).
 // sessionMethods are the requests of revisions with the initialize
 // handshake whose bookkeeping the runtime does (runtime/protocol/session.go): the
 // dispatcher answers them with an empty result when the handler does not
@@ -320,6 +317,9 @@ var sessionMethods = map[string]bool{
 // the rest of both is the runtime's.
 var glueNames = []string{"NewHTTPHandler", "RunAsTask", "AwaitInput"}
 
+// claimProtocolNames claims what dispatch.go declares: the sides' names
+// and the package-level names (the helper methods are claimed by each
+// struct, see memberNames).
 func (b *builder) claimProtocolNames() {
 	for _, s := range sides {
 		for _, n := range []*string{&s.Handler, &s.Unimplemented, &s.Dispatcher, &s.Options, &s.Constructor} {

@@ -162,7 +162,7 @@ func (l *loader) newResource(uri string, d *srcDoc, root *Value) *resource {
 	return r
 }
 
-// index walks document d's schema positions, recording for every node its
+// indexDoc walks document d's schema positions, recording for every node its
 // resource, and for every resource its anchors.
 func (l *loader) indexDoc(d *srcDoc) {
 	r := l.newResource(d.uri, d, d.root)

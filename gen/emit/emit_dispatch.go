@@ -76,7 +76,7 @@ func (e *emitter) emitMethodConsts(f *jen.File, p *ir.Protocol) {
 	f.Const().Defs(defs...)
 }
 
-// paramsType is the Go type of a method's params.
+// paramsGoType is the Go type of a method's params.
 func paramsGoType(m *ir.Method) *jen.Statement {
 	if m.Params.IsStruct() {
 		return jen.Op("*").Add(goType(m.Params))

@@ -67,8 +67,8 @@ func (e *emitter) emitInputCheck(f *jen.File, s *ir.Side, kinds []*ir.InputKind)
 	)
 }
 
-// emitOpenState writes, in a method's call function after its params are
-// decoded, the check of a retry's requestState and inputResponses.
+// openStateCode returns what a method's call function runs after its params
+// are decoded: the check of a retry's requestState and inputResponses.
 func openStateCode(m *ir.Method) []jen.Code {
 	rs, inputs := stateFields(m)
 	if rs == nil {

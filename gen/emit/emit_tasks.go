@@ -35,13 +35,13 @@ func (e *emitter) tasksDefaults(p *ir.Protocol, s *ir.Side) []jen.Code {
 	)}
 }
 
-// tasksAttach are the statements of NewServerDispatcher, once the
-// dispatcher exists, that hand it the store: the methods the store serves,
-// how a task's result is completed (as the dispatcher completes the
-// result of a tools/call), and the serverInfo results carry.
 // resultComplete is the resultType of a result that completes its request.
 const resultComplete = "complete"
 
+// tasksAttach returns the statements of NewServerDispatcher, once the
+// dispatcher exists, that hand it the store: the methods the store serves,
+// how a task's result is completed (as the dispatcher completes the
+// result of a tools/call), and the serverInfo results carry.
 func tasksAttach(p *ir.Protocol, s *ir.Side) []jen.Code {
 	ts := p.Tasks
 	if s.Dir != ir.ClientToServer || ts == nil {

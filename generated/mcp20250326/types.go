@@ -13,8 +13,8 @@ var _ codec.EnforceVersion[struct {
 	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
 }]
 
-// Optional annotations for the client. The client can use annotations to inform how objects
-// are used or displayed
+// Annotations holds optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
 type Annotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -38,7 +38,7 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// Audio provided to or from an LLM.
+// AudioContent is audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
@@ -72,7 +72,7 @@ func (v *BlobResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// Used by the client to invoke a tool provided by the server.
+// CallToolRequest is used by the client to invoke a tool provided by the server.
 //
 // Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
@@ -175,7 +175,7 @@ func UnmarshalCallToolResultContentItem(b []byte) (CallToolResultContentItem, er
 	return h.Value, err
 }
 
-// This notification can be sent by either side to indicate that it is cancelling a
+// CancelledNotification can be sent by either side to indicate that it is cancelling a
 // previously-issued request.
 //
 // The request SHOULD still be in-flight, but due to communication latency, it is always
@@ -214,8 +214,9 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// Capabilities a client may support. Known capabilities are defined here, in this schema,
-// but this is not a closed set: any client can define its own, additional capabilities.
+// ClientCapabilities holds capabilities a client may support. Known capabilities are defined
+// here, in this schema, but this is not a closed set: any client can define its own,
+// additional capabilities.
 type ClientCapabilities struct {
 	// Experimental, non-standard capabilities that the client supports.
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
@@ -227,7 +228,7 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports listing roots.
+// ClientCapabilitiesRoots is present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Whether the client supports notifications for changes to the roots list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -243,7 +244,7 @@ func (v *ClientCapabilitiesRoots) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the client supports sampling from an LLM.
+// ClientCapabilitiesSampling is present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -712,7 +713,7 @@ func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, erro
 // EmptyResult is the EmptyResult definition of the schema.
 type EmptyResult = Result
 
-// Used by the client to get a prompt provided by the server.
+// GetPromptRequest is used by the client to get a prompt provided by the server.
 //
 // Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
@@ -788,8 +789,8 @@ type Implementation struct {
 	Extra Members `json:"-"`
 }
 
-// This request is sent from the client to the server when it first connects, asking it to
-// begin initialization.
+// InitializeRequest is sent from the client to the server when it first connects, asking it
+// to begin initialization.
 //
 // Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
@@ -809,6 +810,8 @@ type InitializeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// InitializeResult is the InitializeResult definition of the schema.
+//
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach
@@ -853,7 +856,8 @@ func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// This notification is sent from the client to the server after initialization has finished.
+// InitializedNotification is sent from the client to the server after initialization has
+// finished.
 //
 // Its "method" member is always "notifications/initialized"; the type writes it.
 type InitializedNotification struct {
@@ -991,8 +995,8 @@ type JSONRPCErrorError struct {
 	Extra Members `json:"-"`
 }
 
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
-// sent.
+// JSONRPCMessage refers to any valid JSON-RPC object that can be decoded off the wire, or
+// encoded to be sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
 // JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification,
@@ -1124,7 +1128,8 @@ type JSONRPCResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request a list of prompts and prompt templates the server has.
+// ListPromptsRequest is sent from the client to request a list of prompts and prompt
+// templates the server has.
 //
 // Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
@@ -1186,7 +1191,8 @@ func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) erro
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of resource templates the server has.
+// ListResourceTemplatesRequest is sent from the client to request a list of resource
+// templates the server has.
 //
 // Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
@@ -1250,7 +1256,8 @@ func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMes
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of resources the server has.
+// ListResourcesRequest is sent from the client to request a list of resources the server
+// has.
 //
 // Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
@@ -1312,9 +1319,10 @@ func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) er
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the server to request a list of root URIs from the client. Roots allow servers
-// to ask for specific directories or files to operate on. A common example for roots is
-// providing a set of repositories or directories a server should operate on.
+// ListRootsRequest is sent from the server to request a list of root URIs from the client.
+// Roots allow servers to ask for specific directories or files to operate on. A common
+// example for roots is providing a set of repositories or directories a server should
+// operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -1386,7 +1394,7 @@ func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error 
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of tools the server has.
+// ListToolsRequest is sent from the client to request a list of tools the server has.
 //
 // Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
@@ -1466,8 +1474,9 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// Notification of a log message passed from server to client. If no logging/setLevel request
-// has been sent from the client, the server MAY decide which messages to send automatically.
+// LoggingMessageNotification is a notification of a log message passed from server to
+// client. If no logging/setLevel request has been sent from the client, the server MAY
+// decide which messages to send automatically.
 //
 // Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
@@ -1498,7 +1507,7 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// Hints to use for model selection.
+// ModelHint holds hints to use for model selection.
 //
 // Keys not declared here are currently left unspecified by the spec and are up to the client
 // to interpret.
@@ -1954,7 +1963,8 @@ type PromptReference struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to the server, to read a specific resource URI.
+// ReadResourceRequest is sent from the client to the server, to read a specific resource
+// URI.
 //
 // Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
@@ -2430,9 +2440,9 @@ func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
 	return h.Value, err
 }
 
-// Capabilities that a server may support. Known capabilities are defined here, in this
-// schema, but this is not a closed set: any server can define its own, additional
-// capabilities.
+// ServerCapabilities holds capabilities that a server may support. Known capabilities are
+// defined here, in this schema, but this is not a closed set: any server can define its own,
+// additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -2450,19 +2460,21 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports argument autocompletion suggestions.
+// ServerCapabilitiesCompletions is present if the server supports argument autocompletion
+// suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports sending log messages to the client.
+// ServerCapabilitiesLogging is present if the server supports sending log messages to the
+// client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server offers any prompt templates.
+// ServerCapabilitiesPrompts is present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -2478,7 +2490,7 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the server offers any resources to read.
+// ServerCapabilitiesResources is present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -2504,7 +2516,7 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// Present if the server offers any tools to call.
+// ServerCapabilitiesTools is present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -2674,8 +2686,8 @@ type SetLevelRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request resources/updated notifications from the server whenever a
-// particular resource changes.
+// SubscribeRequest is sent from the client to request resources/updated notifications from
+// the server whenever a particular resource changes.
 //
 // Its "method" member is always "resources/subscribe"; the type writes it.
 type SubscribeRequest struct {
@@ -2693,7 +2705,7 @@ type SubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// Text provided to or from an LLM.
+// TextContent is text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
 type TextContent struct {
@@ -2726,7 +2738,7 @@ func (v *TextResourceContents) GetMIMEType() string {
 	return *v.MIMEType
 }
 
-// Definition for a tool the client can call.
+// Tool is a definition for a tool the client can call.
 type Tool struct {
 	// Optional additional tool information.
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
@@ -2751,7 +2763,7 @@ func (v *Tool) GetDescription() string {
 	return *v.Description
 }
 
-// Additional properties describing a Tool to clients.
+// ToolAnnotations holds additional properties describing a Tool to clients.
 //
 // NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to provide
 // a faithful description of tool behavior (including descriptive properties like `title`).
@@ -2879,8 +2891,8 @@ func (v *ToolListChangedNotificationParams) SetMetaValue(key string, value json.
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request cancellation of resources/updated notifications from the
-// server. This should follow a previous resources/subscribe request.
+// UnsubscribeRequest is sent from the client to request cancellation of resources/updated
+// notifications from the server. This should follow a previous resources/subscribe request.
 //
 // Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {

@@ -13,8 +13,8 @@ var _ codec.EnforceVersion[struct {
 	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
 }]
 
-// Optional annotations for the client. The client can use annotations to inform how objects
-// are used or displayed
+// Annotations holds optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
 type Annotations struct {
 	// Describes who the intended customer of this object or data is.
 	//
@@ -53,7 +53,7 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// Audio provided to or from an LLM.
+// AudioContent is audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
@@ -85,7 +85,8 @@ func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Base interface for metadata with name (identifier) and title (display name) properties.
+// BaseMetadata is a base interface for metadata with name (identifier) and title (display
+// name) properties.
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or
 	// fallback (if title isn't present).
@@ -181,7 +182,7 @@ func (v *BooleanSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Used by the client to invoke a tool provided by the server.
+// CallToolRequest is used by the client to invoke a tool provided by the server.
 //
 // Its "method" member is always "tools/call"; the type writes it.
 type CallToolRequest struct {
@@ -246,7 +247,7 @@ func (v *CallToolResult) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// This notification can be sent by either side to indicate that it is cancelling a
+// CancelledNotification can be sent by either side to indicate that it is cancelling a
 // previously-issued request.
 //
 // The request SHOULD still be in-flight, but due to communication latency, it is always
@@ -285,8 +286,9 @@ func (v *CancelledNotificationParams) GetReason() string {
 	return *v.Reason
 }
 
-// Capabilities a client may support. Known capabilities are defined here, in this schema,
-// but this is not a closed set: any client can define its own, additional capabilities.
+// ClientCapabilities holds capabilities a client may support. Known capabilities are defined
+// here, in this schema, but this is not a closed set: any client can define its own,
+// additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
@@ -300,13 +302,14 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports elicitation from the server.
+// ClientCapabilitiesElicitation is present if the client supports elicitation from the
+// server.
 type ClientCapabilitiesElicitation struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports listing roots.
+// ClientCapabilitiesRoots is present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Whether the client supports notifications for changes to the roots list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -322,7 +325,7 @@ func (v *ClientCapabilitiesRoots) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the client supports sampling from an LLM.
+// ClientCapabilitiesSampling is present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -495,7 +498,7 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// Additional, optional context for completions
+// CompleteRequestParamsContext is an additional, optional context for completions
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -1028,7 +1031,7 @@ func (v *EnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Used by the client to get a prompt provided by the server.
+// GetPromptRequest is used by the client to get a prompt provided by the server.
 //
 // Its "method" member is always "prompts/get"; the type writes it.
 type GetPromptRequest struct {
@@ -1139,8 +1142,8 @@ func (v *Implementation) GetTitle() string {
 	return *v.Title
 }
 
-// This request is sent from the client to the server when it first connects, asking it to
-// begin initialization.
+// InitializeRequest is sent from the client to the server when it first connects, asking it
+// to begin initialization.
 //
 // Its "method" member is always "initialize"; the type writes it.
 type InitializeRequest struct {
@@ -1160,6 +1163,8 @@ type InitializeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
+// InitializeResult is the InitializeResult definition of the schema.
+//
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
@@ -1204,7 +1209,8 @@ func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// This notification is sent from the client to the server after initialization has finished.
+// InitializedNotification is sent from the client to the server after initialization has
+// finished.
 //
 // Its "method" member is always "notifications/initialized"; the type writes it.
 type InitializedNotification struct {
@@ -1262,8 +1268,8 @@ type JSONRPCErrorError struct {
 	Extra Members `json:"-"`
 }
 
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
-// sent.
+// JSONRPCMessage refers to any valid JSON-RPC object that can be decoded off the wire, or
+// encoded to be sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
 // JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResponse,
@@ -1371,6 +1377,8 @@ func (v *JSONRPCRequestParams) SetMetaValue(key string, value json.RawMessage) e
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// JSONRPCRequestParamsMeta is the type of the _meta member of [JSONRPCRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
 // `_meta` usage.
 type JSONRPCRequestParamsMeta struct {
@@ -1393,7 +1401,8 @@ type JSONRPCResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request a list of prompts and prompt templates the server has.
+// ListPromptsRequest is sent from the client to request a list of prompts and prompt
+// templates the server has.
 //
 // Its "method" member is always "prompts/list"; the type writes it.
 type ListPromptsRequest struct {
@@ -1455,7 +1464,8 @@ func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) erro
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of resource templates the server has.
+// ListResourceTemplatesRequest is sent from the client to request a list of resource
+// templates the server has.
 //
 // Its "method" member is always "resources/templates/list"; the type writes it.
 type ListResourceTemplatesRequest struct {
@@ -1519,7 +1529,8 @@ func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMes
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of resources the server has.
+// ListResourcesRequest is sent from the client to request a list of resources the server
+// has.
 //
 // Its "method" member is always "resources/list"; the type writes it.
 type ListResourcesRequest struct {
@@ -1581,9 +1592,10 @@ func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) er
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the server to request a list of root URIs from the client. Roots allow servers
-// to ask for specific directories or files to operate on. A common example for roots is
-// providing a set of repositories or directories a server should operate on.
+// ListRootsRequest is sent from the server to request a list of root URIs from the client.
+// Roots allow servers to ask for specific directories or files to operate on. A common
+// example for roots is providing a set of repositories or directories a server should
+// operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -1619,6 +1631,8 @@ func (v *ListRootsRequestParams) SetMetaValue(key string, value json.RawMessage)
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// ListRootsRequestParamsMeta is the type of the _meta member of [ListRootsRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
 // `_meta` usage.
 type ListRootsRequestParamsMeta struct {
@@ -1658,7 +1672,7 @@ func (v *ListRootsResult) SetMetaValue(key string, value json.RawMessage) error 
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of tools the server has.
+// ListToolsRequest is sent from the client to request a list of tools the server has.
 //
 // Its "method" member is always "tools/list"; the type writes it.
 type ListToolsRequest struct {
@@ -1738,8 +1752,9 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// Notification of a log message passed from server to client. If no logging/setLevel request
-// has been sent from the client, the server MAY decide which messages to send automatically.
+// LoggingMessageNotification is a notification of a log message passed from server to
+// client. If no logging/setLevel request has been sent from the client, the server MAY
+// decide which messages to send automatically.
 //
 // Its "method" member is always "notifications/message"; the type writes it.
 type LoggingMessageNotification struct {
@@ -1770,7 +1785,7 @@ func (v *LoggingMessageNotificationParams) GetLogger() string {
 	return *v.Logger
 }
 
-// Hints to use for model selection.
+// ModelHint holds hints to use for model selection.
 //
 // Keys not declared here are currently left unspecified by the spec and are up to the client
 // to interpret.
@@ -2037,6 +2052,8 @@ func (v *PingRequestParams) SetMetaValue(key string, value json.RawMessage) erro
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// PingRequestParamsMeta is the type of the _meta member of [PingRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
 // `_meta` usage.
 type PingRequestParamsMeta struct {
@@ -2049,8 +2066,8 @@ type PingRequestParamsMeta struct {
 	Extra Members `json:"-"`
 }
 
-// Restricted schema definitions that only allow primitive types without nested objects or
-// arrays.
+// PrimitiveSchemaDefinition holds restricted schema definitions that only allow primitive
+// types without nested objects or arrays.
 //
 // A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches
 // (anyOf). PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema,
@@ -2345,7 +2362,8 @@ func (v *PromptReference) GetTitle() string {
 	return *v.Title
 }
 
-// Sent from the client to the server, to read a specific resource URI.
+// ReadResourceRequest is sent from the client to the server, to read a specific resource
+// URI.
 //
 // Its "method" member is always "resources/read"; the type writes it.
 type ReadResourceRequest struct {
@@ -2502,6 +2520,8 @@ func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// RequestParamsMeta is the type of the _meta member of [RequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
 // `_meta` usage.
 type RequestParamsMeta struct {
@@ -3009,9 +3029,9 @@ func UnmarshalSamplingMessageContent(b []byte) (SamplingMessageContent, error) {
 	return h.Value, err
 }
 
-// Capabilities that a server may support. Known capabilities are defined here, in this
-// schema, but this is not a closed set: any server can define its own, additional
-// capabilities.
+// ServerCapabilities holds capabilities that a server may support. Known capabilities are
+// defined here, in this schema, but this is not a closed set: any server can define its own,
+// additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -3029,19 +3049,21 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports argument autocompletion suggestions.
+// ServerCapabilitiesCompletions is present if the server supports argument autocompletion
+// suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports sending log messages to the client.
+// ServerCapabilitiesLogging is present if the server supports sending log messages to the
+// client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server offers any prompt templates.
+// ServerCapabilitiesPrompts is present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -3057,7 +3079,7 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the server offers any resources to read.
+// ServerCapabilitiesResources is present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -3083,7 +3105,7 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// Present if the server offers any tools to call.
+// ServerCapabilitiesTools is present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -3319,8 +3341,8 @@ const (
 	StringSchemaFormatURI      StringSchemaFormat = "uri"
 )
 
-// Sent from the client to request resources/updated notifications from the server whenever a
-// particular resource changes.
+// SubscribeRequest is sent from the client to request resources/updated notifications from
+// the server whenever a particular resource changes.
 //
 // Its "method" member is always "resources/subscribe"; the type writes it.
 type SubscribeRequest struct {
@@ -3338,7 +3360,7 @@ type SubscribeRequestParams struct {
 	Extra Members `json:"-"`
 }
 
-// Text provided to or from an LLM.
+// TextContent is text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
 type TextContent struct {
@@ -3407,7 +3429,7 @@ func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) e
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Definition for a tool the client can call.
+// Tool is a definition for a tool the client can call.
 type Tool struct {
 	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -3470,7 +3492,7 @@ func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Additional properties describing a Tool to clients.
+// ToolAnnotations holds additional properties describing a Tool to clients.
 //
 // NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to provide
 // a faithful description of tool behavior (including descriptive properties like `title`).
@@ -3609,8 +3631,8 @@ type ToolOutputSchema struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request cancellation of resources/updated notifications from the
-// server. This should follow a previous resources/subscribe request.
+// UnsubscribeRequest is sent from the client to request cancellation of resources/updated
+// notifications from the server. This should follow a previous resources/subscribe request.
 //
 // Its "method" member is always "resources/unsubscribe"; the type writes it.
 type UnsubscribeRequest struct {

@@ -13,8 +13,8 @@ var _ codec.EnforceVersion[struct {
 	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
 }]
 
-// Optional annotations for the client. The client can use annotations to inform how objects
-// are used or displayed
+// Annotations holds optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
 type Annotations struct {
 	// Describes who the intended audience of this object or data is.
 	//
@@ -53,7 +53,7 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// Audio provided to or from an LLM.
+// AudioContent is audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
@@ -85,7 +85,8 @@ func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Base interface for metadata with name (identifier) and title (display name) properties.
+// BaseMetadata is a base interface for metadata with name (identifier) and title (display
+// name) properties.
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or
 	// fallback (if title isn't present).
@@ -181,7 +182,7 @@ func (v *BooleanSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Used by the client to invoke a tool provided by the server.
+// CallToolRequest is used by the client to invoke a tool provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -193,7 +194,7 @@ type CallToolRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `tools/call` request.
+// CallToolRequestParams holds parameters for a `tools/call` request.
 type CallToolRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -228,6 +229,8 @@ func (v *CallToolRequestParams) SetMetaValue(key string, value json.RawMessage) 
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// CallToolRequestParamsMeta is the type of the _meta member of [CallToolRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type CallToolRequestParamsMeta struct {
@@ -367,7 +370,8 @@ func (v *CancelTaskResult) SetMetaValue(key string, value json.RawMessage) error
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Actual retention duration from creation in milliseconds, null for unlimited.
+// CancelTaskResultTTL is an actual retention duration from creation in milliseconds, null
+// for unlimited.
 //
 // It holds a JSON integer or null. The zero value holds nothing (an absent member).
 type CancelTaskResultTTL struct {
@@ -409,7 +413,7 @@ func (v CancelTaskResultTTL) String() string {
 	return string(b)
 }
 
-// This notification can be sent by either side to indicate that it is cancelling a
+// CancelledNotification can be sent by either side to indicate that it is cancelling a
 // previously-issued request.
 //
 // The request SHOULD still be in-flight, but due to communication latency, it is always
@@ -431,7 +435,7 @@ type CancelledNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/cancelled` notification.
+// CancelledNotificationParams holds parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -472,8 +476,9 @@ func (v *CancelledNotificationParams) SetMetaValue(key string, value json.RawMes
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Capabilities a client may support. Known capabilities are defined here, in this schema,
-// but this is not a closed set: any client can define its own, additional capabilities.
+// ClientCapabilities holds capabilities a client may support. Known capabilities are defined
+// here, in this schema, but this is not a closed set: any client can define its own,
+// additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
@@ -489,7 +494,8 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports elicitation from the server.
+// ClientCapabilitiesElicitation is present if the client supports elicitation from the
+// server.
 type ClientCapabilitiesElicitation struct {
 	Form *ClientCapabilitiesElicitationForm `json:"form,omitempty"`
 	URL  *ClientCapabilitiesElicitationURL  `json:"url,omitempty"`
@@ -511,7 +517,7 @@ type ClientCapabilitiesElicitationURL struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports listing roots.
+// ClientCapabilitiesRoots is present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Whether the client supports notifications for changes to the roots list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -527,7 +533,7 @@ func (v *ClientCapabilitiesRoots) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the client supports sampling from an LLM.
+// ClientCapabilitiesSampling is present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via includeContext parameter. If not
 	// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
@@ -538,20 +544,22 @@ type ClientCapabilitiesSampling struct {
 	Extra Members `json:"-"`
 }
 
-// Whether the client supports context inclusion via includeContext parameter. If not
-// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+// ClientCapabilitiesSamplingContext says whether the client supports context inclusion via
+// includeContext parameter. If not declared, servers SHOULD only use `includeContext:
+// "none"` (or omit it).
 type ClientCapabilitiesSamplingContext struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Whether the client supports tool use via tools and toolChoice parameters.
+// ClientCapabilitiesSamplingTools says whether the client supports tool use via tools and
+// toolChoice parameters.
 type ClientCapabilitiesSamplingTools struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports task-augmented requests.
+// ClientCapabilitiesTasks is present if the client supports task-augmented requests.
 type ClientCapabilitiesTasks struct {
 	// Whether this client supports tasks/cancel.
 	Cancel *ClientCapabilitiesTasksCancel `json:"cancel,omitempty"`
@@ -563,13 +571,13 @@ type ClientCapabilitiesTasks struct {
 	Extra Members `json:"-"`
 }
 
-// Whether this client supports tasks/cancel.
+// ClientCapabilitiesTasksCancel says whether this client supports tasks/cancel.
 type ClientCapabilitiesTasksCancel struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Whether this client supports tasks/list.
+// ClientCapabilitiesTasksList says whether this client supports tasks/list.
 type ClientCapabilitiesTasksList struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -585,7 +593,8 @@ type ClientCapabilitiesTasksRequests struct {
 	Extra Members `json:"-"`
 }
 
-// Task support for elicitation-related requests.
+// ClientCapabilitiesTasksRequestsElicitation is a task support for elicitation-related
+// requests.
 type ClientCapabilitiesTasksRequestsElicitation struct {
 	// Whether the client supports task-augmented elicitation/create requests.
 	Create *ClientCapabilitiesTasksRequestsElicitationCreate `json:"create,omitempty"`
@@ -593,13 +602,14 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 	Extra Members `json:"-"`
 }
 
-// Whether the client supports task-augmented elicitation/create requests.
+// ClientCapabilitiesTasksRequestsElicitationCreate says whether the client supports
+// task-augmented elicitation/create requests.
 type ClientCapabilitiesTasksRequestsElicitationCreate struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Task support for sampling-related requests.
+// ClientCapabilitiesTasksRequestsSampling is a task support for sampling-related requests.
 type ClientCapabilitiesTasksRequestsSampling struct {
 	// Whether the client supports task-augmented sampling/createMessage requests.
 	CreateMessage *ClientCapabilitiesTasksRequestsSamplingCreateMessage `json:"createMessage,omitempty"`
@@ -607,7 +617,8 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 	Extra Members `json:"-"`
 }
 
-// Whether the client supports task-augmented sampling/createMessage requests.
+// ClientCapabilitiesTasksRequestsSamplingCreateMessage says whether the client supports
+// task-augmented sampling/createMessage requests.
 type ClientCapabilitiesTasksRequestsSamplingCreateMessage struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -782,7 +793,7 @@ type CompleteRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `completion/complete` request.
+// CompleteRequestParams holds parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -821,7 +832,7 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// Additional, optional context for completions
+// CompleteRequestParamsContext is an additional, optional context for completions
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -829,6 +840,8 @@ type CompleteRequestParamsContext struct {
 	Extra Members `json:"-"`
 }
 
+// CompleteRequestParamsMeta is the type of the _meta member of [CompleteRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type CompleteRequestParamsMeta struct {
@@ -987,7 +1000,7 @@ type CreateMessageRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `sampling/createMessage` request.
+// CreateMessageRequestParams holds parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -1089,6 +1102,9 @@ const (
 	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
 )
 
+// CreateMessageRequestParamsMeta is the type of the _meta member of
+// [CreateMessageRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type CreateMessageRequestParamsMeta struct {
@@ -1289,6 +1305,8 @@ func (v *ElicitRequestFormParams) SetMetaValue(key string, value json.RawMessage
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// ElicitRequestFormParamsMeta is the type of the _meta member of [ElicitRequestFormParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type ElicitRequestFormParamsMeta struct {
@@ -1399,6 +1417,8 @@ func (v *ElicitRequestURLParams) SetMetaValue(key string, value json.RawMessage)
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// ElicitRequestURLParamsMeta is the type of the _meta member of [ElicitRequestURLParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type ElicitRequestURLParamsMeta struct {
@@ -1678,7 +1698,7 @@ type Error struct {
 	Extra Members `json:"-"`
 }
 
-// Used by the client to get a prompt provided by the server.
+// GetPromptRequest is used by the client to get a prompt provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -1690,7 +1710,7 @@ type GetPromptRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `prompts/get` request.
+// GetPromptRequestParams holds parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -1718,6 +1738,8 @@ func (v *GetPromptRequestParams) SetMetaValue(key string, value json.RawMessage)
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// GetPromptRequestParamsMeta is the type of the _meta member of [GetPromptRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type GetPromptRequestParamsMeta struct {
@@ -1936,9 +1958,9 @@ func (v *Icon) GetTheme() IconTheme {
 	return *v.Theme
 }
 
-// Optional specifier for the theme this icon is designed for. `light` indicates the icon is
-// designed to be used with a light background, and `dark` indicates the icon is designed to
-// be used with a dark background.
+// IconTheme is an optional specifier for the theme this icon is designed for. `light`
+// indicates the icon is designed to be used with a light background, and `dark` indicates
+// the icon is designed to be used with a dark background.
 //
 // If not provided, the client should assume the icon can be used with any theme.
 type IconTheme string
@@ -1949,7 +1971,7 @@ const (
 	IconThemeLight IconTheme = "light"
 )
 
-// Base interface to add `icons` property.
+// Icons is a base interface to add `icons` property.
 type Icons struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
@@ -2055,8 +2077,8 @@ func (v *Implementation) GetWebsiteURL() string {
 	return *v.WebsiteURL
 }
 
-// This request is sent from the client to the server when it first connects, asking it to
-// begin initialization.
+// InitializeRequest is sent from the client to the server when it first connects, asking it
+// to begin initialization.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2068,7 +2090,7 @@ type InitializeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for an `initialize` request.
+// InitializeRequestParams holds parameters for an `initialize` request.
 type InitializeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -2097,6 +2119,8 @@ func (v *InitializeRequestParams) SetMetaValue(key string, value json.RawMessage
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// InitializeRequestParamsMeta is the type of the _meta member of [InitializeRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type InitializeRequestParamsMeta struct {
@@ -2109,6 +2133,8 @@ type InitializeRequestParamsMeta struct {
 	Extra Members `json:"-"`
 }
 
+// InitializeResult is the InitializeResult definition of the schema.
+//
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
@@ -2153,7 +2179,8 @@ func (v *InitializeResult) SetMetaValue(key string, value json.RawMessage) error
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// This notification is sent from the client to the server after initialization has finished.
+// InitializedNotification is sent from the client to the server after initialization has
+// finished.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2174,8 +2201,8 @@ type JSONRPCErrorResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
-// sent.
+// JSONRPCMessage refers to any valid JSON-RPC object that can be decoded off the wire, or
+// encoded to be sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
 // JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification,
@@ -2281,6 +2308,8 @@ type JSONRPCResultResponse struct {
 	Extra Members `json:"-"`
 }
 
+// LegacyTitledEnumSchema is the LegacyTitledEnumSchema definition of the schema.
+//
 // Use TitledSingleSelectEnumSchema instead. This interface will be removed in a future
 // version.
 //
@@ -2320,7 +2349,8 @@ func (v *LegacyTitledEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Sent from the client to request a list of prompts and prompt templates the server has.
+// ListPromptsRequest is sent from the client to request a list of prompts and prompt
+// templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2368,7 +2398,8 @@ func (v *ListPromptsResult) SetMetaValue(key string, value json.RawMessage) erro
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of resource templates the server has.
+// ListResourceTemplatesRequest is sent from the client to request a list of resource
+// templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2417,7 +2448,8 @@ func (v *ListResourceTemplatesResult) SetMetaValue(key string, value json.RawMes
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of resources the server has.
+// ListResourcesRequest is sent from the client to request a list of resources the server
+// has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2465,9 +2497,10 @@ func (v *ListResourcesResult) SetMetaValue(key string, value json.RawMessage) er
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the server to request a list of root URIs from the client. Roots allow servers
-// to ask for specific directories or files to operate on. A common example for roots is
-// providing a set of repositories or directories a server should operate on.
+// ListRootsRequest is sent from the server to request a list of root URIs from the client.
+// Roots allow servers to ask for specific directories or files to operate on. A common
+// example for roots is providing a set of repositories or directories a server should
+// operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -2557,7 +2590,7 @@ func (v *ListTasksResult) SetMetaValue(key string, value json.RawMessage) error 
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Sent from the client to request a list of tools the server has.
+// ListToolsRequest is sent from the client to request a list of tools the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2623,9 +2656,9 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel
-// request has been sent from the client, the server MAY decide which messages to send
-// automatically.
+// LoggingMessageNotification is a JSONRPCNotification of a log message passed from server to
+// client. If no logging/setLevel request has been sent from the client, the server MAY
+// decide which messages to send automatically.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2636,7 +2669,8 @@ type LoggingMessageNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/message` notification.
+// LoggingMessageNotificationParams holds parameters for a `notifications/message`
+// notification.
 type LoggingMessageNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -2675,7 +2709,7 @@ func (v *LoggingMessageNotificationParams) SetMetaValue(key string, value json.R
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Hints to use for model selection.
+// ModelHint holds hints to use for model selection.
 //
 // Keys not declared here are currently left unspecified by the spec and are up to the client
 // to interpret.
@@ -2904,7 +2938,7 @@ type PaginatedRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Common parameters for paginated requests.
+// PaginatedRequestParams holds common parameters for paginated requests.
 type PaginatedRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -2939,6 +2973,8 @@ func (v *PaginatedRequestParams) SetMetaValue(key string, value json.RawMessage)
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// PaginatedRequestParamsMeta is the type of the _meta member of [PaginatedRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type PaginatedRequestParamsMeta struct {
@@ -2999,8 +3035,8 @@ type PingRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Restricted schema definitions that only allow primitive types without nested objects or
-// arrays.
+// PrimitiveSchemaDefinition holds restricted schema definitions that only allow primitive
+// types without nested objects or arrays.
 //
 // A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches
 // (anyOf). PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema,
@@ -3062,7 +3098,7 @@ type ProgressNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/progress` notification.
+// ProgressNotificationParams holds parameters for a `notifications/progress` notification.
 type ProgressNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -3312,7 +3348,8 @@ func (v *PromptReference) GetTitle() string {
 	return *v.Title
 }
 
-// Sent from the client to the server, to read a specific resource URI.
+// ReadResourceRequest is sent from the client to the server, to read a specific resource
+// URI.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -3324,7 +3361,7 @@ type ReadResourceRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `resources/read` request.
+// ReadResourceRequestParams holds parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -3351,6 +3388,9 @@ func (v *ReadResourceRequestParams) SetMetaValue(key string, value json.RawMessa
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// ReadResourceRequestParamsMeta is the type of the _meta member of
+// [ReadResourceRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type ReadResourceRequestParamsMeta struct {
@@ -3426,8 +3466,8 @@ func UnmarshalReadResourceResultContentsItem(b []byte) (ReadResourceResultConten
 	return h.Value, err
 }
 
-// Metadata for associating messages with a task. Include this in the `_meta` field under the
-// key `io.modelcontextprotocol/related-task`.
+// RelatedTaskMetadata holds metadata for associating messages with a task. Include this in
+// the `_meta` field under the key `io.modelcontextprotocol/related-task`.
 type RelatedTaskMetadata struct {
 	// The task identifier this message is associated with.
 	TaskID string `json:"taskId"`
@@ -3487,7 +3527,7 @@ func (v RequestId) String() string {
 	return string(b)
 }
 
-// Common params for any request.
+// RequestParams holds common params for any request.
 type RequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -3511,6 +3551,8 @@ func (v *RequestParams) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// RequestParamsMeta is the type of the _meta member of [RequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type RequestParamsMeta struct {
@@ -3760,7 +3802,7 @@ type ResourceListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Common parameters when working with resources.
+// ResourceRequestParams holds common parameters when working with resources.
 type ResourceRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -3787,6 +3829,8 @@ func (v *ResourceRequestParams) SetMetaValue(key string, value json.RawMessage) 
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// ResourceRequestParamsMeta is the type of the _meta member of [ResourceRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type ResourceRequestParamsMeta struct {
@@ -3901,7 +3945,8 @@ type ResourceUpdatedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/resources/updated` notification.
+// ResourceUpdatedNotificationParams holds parameters for a `notifications/resources/updated`
+// notification.
 type ResourceUpdatedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -4131,9 +4176,9 @@ func UnmarshalSamplingMessageContentBlock(b []byte) (SamplingMessageContentBlock
 	return h.Value, err
 }
 
-// Capabilities that a server may support. Known capabilities are defined here, in this
-// schema, but this is not a closed set: any server can define its own, additional
-// capabilities.
+// ServerCapabilities holds capabilities that a server may support. Known capabilities are
+// defined here, in this schema, but this is not a closed set: any server can define its own,
+// additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -4153,19 +4198,21 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports argument autocompletion suggestions.
+// ServerCapabilitiesCompletions is present if the server supports argument autocompletion
+// suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports sending log messages to the client.
+// ServerCapabilitiesLogging is present if the server supports sending log messages to the
+// client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server offers any prompt templates.
+// ServerCapabilitiesPrompts is present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -4181,7 +4228,7 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the server offers any resources to read.
+// ServerCapabilitiesResources is present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -4207,7 +4254,7 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// Present if the server supports task-augmented requests.
+// ServerCapabilitiesTasks is present if the server supports task-augmented requests.
 type ServerCapabilitiesTasks struct {
 	// Whether this server supports tasks/cancel.
 	Cancel *ServerCapabilitiesTasksCancel `json:"cancel,omitempty"`
@@ -4219,13 +4266,13 @@ type ServerCapabilitiesTasks struct {
 	Extra Members `json:"-"`
 }
 
-// Whether this server supports tasks/cancel.
+// ServerCapabilitiesTasksCancel says whether this server supports tasks/cancel.
 type ServerCapabilitiesTasksCancel struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Whether this server supports tasks/list.
+// ServerCapabilitiesTasksList says whether this server supports tasks/list.
 type ServerCapabilitiesTasksList struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
@@ -4239,7 +4286,7 @@ type ServerCapabilitiesTasksRequests struct {
 	Extra Members `json:"-"`
 }
 
-// Task support for tool-related requests.
+// ServerCapabilitiesTasksRequestsTools is a task support for tool-related requests.
 type ServerCapabilitiesTasksRequestsTools struct {
 	// Whether the server supports task-augmented tools/call requests.
 	Call *ServerCapabilitiesTasksRequestsToolsCall `json:"call,omitempty"`
@@ -4247,13 +4294,14 @@ type ServerCapabilitiesTasksRequestsTools struct {
 	Extra Members `json:"-"`
 }
 
-// Whether the server supports task-augmented tools/call requests.
+// ServerCapabilitiesTasksRequestsToolsCall says whether the server supports task-augmented
+// tools/call requests.
 type ServerCapabilitiesTasksRequestsToolsCall struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the server offers any tools to call.
+// ServerCapabilitiesTools is present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -4441,7 +4489,7 @@ type SetLevelRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `logging/setLevel` request.
+// SetLevelRequestParams holds parameters for a `logging/setLevel` request.
 type SetLevelRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -4469,6 +4517,8 @@ func (v *SetLevelRequestParams) SetMetaValue(key string, value json.RawMessage) 
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// SetLevelRequestParamsMeta is the type of the _meta member of [SetLevelRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type SetLevelRequestParamsMeta struct {
@@ -4590,8 +4640,8 @@ const (
 	StringSchemaFormatURI      StringSchemaFormat = "uri"
 )
 
-// Sent from the client to request resources/updated notifications from the server whenever a
-// particular resource changes.
+// SubscribeRequest is sent from the client to request resources/updated notifications from
+// the server whenever a particular resource changes.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -4603,7 +4653,7 @@ type SubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `resources/subscribe` request.
+// SubscribeRequestParams holds parameters for a `resources/subscribe` request.
 type SubscribeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -4630,6 +4680,8 @@ func (v *SubscribeRequestParams) SetMetaValue(key string, value json.RawMessage)
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// SubscribeRequestParamsMeta is the type of the _meta member of [SubscribeRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type SubscribeRequestParamsMeta struct {
@@ -4642,7 +4694,7 @@ type SubscribeRequestParamsMeta struct {
 	Extra Members `json:"-"`
 }
 
-// Data associated with a task.
+// Task holds data associated with a task.
 type Task struct {
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -4683,7 +4735,7 @@ func (v *Task) GetStatusMessage() string {
 	return *v.StatusMessage
 }
 
-// Common params for any task-augmented request.
+// TaskAugmentedRequestParams holds common params for any task-augmented request.
 type TaskAugmentedRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -4714,6 +4766,9 @@ func (v *TaskAugmentedRequestParams) SetMetaValue(key string, value json.RawMess
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// TaskAugmentedRequestParamsMeta is the type of the _meta member of
+// [TaskAugmentedRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type TaskAugmentedRequestParamsMeta struct {
@@ -4726,8 +4781,8 @@ type TaskAugmentedRequestParamsMeta struct {
 	Extra Members `json:"-"`
 }
 
-// Metadata for augmenting a request with task execution. Include this in the `task` field of
-// the request parameters.
+// TaskMetadata holds metadata for augmenting a request with task execution. Include this in
+// the `task` field of the request parameters.
 type TaskMetadata struct {
 	// Requested duration in milliseconds to retain task from creation.
 	TTL *int64 `json:"ttl,omitempty"`
@@ -4768,7 +4823,8 @@ type TaskStatusNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/tasks/status` notification.
+// TaskStatusNotificationParams holds parameters for a `notifications/tasks/status`
+// notification.
 type TaskStatusNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -4827,7 +4883,7 @@ func (v *TaskStatusNotificationParams) SetMetaValue(key string, value json.RawMe
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Text provided to or from an LLM.
+// TextContent is text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
 type TextContent struct {
@@ -4896,7 +4952,8 @@ func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) e
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Schema for multiple-selection enumeration with display titles for each option.
+// TitledMultiSelectEnumSchema is a schema for multiple-selection enumeration with display
+// titles for each option.
 //
 // Its "type" member is always "array"; the type writes it.
 type TitledMultiSelectEnumSchema struct {
@@ -4948,7 +5005,8 @@ func (v *TitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Schema for array items with enum options and display labels.
+// TitledMultiSelectEnumSchemaItems is a schema for array items with enum options and display
+// labels.
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
 	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
@@ -4967,7 +5025,8 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// Schema for single-selection enumeration with display titles for each option.
+// TitledSingleSelectEnumSchema is a schema for single-selection enumeration with display
+// titles for each option.
 //
 // Its "type" member is always "string"; the type writes it.
 type TitledSingleSelectEnumSchema struct {
@@ -5018,7 +5077,7 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// Definition for a tool the client can call.
+// Tool is a definition for a tool the client can call.
 type Tool struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -5096,7 +5155,7 @@ func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Additional properties describing a Tool to clients.
+// ToolAnnotations holds additional properties describing a Tool to clients.
 //
 // NOTE: all properties in ToolAnnotations are **hints**. They are not guaranteed to provide
 // a faithful description of tool behavior (including descriptive properties like `title`).
@@ -5178,7 +5237,7 @@ func (v *ToolAnnotations) GetTitle() string {
 	return *v.Title
 }
 
-// Controls tool selection behavior for sampling requests.
+// ToolChoice controls tool selection behavior for sampling requests.
 type ToolChoice struct {
 	// Controls the tool use ability of the model:
 	//   - "auto": Model decides whether to use tools (default)
@@ -5197,7 +5256,7 @@ func (v *ToolChoice) GetMode() ToolChoiceMode {
 	return *v.Mode
 }
 
-// Controls the tool use ability of the model:
+// ToolChoiceMode controls the tool use ability of the model:
 //   - "auto": Model decides whether to use tools (default)
 //   - "required": Model MUST use at least one tool before completing
 //   - "none": Model MUST NOT use any tools
@@ -5210,7 +5269,7 @@ const (
 	ToolChoiceModeRequired ToolChoiceMode = "required"
 )
 
-// Execution-related properties for a tool.
+// ToolExecution holds execution-related properties for a tool.
 type ToolExecution struct {
 	// Indicates whether this tool supports task-augmented execution. This allows clients to
 	// handle long-running operations through polling the task system.
@@ -5428,8 +5487,8 @@ type URLElicitationRequiredErrorErrorData struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request cancellation of resources/updated notifications from the
-// server. This should follow a previous resources/subscribe request.
+// UnsubscribeRequest is sent from the client to request cancellation of resources/updated
+// notifications from the server. This should follow a previous resources/subscribe request.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -5441,7 +5500,7 @@ type UnsubscribeRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `resources/unsubscribe` request.
+// UnsubscribeRequestParams holds parameters for a `resources/unsubscribe` request.
 type UnsubscribeRequestParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 	// `_meta` usage.
@@ -5468,6 +5527,9 @@ func (v *UnsubscribeRequestParams) SetMetaValue(key string, value json.RawMessag
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
+// UnsubscribeRequestParamsMeta is the type of the _meta member of
+// [UnsubscribeRequestParams].
+//
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on
 // `_meta` usage.
 type UnsubscribeRequestParamsMeta struct {
@@ -5480,7 +5542,8 @@ type UnsubscribeRequestParamsMeta struct {
 	Extra Members `json:"-"`
 }
 
-// Schema for multiple-selection enumeration without display titles for options.
+// UntitledMultiSelectEnumSchema is a schema for multiple-selection enumeration without
+// display titles for options.
 //
 // Its "type" member is always "array"; the type writes it.
 type UntitledMultiSelectEnumSchema struct {
@@ -5532,7 +5595,7 @@ func (v *UntitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Schema for the array items.
+// UntitledMultiSelectEnumSchemaItems is a schema for the array items.
 //
 // Its "type" member is always "string"; the type writes it.
 type UntitledMultiSelectEnumSchemaItems struct {
@@ -5542,7 +5605,8 @@ type UntitledMultiSelectEnumSchemaItems struct {
 	Extra Members `json:"-"`
 }
 
-// Schema for single-selection enumeration without display titles for options.
+// UntitledSingleSelectEnumSchema is a schema for single-selection enumeration without
+// display titles for options.
 //
 // Its "type" member is always "string"; the type writes it.
 type UntitledSingleSelectEnumSchema struct {

@@ -13,8 +13,8 @@ var _ codec.EnforceVersion[struct {
 	McpgenRuntimeAPIv1_RegenerateWithMatchingMcpgen struct{}
 }]
 
-// Optional annotations for the client. The client can use annotations to inform how objects
-// are used or displayed
+// Annotations holds optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
 type Annotations struct {
 	// Describes who the intended audience of this object or data is.
 	//
@@ -53,7 +53,7 @@ func (v *Annotations) GetPriority() float64 {
 	return *v.Priority
 }
 
-// Audio provided to or from an LLM.
+// AudioContent is audio provided to or from an LLM.
 //
 // Its "type" member is always "audio"; the type writes it.
 type AudioContent struct {
@@ -83,7 +83,8 @@ func (v *AudioContent) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Base interface for metadata with name (identifier) and title (display name) properties.
+// BaseMetadata is a base interface for metadata with name (identifier) and title (display
+// name) properties.
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or
 	// fallback (if title isn't present).
@@ -243,7 +244,7 @@ func (v *CacheableResult) SetMetaValue(key string, value json.RawMessage) error 
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
-// Used by the client to invoke a tool provided by the server.
+// CallToolRequest is used by the client to invoke a tool provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -255,7 +256,7 @@ type CallToolRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `tools/call` request.
+// CallToolRequestParams holds parameters for a `tools/call` request.
 type CallToolRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// Arguments to use for the tool call.
@@ -396,7 +397,7 @@ func UnmarshalCallToolResultResponseResult(b []byte) (CallToolResultResponseResu
 	return h.Value, err
 }
 
-// This notification is sent by the client to indicate that it is cancelling a request it
+// CancelledNotification is sent by the client to indicate that it is cancelling a request it
 // previously issued.
 //
 // On stdio, the server also sends this notification, solely to terminate a
@@ -419,7 +420,7 @@ type CancelledNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/cancelled` notification.
+// CancelledNotificationParams holds parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// An optional string describing the reason for the cancellation. This MAY be logged or
@@ -456,8 +457,9 @@ func (v *CancelledNotificationParams) SetMetaValue(key string, value json.RawMes
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
-// Capabilities a client may support. Known capabilities are defined here, in this schema,
-// but this is not a closed set: any client can define its own, additional capabilities.
+// ClientCapabilities holds capabilities a client may support. Known capabilities are defined
+// here, in this schema, but this is not a closed set: any client can define its own,
+// additional capabilities.
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	Elicitation *ClientCapabilitiesElicitation `json:"elicitation,omitempty"`
@@ -477,7 +479,8 @@ type ClientCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports elicitation from the server.
+// ClientCapabilitiesElicitation is present if the client supports elicitation from the
+// server.
 type ClientCapabilitiesElicitation struct {
 	Form *ClientCapabilitiesElicitationForm `json:"form,omitempty"`
 	URL  *ClientCapabilitiesElicitationURL  `json:"url,omitempty"`
@@ -499,13 +502,13 @@ type ClientCapabilitiesElicitationURL struct {
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// Present if the client supports listing roots.
+// ClientCapabilitiesRoots is present if the client supports listing roots.
 type ClientCapabilitiesRoots struct {
 	// Extra holds the members the schema does not name, in the order they were read.
 	Extra Members `json:"-"`
 }
 
-// Present if the client supports sampling from an LLM.
+// ClientCapabilitiesSampling is present if the client supports sampling from an LLM.
 type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via `includeContext` parameter. If not
 	// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
@@ -516,20 +519,22 @@ type ClientCapabilitiesSampling struct {
 	Extra Members `json:"-"`
 }
 
-// Whether the client supports context inclusion via `includeContext` parameter. If not
-// declared, servers SHOULD only use `includeContext: "none"` (or omit it).
+// ClientCapabilitiesSamplingContext says whether the client supports context inclusion via
+// `includeContext` parameter. If not declared, servers SHOULD only use `includeContext:
+// "none"` (or omit it).
 type ClientCapabilitiesSamplingContext struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// Whether the client supports tool use via `tools` and `toolChoice` parameters.
+// ClientCapabilitiesSamplingTools says whether the client supports tool use via `tools` and
+// `toolChoice` parameters.
 type ClientCapabilitiesSamplingTools struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// This notification is sent by the client to indicate that it is cancelling a request it
+// ClientNotification is sent by the client to indicate that it is cancelling a request it
 // previously issued.
 //
 // On stdio, the server also sends this notification, solely to terminate a
@@ -604,7 +609,7 @@ func UnmarshalClientRequest(b []byte) (ClientRequest, error) {
 	return h.Value, err
 }
 
-// Common result fields.
+// ClientResult holds common result fields.
 type ClientResult = Result
 
 // CompleteRequest is a request from the client to the server, to ask for completion options.
@@ -619,7 +624,7 @@ type CompleteRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `completion/complete` request.
+// CompleteRequestParams holds parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// The argument's information
@@ -656,7 +661,7 @@ type CompleteRequestParamsArgument struct {
 	Extra Members `json:"-"`
 }
 
-// Additional, optional context for completions
+// CompleteRequestParamsContext is an additional, optional context for completions
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
 	Arguments map[string]string `json:"arguments,omitempty"`
@@ -825,7 +830,7 @@ type CreateMessageRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `sampling/createMessage` request.
+// CreateMessageRequestParams holds parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be
 	// attached to the prompt. The client MAY ignore this request.
@@ -1367,7 +1372,7 @@ func UnmarshalEmbeddedResourceResource(b []byte) (EmbeddedResourceResource, erro
 	return h.Value, err
 }
 
-// Common result fields.
+// EmptyResult holds common result fields.
 type EmptyResult = Result
 
 // EnumSchema is the EnumSchema definition of the schema.
@@ -1426,7 +1431,7 @@ type Error struct {
 	Extra Members `json:"-"`
 }
 
-// Used by the client to get a prompt provided by the server.
+// GetPromptRequest is used by the client to get a prompt provided by the server.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -1438,7 +1443,7 @@ type GetPromptRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `prompts/get` request.
+// GetPromptRequestParams holds parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// Arguments to use for templating the prompt.
@@ -1564,9 +1569,10 @@ func UnmarshalGetPromptResultResponseResult(b []byte) (GetPromptResultResponseRe
 	return h.Value, err
 }
 
-// Returned when a server rejects a request because the values in the HTTP headers do not
-// match the corresponding values in the request body, or because required headers are
-// missing or malformed. For HTTP, the response status code MUST be `400 Bad Request`.
+// HeaderMismatchError is returned when a server rejects a request because the values in the
+// HTTP headers do not match the corresponding values in the request body, or because
+// required headers are missing or malformed. For HTTP, the response status code MUST be `400
+// Bad Request`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type HeaderMismatchError struct {
@@ -1634,9 +1640,9 @@ func (v *Icon) GetTheme() IconTheme {
 	return *v.Theme
 }
 
-// Optional specifier for the theme this icon is designed for. `"light"` indicates the icon
-// is designed to be used with a light background, and `"dark"` indicates the icon is
-// designed to be used with a dark background.
+// IconTheme is an optional specifier for the theme this icon is designed for. `"light"`
+// indicates the icon is designed to be used with a light background, and `"dark"` indicates
+// the icon is designed to be used with a dark background.
 //
 // If not provided, the client should assume the icon can be used with any theme.
 type IconTheme string
@@ -1647,7 +1653,7 @@ const (
 	IconThemeLight IconTheme = "light"
 )
 
-// Base interface to add `icons` property.
+// Icons is a base interface to add `icons` property.
 type Icons struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
@@ -1984,8 +1990,8 @@ type JSONRPCErrorResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be
-// sent.
+// JSONRPCMessage refers to any valid JSON-RPC object that can be decoded off the wire, or
+// encoded to be sent.
 //
 // A JSON value is a JSONRPCMessage when it matches at least one of its branches (anyOf).
 // JSONRPCMessage is implemented by *JSONRPCRequest, *JSONRPCNotification,
@@ -2096,6 +2102,8 @@ type JSONRPCResultResponse struct {
 // JSONValue keeps the exact JSON bytes; Validate checks them against the schema.
 type JSONValue json.RawMessage
 
+// LegacyTitledEnumSchema is the LegacyTitledEnumSchema definition of the schema.
+//
 // Use [TitledSingleSelectEnumSchema] instead. This interface will be removed in a future
 // version.
 //
@@ -2135,7 +2143,8 @@ func (v *LegacyTitledEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Sent from the client to request a list of prompts and prompt templates the server has.
+// ListPromptsRequest is sent from the client to request a list of prompts and prompt
+// templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2219,7 +2228,8 @@ type ListPromptsResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request a list of resource templates the server has.
+// ListResourceTemplatesRequest is sent from the client to request a list of resource
+// templates the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2303,7 +2313,8 @@ type ListResourceTemplatesResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request a list of resources the server has.
+// ListResourcesRequest is sent from the client to request a list of resources the server
+// has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2387,9 +2398,10 @@ type ListResourcesResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the server to request a list of root URIs from the client. Roots allow servers
-// to ask for specific directories or files to operate on. A common example for roots is
-// providing a set of repositories or directories a server should operate on.
+// ListRootsRequest is sent from the server to request a list of root URIs from the client.
+// Roots allow servers to ask for specific directories or files to operate on. A common
+// example for roots is providing a set of repositories or directories a server should
+// operate on.
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
@@ -2432,7 +2444,7 @@ type ListRootsResult struct {
 	Extra Members `json:"-"`
 }
 
-// Sent from the client to request a list of tools the server has.
+// ListToolsRequest is sent from the client to request a list of tools the server has.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2534,8 +2546,9 @@ const (
 	LoggingLevelWarning   LoggingLevel = "warning"
 )
 
-// JSONRPCNotification of a log message passed from server to client. The client opts in by
-// setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
+// LoggingMessageNotification is a JSONRPCNotification of a log message passed from server to
+// client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's
+// `_meta`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -2546,7 +2559,8 @@ type LoggingMessageNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/message` notification.
+// LoggingMessageNotificationParams holds parameters for a `notifications/message`
+// notification.
 type LoggingMessageNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// The data to be logged, such as a string message or an object. Any JSON serializable type
@@ -2634,8 +2648,9 @@ type MethodNotFoundError struct {
 	Extra Members `json:"-"`
 }
 
-// Returned when processing a request requires a capability the client did not declare in
-// `clientCapabilities`. For HTTP, the response status code MUST be `400 Bad Request`.
+// MissingRequiredClientCapabilityError is returned when processing a request requires a
+// capability the client did not declare in `clientCapabilities`. For HTTP, the response
+// status code MUST be `400 Bad Request`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type MissingRequiredClientCapabilityError struct {
@@ -2667,7 +2682,7 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 	Extra Members `json:"-"`
 }
 
-// Hints to use for model selection.
+// ModelHint holds hints to use for model selection.
 //
 // Keys not declared here are currently left unspecified by the spec and are up to the client
 // to interpret.
@@ -2800,8 +2815,8 @@ type Notification struct {
 	Extra Members `json:"-"`
 }
 
-// Extends [MetaObject] with additional notification-specific fields. All key naming rules
-// from `MetaObject` apply.
+// NotificationMetaObject extends [MetaObject] with additional notification-specific fields.
+// All key naming rules from `MetaObject` apply.
 type NotificationMetaObject struct {
 	// Identifies the subscription stream a notification was delivered on. The server MUST
 	// include this key on every notification delivered via a subscriptions/listen
@@ -2816,7 +2831,7 @@ type NotificationMetaObject struct {
 	Extra Members `json:"-"`
 }
 
-// Common params for any notification.
+// NotificationParams holds common params for any notification.
 type NotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -2910,7 +2925,7 @@ type PaginatedRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Common params for paginated requests.
+// PaginatedRequestParams holds common params for paginated requests.
 type PaginatedRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// An opaque token representing the current pagination position. If provided, the server
@@ -2999,8 +3014,8 @@ type ParseError struct {
 	Extra Members `json:"-"`
 }
 
-// Restricted schema definitions that only allow primitive types without nested objects or
-// arrays.
+// PrimitiveSchemaDefinition holds restricted schema definitions that only allow primitive
+// types without nested objects or arrays.
 //
 // A JSON value is a PrimitiveSchemaDefinition when it matches at least one of its branches
 // (anyOf). PrimitiveSchemaDefinition is implemented by *StringSchema, *NumberSchema,
@@ -3062,7 +3077,8 @@ type ProgressNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a notifications/progress ([ProgressNotification]) notification.
+// ProgressNotificationParams holds parameters for a notifications/progress
+// ([ProgressNotification]) notification.
 type ProgressNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// An optional message describing the current progress.
@@ -3309,7 +3325,8 @@ func (v *PromptReference) GetTitle() string {
 	return *v.Title
 }
 
-// Sent from the client to the server, to read a specific resource URI.
+// ReadResourceRequest is sent from the client to the server, to read a specific resource
+// URI.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -3321,7 +3338,7 @@ type ReadResourceRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `resources/read` request.
+// ReadResourceRequestParams holds parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
 	Meta           RequestMetaObject `json:"_meta"`
 	InputResponses InputResponses    `json:"inputResponses,omitempty"`
@@ -3545,8 +3562,8 @@ func (v RequestId) String() string {
 	return string(b)
 }
 
-// Extends [MetaObject] with additional request-specific fields. All key naming rules from
-// `MetaObject` apply.
+// RequestMetaObject extends [MetaObject] with additional request-specific fields. All key
+// naming rules from `MetaObject` apply.
 type RequestMetaObject struct {
 	// The client's capabilities for this specific request. Required.
 	//
@@ -3592,7 +3609,7 @@ func (v *RequestMetaObject) GetLogLevel() LoggingLevel {
 	return *v.LogLevel
 }
 
-// Common params for any request.
+// RequestParams holds common params for any request.
 type RequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// Extra holds the members the schema does not name, in the order they were read.
@@ -3846,7 +3863,7 @@ type ResourceListChangedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Common params for resource-related requests.
+// ResourceRequestParams holds common params for resource-related requests.
 type ResourceRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to
@@ -3972,7 +3989,8 @@ type ResourceUpdatedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a `notifications/resources/updated` notification.
+// ResourceUpdatedNotificationParams holds parameters for a `notifications/resources/updated`
+// notification.
 type ResourceUpdatedNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// The URI of the resource that has been updated. This might be a sub-resource of the one
@@ -3997,7 +4015,7 @@ func (v *ResourceUpdatedNotificationParams) SetMetaValue(key string, value json.
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
-// Common result fields.
+// Result holds common result fields.
 type Result struct {
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the type of the result, which allows the client to determine how to parse the
@@ -4027,8 +4045,8 @@ func (v *Result) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
-// Extends [MetaObject] with additional result-specific fields. All key naming rules from
-// `MetaObject` apply.
+// ResultMetaObject extends [MetaObject] with additional result-specific fields. All key
+// naming rules from `MetaObject` apply.
 type ResultMetaObject struct {
 	// Identifies the server software producing the response. Servers SHOULD include this field
 	// on every response unless specifically configured not to do so.
@@ -4222,9 +4240,9 @@ func UnmarshalSamplingMessageContentBlock(b []byte) (SamplingMessageContentBlock
 	return h.Value, err
 }
 
-// Capabilities that a server may support. Known capabilities are defined here, in this
-// schema, but this is not a closed set: any server can define its own, additional
-// capabilities.
+// ServerCapabilities holds capabilities that a server may support. Known capabilities are
+// defined here, in this schema, but this is not a closed set: any server can define its own,
+// additional capabilities.
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	Completions *ServerCapabilitiesCompletions `json:"completions,omitempty"`
@@ -4248,19 +4266,21 @@ type ServerCapabilities struct {
 	Extra Members `json:"-"`
 }
 
-// Present if the server supports argument autocompletion suggestions.
+// ServerCapabilitiesCompletions is present if the server supports argument autocompletion
+// suggestions.
 type ServerCapabilitiesCompletions struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// Present if the server supports sending log messages to the client.
+// ServerCapabilitiesLogging is present if the server supports sending log messages to the
+// client.
 type ServerCapabilitiesLogging struct {
 	// Extra holds the members the schema does not name.
 	Extra map[string]JSONValue `json:"-"`
 }
 
-// Present if the server offers any prompt templates.
+// ServerCapabilitiesPrompts is present if the server offers any prompt templates.
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -4276,7 +4296,7 @@ func (v *ServerCapabilitiesPrompts) GetListChanged() bool {
 	return *v.ListChanged
 }
 
-// Present if the server offers any resources to read.
+// ServerCapabilitiesResources is present if the server offers any resources to read.
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -4302,7 +4322,7 @@ func (v *ServerCapabilitiesResources) GetSubscribe() bool {
 	return *v.Subscribe
 }
 
-// Present if the server offers any tools to call.
+// ServerCapabilitiesTools is present if the server offers any tools to call.
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
 	ListChanged *bool `json:"listChanged,omitempty"`
@@ -4580,9 +4600,9 @@ func (v *SubscriptionFilter) GetToolsListChanged() bool {
 	return *v.ToolsListChanged
 }
 
-// Sent by the server to acknowledge that a subscriptions/listen
-// ([SubscriptionsListenRequest]) subscription has been established and to report which
-// notification types it agreed to honor.
+// SubscriptionsAcknowledgedNotification is sent by the server to acknowledge that a
+// subscriptions/listen ([SubscriptionsListenRequest]) subscription has been established and
+// to report which notification types it agreed to honor.
 //
 // This notification MUST be the first message the server sends carrying the subscription's
 // ID in `io.modelcontextprotocol/subscriptionId`. The server MUST NOT send any notification
@@ -4600,8 +4620,9 @@ type SubscriptionsAcknowledgedNotification struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a notifications/subscriptions/acknowledged
-// ([SubscriptionsAcknowledgedNotification]) notification.
+// SubscriptionsAcknowledgedNotificationParams holds parameters for a
+// notifications/subscriptions/acknowledged ([SubscriptionsAcknowledgedNotification])
+// notification.
 type SubscriptionsAcknowledgedNotificationParams struct {
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// The subset of requested notification types the server agreed to honor. Only includes
@@ -4628,9 +4649,9 @@ func (v *SubscriptionsAcknowledgedNotificationParams) SetMetaValue(key string, v
 	return codec.MetaSetStruct(&v.Meta, key, value)
 }
 
-// Sent from the client to open a long-lived channel for receiving notifications outside the
-// context of a specific request. Replaces the previous HTTP GET endpoint and ensures
-// consistent behavior between HTTP and STDIO.
+// SubscriptionsListenRequest is sent from the client to open a long-lived channel for
+// receiving notifications outside the context of a specific request. Replaces the previous
+// HTTP GET endpoint and ensures consistent behavior between HTTP and STDIO.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 //
@@ -4642,7 +4663,8 @@ type SubscriptionsListenRequest struct {
 	Extra Members `json:"-"`
 }
 
-// Parameters for a subscriptions/listen ([SubscriptionsListenRequest]) request.
+// SubscriptionsListenRequestParams holds parameters for a subscriptions/listen
+// ([SubscriptionsListenRequest]) request.
 type SubscriptionsListenRequestParams struct {
 	Meta RequestMetaObject `json:"_meta"`
 	// The notifications the client opts in to on this stream. The server **MUST NOT** send
@@ -4701,8 +4723,9 @@ func (v *SubscriptionsListenResult) SetMetaValue(key string, value json.RawMessa
 	return codec.MetaSetValue(&v.Meta, key, value)
 }
 
-// Extends [ResultMetaObject] with the subscription-stream identifier carried by a
-// [SubscriptionsListenResult]. All key naming rules from `MetaObject` apply.
+// SubscriptionsListenResultMetaObject extends [ResultMetaObject] with the
+// subscription-stream identifier carried by a [SubscriptionsListenResult]. All key naming
+// rules from `MetaObject` apply.
 type SubscriptionsListenResultMetaObject struct {
 	// Identifies the server software producing the response. Servers SHOULD include this field
 	// on every response unless specifically configured not to do so.
@@ -4734,7 +4757,7 @@ type SubscriptionsListenResultResponse struct {
 	Extra Members `json:"-"`
 }
 
-// Text provided to or from an LLM.
+// TextContent is text provided to or from an LLM.
 //
 // Its "type" member is always "text"; the type writes it.
 type TextContent struct {
@@ -4799,7 +4822,8 @@ func (v *TextResourceContents) SetMetaValue(key string, value json.RawMessage) e
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Schema for multiple-selection enumeration with display titles for each option.
+// TitledMultiSelectEnumSchema is a schema for multiple-selection enumeration with display
+// titles for each option.
 //
 // Its "type" member is always "array"; the type writes it.
 type TitledMultiSelectEnumSchema struct {
@@ -4851,7 +4875,8 @@ func (v *TitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Schema for array items with enum options and display labels.
+// TitledMultiSelectEnumSchemaItems is a schema for array items with enum options and display
+// labels.
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
 	AnyOf []TitledMultiSelectEnumSchemaItemsAnyOfItem `json:"anyOf"`
@@ -4870,7 +4895,8 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// Schema for single-selection enumeration with display titles for each option.
+// TitledSingleSelectEnumSchema is a schema for single-selection enumeration with display
+// titles for each option.
 //
 // Its "type" member is always "string"; the type writes it.
 type TitledSingleSelectEnumSchema struct {
@@ -4921,7 +4947,7 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 	Extra Members `json:"-"`
 }
 
-// Definition for a tool the client can call.
+// Tool is a definition for a tool the client can call.
 type Tool struct {
 	Meta MetaObject `json:"_meta,omitempty"`
 	// Optional additional tool information.
@@ -5006,7 +5032,7 @@ func (v *Tool) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Additional properties describing a [Tool] to clients.
+// ToolAnnotations holds additional properties describing a [Tool] to clients.
 //
 // NOTE: all properties in `ToolAnnotations` are **hints**. They are not guaranteed to
 // provide a faithful description of tool behavior (including descriptive properties like
@@ -5089,7 +5115,7 @@ func (v *ToolAnnotations) GetTitle() string {
 	return *v.Title
 }
 
-// Controls tool selection behavior for sampling requests.
+// ToolChoice controls tool selection behavior for sampling requests.
 type ToolChoice struct {
 	// Controls the tool use ability of the model:
 	//   - `"auto"`: Model decides whether to use tools (default)
@@ -5108,7 +5134,7 @@ func (v *ToolChoice) GetMode() ToolChoiceMode {
 	return *v.Mode
 }
 
-// Controls the tool use ability of the model:
+// ToolChoiceMode controls the tool use ability of the model:
 //   - `"auto"`: Model decides whether to use tools (default)
 //   - `"required"`: Model MUST use at least one tool before completing
 //   - `"none"`: Model MUST NOT use any tools
@@ -5269,9 +5295,9 @@ func (v *ToolUseContent) SetMetaValue(key string, value json.RawMessage) error {
 	return codec.MetaSetRaw(&v.Meta, key, value)
 }
 
-// Returned when the request's protocol version is unknown to the server or unsupported
-// (e.g., a known experimental or draft version the server has chosen not to implement). For
-// HTTP, the response status code MUST be `400 Bad Request`.
+// UnsupportedProtocolVersionError is returned when the request's protocol version is unknown
+// to the server or unsupported (e.g., a known experimental or draft version the server has
+// chosen not to implement). For HTTP, the response status code MUST be `400 Bad Request`.
 //
 // Its "jsonrpc" member is always "2.0"; the type writes it.
 type UnsupportedProtocolVersionError struct {
@@ -5306,7 +5332,8 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 	Extra Members `json:"-"`
 }
 
-// Schema for multiple-selection enumeration without display titles for options.
+// UntitledMultiSelectEnumSchema is a schema for multiple-selection enumeration without
+// display titles for options.
 //
 // Its "type" member is always "array"; the type writes it.
 type UntitledMultiSelectEnumSchema struct {
@@ -5358,7 +5385,7 @@ func (v *UntitledMultiSelectEnumSchema) GetTitle() string {
 	return *v.Title
 }
 
-// Schema for the array items.
+// UntitledMultiSelectEnumSchemaItems is a schema for the array items.
 //
 // Its "type" member is always "string"; the type writes it.
 type UntitledMultiSelectEnumSchemaItems struct {
@@ -5368,7 +5395,8 @@ type UntitledMultiSelectEnumSchemaItems struct {
 	Extra Members `json:"-"`
 }
 
-// Schema for single-selection enumeration without display titles for options.
+// UntitledSingleSelectEnumSchema is a schema for single-selection enumeration without
+// display titles for options.
 //
 // Its "type" member is always "string"; the type writes it.
 type UntitledSingleSelectEnumSchema struct {

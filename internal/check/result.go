@@ -257,8 +257,9 @@ func notApplicable(rl *Rule, rev string, tr Transport) string {
 	return string(rl.Transport) + " only"
 }
 
-// exitCode is 1 when a MUST failed or a rule errored (or, with
-// failOnShould, a SHOULD warned), else 0.
+// finish adds up the runs' summaries into the report's and sets each exit
+// code: 1 when a MUST failed or a rule errored (or, with failOnShould, a
+// SHOULD warned), else 0.
 func (rep *Report) finish(failOnShould bool) {
 	rep.Summary = Summary{}
 	for _, r := range rep.Runs {

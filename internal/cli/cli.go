@@ -87,10 +87,11 @@ var commands = map[string]Command{}
 // never needs the generated packages to compile.
 func Register(name string, run Command) { commands[name] = run }
 
-// NewFlags, Parse, UsageError and ExitError are the CLI's conventions for
-// a registered command: its flag set, its parsing (--help), bad usage (exit
-// 2, with the usage reminder) and another exit code (err, if not nil, is
-// printed on stderr).
+// NewFlags returns the flag set of a registered command. It, Parse,
+// UsageError and ExitError are the CLI's conventions for a registered
+// command: its flag set, its parsing (--help), bad usage (exit 2, with the
+// usage reminder) and another exit code (err, if not nil, is printed on
+// stderr).
 func NewFlags(name string, env Env) *pflag.FlagSet { return newFlags(name, env) }
 
 // Parse parses a registered command's flags; true means --help was shown.

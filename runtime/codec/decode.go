@@ -13,7 +13,7 @@ import (
 // maxDepth bounds nesting like encoding/json does.
 const maxDepth = 10000
 
-// decoder reads one JSON document in a single pass. Strings that need no
+// Decoder reads one JSON document in a single pass. Strings that need no
 // unescaping are views into the decoder's private copy of the input, so a
 // decoded value shares that one buffer.
 //
@@ -33,7 +33,7 @@ type Decoder struct {
 	Key      string // name of the member just read by member()
 	KeyPos   int    // offset of that name's opening quote
 	scratch  []byte // room for unescaped strings
-	// grow is set while Validate reads JSON (vstate.reader), whose strings
+	// grow is set while Validate reads JSON (Validator.Reader), whose strings
 	// are only looked at: sub decoders use the rest of the scratch space,
 	// and grow learns how much room was missing, so that the next reading
 	// starts with enough and allocates nothing.
@@ -66,16 +66,16 @@ type decodeViolation struct {
 	message string
 }
 
-// init prepares d to decode a private copy of b.
+// Init prepares d to decode a private copy of b.
 func (d *Decoder) Init(b []byte) {
 	d.Data = append(make([]byte, 0, len(b)), b...)
 }
 
-// initShared prepares d to read b in place; b must not change while the
+// InitShared prepares d to read b in place; b must not change while the
 // strings decoded from it are in use.
 func (d *Decoder) InitShared(b []byte) { d.Data = b }
 
-// finish checks that only whitespace follows the value and returns the
+// Finish checks that only whitespace follows the value and returns the
 // error to report, if any.
 func (d *Decoder) Finish() error {
 	if d.syntax == nil {
@@ -92,7 +92,7 @@ func (d *Decoder) Finish() error {
 	return d.Violations()
 }
 
-// fail records a syntax error; decoding stops.
+// Fail records a syntax error; decoding stops.
 func (d *Decoder) Fail(msg string) {
 	if d.syntax == nil {
 		d.syntax = &SyntaxError{Offset: int64(d.Pos), Msg: msg}
@@ -102,7 +102,7 @@ func (d *Decoder) Fail(msg string) {
 
 func (d *Decoder) Failed() bool { return d.syntax != nil }
 
-// violate records a value problem at offset off.
+// Violate records a value problem at offset off.
 func (d *Decoder) Violate(off int, keyword, message string) {
 	if len(d.Errs) >= maxKeptViolations {
 		d.moreErrs++
@@ -111,7 +111,7 @@ func (d *Decoder) Violate(off int, keyword, message string) {
 	d.Errs = append(d.Errs, decodeViolation{off: off, keyword: keyword, message: message})
 }
 
-// peek skips whitespace and returns the next byte, or 0 at the end.
+// Peek skips whitespace and returns the next byte, or 0 at the end.
 func (d *Decoder) Peek() byte {
 	for d.Pos < len(d.Data) {
 		switch c := d.Data[d.Pos]; c {
@@ -124,7 +124,7 @@ func (d *Decoder) Peek() byte {
 	return 0
 }
 
-// kindOf names the JSON kind that starts with c, for messages.
+// KindOf names the JSON kind that starts with c, for messages.
 func KindOf(c byte) string {
 	switch c {
 	case '{':
@@ -146,7 +146,7 @@ func KindOf(c byte) string {
 	return "invalid JSON"
 }
 
-// mismatch records that the value at the current position is not of the
+// Mismatch records that the value at the current position is not of the
 // wanted kind, and skips it.
 func (d *Decoder) Mismatch(want string) {
 	c := d.Peek()
@@ -162,7 +162,7 @@ func (d *Decoder) Mismatch(want string) {
 	d.Violate(off, "type", "expected "+want+", got "+KindOf(c))
 }
 
-// literal consumes the literal lit (true, false, null).
+// Literal consumes the literal lit (true, false, null).
 func (d *Decoder) Literal(lit string) bool {
 	if len(d.Data)-d.Pos >= len(lit) && string(d.Data[d.Pos:d.Pos+len(lit)]) == lit {
 		d.Pos += len(lit)
@@ -172,7 +172,7 @@ func (d *Decoder) Literal(lit string) bool {
 	return false
 }
 
-// null consumes a null if one comes next.
+// Null consumes a null if one comes next.
 func (d *Decoder) Null() bool {
 	if d.Peek() == 'n' {
 		return d.Literal("null")
@@ -180,7 +180,7 @@ func (d *Decoder) Null() bool {
 	return false
 }
 
-// object starts reading an object. If the value is not an object it is
+// Object starts reading an object. If the value is not an object it is
 // recorded as a type violation and skipped, and object returns false.
 func (d *Decoder) Object() bool {
 	if d.Peek() != '{' {
@@ -196,7 +196,7 @@ func (d *Decoder) Object() bool {
 	return true
 }
 
-// member advances to the next member of the object being read: it reads
+// NextMember advances to the next member of the object being read: it reads
 // the name into d.key and the colon, and returns true; or it reads the
 // closing brace and returns false. first must start true.
 func (d *Decoder) NextMember(first *bool) bool {
@@ -240,7 +240,7 @@ func (d *Decoder) NextMember(first *bool) bool {
 	return true
 }
 
-// dup records a duplicate member name as a syntax error.
+// Dup records a duplicate member name as a syntax error.
 func (d *Decoder) Dup(name string) {
 	if d.syntax == nil {
 		d.Fail("duplicate member " + Quote(name))
@@ -249,7 +249,7 @@ func (d *Decoder) Dup(name string) {
 	d.Pos = len(d.Data)
 }
 
-// array starts reading an array, like object.
+// Array starts reading an array, like Object.
 func (d *Decoder) Array() bool {
 	if d.Peek() != '[' {
 		d.Mismatch("array")
@@ -264,7 +264,7 @@ func (d *Decoder) Array() bool {
 	return true
 }
 
-// elem advances to the next element of the array being read; it returns
+// NextElem advances to the next element of the array being read; it returns
 // false after the closing bracket. first must start true.
 func (d *Decoder) NextElem(first *bool) bool {
 	c := d.Peek()
@@ -294,7 +294,7 @@ func (d *Decoder) NextElem(first *bool) bool {
 	return false
 }
 
-// string reads a string value; another kind is a type violation.
+// Str reads a string value; another kind is a type violation.
 func (d *Decoder) Str() string {
 	if d.Peek() != '"' {
 		d.Mismatch("string")
@@ -304,7 +304,7 @@ func (d *Decoder) Str() string {
 	return s
 }
 
-// stringPtr reads a string into a new variable.
+// StrPtr reads a string into a new variable.
 func (d *Decoder) StrPtr() *string {
 	if len(d.strs) == cap(d.strs) {
 		d.strs = make([]string, 0, 8)
@@ -313,7 +313,8 @@ func (d *Decoder) StrPtr() *string {
 	return &d.strs[len(d.strs)-1]
 }
 
-// str reads the string at d.pos (which is '"').
+// ReadStr reads the string at d.Pos (which is '"') and reports whether it
+// is well formed.
 func (d *Decoder) ReadStr() (string, bool) {
 	start := d.Pos + 1
 	i := start
@@ -350,7 +351,7 @@ func (d *Decoder) ReadStr() (string, bool) {
 }
 
 // scratch is room for unescaped strings that readers reuse from one
-// reading to the next (vstate.reader). A decoder that finds too little
+// reading to the next (Validator.Reader). A decoder that finds too little
 // room left allocates its own and adds its size to short; the next reading
 // starts with that much more room, so the room grows linearly with what
 // was missing and readings stop allocating.
@@ -369,7 +370,7 @@ func (r *scratch) start() []byte {
 	return r.buf[:0]
 }
 
-// strSlow unescapes a string into the scratch space.
+// StrSlow unescapes a string into the scratch space.
 func (d *Decoder) StrSlow(start int) (string, bool) {
 	data := d.Data
 	// Reserve room: the unescaped string is never longer than the escaped one.
@@ -492,7 +493,7 @@ func hex4(data []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// number reads the text of a number, checking its grammar.
+// Number reads the text of a number, checking its grammar.
 func (d *Decoder) Number() ([]byte, bool) {
 	data := d.Data
 	start := d.Pos
@@ -541,10 +542,10 @@ func (d *Decoder) Number() ([]byte, bool) {
 	return data[start:i], true
 }
 
-// isNumberStart reports whether c can start a number.
+// IsNumberStart reports whether c can start a number.
 func IsNumberStart(c byte) bool { return c == '-' || (c >= '0' && c <= '9') }
 
-// int reads an integer: any number with an integral value ("2.0" and
+// Int reads an integer: any number with an integral value ("2.0" and
 // "1e2" count), within the range of int64.
 func (d *Decoder) Int() int64 {
 	c := d.Peek()
@@ -568,7 +569,7 @@ func (d *Decoder) Int() int64 {
 	return n
 }
 
-// intPtr reads an integer into a new variable.
+// IntPtr reads an integer into a new variable.
 func (d *Decoder) IntPtr() *int64 {
 	if len(d.nums) == cap(d.nums) {
 		d.nums = make([]uint64, 0, 8)
@@ -688,14 +689,14 @@ func ParseInt(text []byte) (n int64, isInt, inRange bool) {
 	return int64(u), true, true
 }
 
-// float reads a number as a float64; one beyond float64's range is a
+// Float reads a number as a float64; one beyond float64's range is a
 // violation.
 func (d *Decoder) Float() float64 {
 	f, _, _, _ := d.FloatText()
 	return f
 }
 
-// floatText reads a number as a float64 and returns its text and offset
+// FloatText reads a number as a float64 and returns its text and offset
 // too; ok is false when it reported a mismatch, a syntax error or a number
 // beyond float64's range.
 func (d *Decoder) FloatText() (f float64, text []byte, off int, ok bool) {
@@ -717,12 +718,12 @@ func (d *Decoder) FloatText() (f float64, text []byte, off int, ok bool) {
 	return f, text, off, true
 }
 
-// floatPtr reads a number into a new variable.
+// FloatPtr reads a number into a new variable.
 func (d *Decoder) FloatPtr() *float64 {
 	return d.FloatSlot(d.Float())
 }
 
-// floatSlot stores f in the decoder's number slab and returns its address.
+// FloatSlot stores f in the decoder's number slab and returns its address.
 func (d *Decoder) FloatSlot(f float64) *float64 {
 	if len(d.nums) == cap(d.nums) {
 		d.nums = make([]uint64, 0, 8)
@@ -731,7 +732,7 @@ func (d *Decoder) FloatSlot(f float64) *float64 {
 	return (*float64)(unsafe.Pointer(&d.nums[len(d.nums)-1]))
 }
 
-// bool reads true or false.
+// Bool reads true or false.
 func (d *Decoder) Bool() bool {
 	switch d.Peek() {
 	case 't':
@@ -744,7 +745,7 @@ func (d *Decoder) Bool() bool {
 	return false
 }
 
-// boolPtr reads a boolean into a new variable.
+// BoolPtr reads a boolean into a new variable.
 func (d *Decoder) BoolPtr() *bool {
 	if len(d.bools) == cap(d.bools) {
 		d.bools = make([]bool, 0, 8)
@@ -753,7 +754,7 @@ func (d *Decoder) BoolPtr() *bool {
 	return &d.bools[len(d.bools)-1]
 }
 
-// raw returns the bytes of the next value, after checking its syntax.
+// Raw returns the bytes of the next value, after checking its syntax.
 func (d *Decoder) Raw() []byte {
 	if d.Peek() == 0 {
 		d.Fail("unexpected end of JSON input")
@@ -767,7 +768,7 @@ func (d *Decoder) Raw() []byte {
 	return d.Data[start:d.Pos:d.Pos]
 }
 
-// rawObject returns the bytes of the next value, which must be an object.
+// RawObject returns the bytes of the next value, which must be an object.
 func (d *Decoder) RawObject() []byte {
 	if d.Peek() != '{' {
 		d.Mismatch("object")
@@ -776,7 +777,7 @@ func (d *Decoder) RawObject() []byte {
 	return d.Raw()
 }
 
-// skip reads past the next value, checking its syntax, including UTF-8,
+// Skip reads past the next value, checking its syntax, including UTF-8,
 // nesting depth and duplicate member names, without recursion.
 func (d *Decoder) Skip() {
 	var sc *keyRefs
@@ -995,7 +996,7 @@ func (d *Decoder) skip(scp **keyRefs) {
 	}
 }
 
-// sub returns a decoder for trying one branch of a union at the current
+// Sub returns a decoder for trying one branch of a union at the current
 // position: it shares the data but keeps its own violations.
 func (d *Decoder) Sub() Decoder {
 	if d.grow != nil {
@@ -1004,7 +1005,7 @@ func (d *Decoder) Sub() Decoder {
 	return Decoder{Data: d.Data, Pos: d.Pos, depth: d.depth}
 }
 
-// adopt takes over the state of a sub decoder that was chosen.
+// Adopt takes over the state of a sub decoder that was chosen.
 func (d *Decoder) Adopt(s *Decoder) {
 	d.Pos, d.depth = s.Pos, s.depth
 	if s.scratch != nil {
@@ -1032,7 +1033,7 @@ func (d *Decoder) Adopt(s *Decoder) {
 	}
 }
 
-// peekMember looks ahead in the object at the current position for the
+// PeekMember looks ahead in the object at the current position for the
 // member called name and returns the offset of its value, or -1. It does not
 // move d. Syntax problems are left for the real read to report.
 func (d *Decoder) PeekMember(name string) int {
@@ -1057,7 +1058,7 @@ func (d *Decoder) PeekMember(name string) int {
 	return -1
 }
 
-// peekString returns the string value of member name of the object at the
+// PeekString returns the string value of member name of the object at the
 // current position; found is false when the member is absent or not a
 // string.
 func (d *Decoder) PeekString(name string) (value string, found bool) {
@@ -1071,7 +1072,7 @@ func (d *Decoder) PeekString(name string) (value string, found bool) {
 	return v, ok
 }
 
-// peekKeys returns a bit set of which of names (at most 64) are members of
+// PeekKeys returns a bit set of which of names (at most 64) are members of
 // the object at the current position.
 func (d *Decoder) PeekKeys(names []string) uint64 {
 	s := d.Sub()
@@ -1093,7 +1094,7 @@ func (d *Decoder) PeekKeys(names []string) uint64 {
 	return set
 }
 
-// violations turns the recorded violations into a *ValidationError,
+// Violations turns the recorded violations into a *ValidationError,
 // working out each JSON pointer from its byte offset.
 func (d *Decoder) Violations() error {
 	errs := d.Errs
@@ -1235,7 +1236,7 @@ func (w *pointerWalker) to(off int) string {
 	}
 }
 
-// floatBounds reads a number like float, and checks the bounds (empty
+// FloatBounds reads a number like Float, and checks the bounds (empty
 // when absent) exactly where float64 cannot: a number that rounds onto a
 // bound ("1.00000000000000001" for a maximum of 1) is compared by its
 // text. Values clearly inside or outside are left to Validate.
@@ -1263,7 +1264,7 @@ func (d *Decoder) FloatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaxim
 	return f
 }
 
-// floatBoundsPtr is floatBounds into a new variable.
+// FloatBoundsPtr is FloatBounds into a new variable.
 func (d *Decoder) FloatBoundsPtr(minimum, maximum, exclusiveMinimum, exclusiveMaximum string) *float64 {
 	return d.FloatSlot(d.FloatBounds(minimum, maximum, exclusiveMinimum, exclusiveMaximum))
 }

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// encoder appends JSON to buf. The first problem (a NaN, malformed raw
+// Encoder appends JSON to buf. The first problem (a NaN, malformed raw
 // JSON) is kept in err and reported when encoding ends.
 type Encoder struct {
 	Buf []byte
@@ -47,7 +47,7 @@ func (e *Encoder) Fail(msg string) {
 	}
 }
 
-// comma writes the separator before a member or element unless it is the
+// Comma writes the separator before a member or element unless it is the
 // first in its object or array.
 func (e *Encoder) Comma() {
 	if n := len(e.Buf); n > 0 {
@@ -57,21 +57,21 @@ func (e *Encoder) Comma() {
 	}
 }
 
-// name writes the member name, given already quoted and with its colon
+// Name writes the member name, given already quoted and with its colon
 // (`"name":`).
 func (e *Encoder) Name(quoted string) {
 	e.Comma()
 	e.Buf = append(e.Buf, quoted...)
 }
 
-// key writes a member name that is only known at run time.
+// Key writes a member name that is only known at run time.
 func (e *Encoder) Key(k string) {
 	e.Comma()
 	e.Str(k)
 	e.Buf = append(e.Buf, ':')
 }
 
-// string writes a quoted string, escaped as encoding/json does it, except
+// Str writes a quoted string, escaped as encoding/json does it, except
 // that <, > and & are kept as they are.
 func (e *Encoder) Str(s string) {
 	b := append(e.Buf, '"')
@@ -126,10 +126,10 @@ func (e *Encoder) Str(s string) {
 	e.Buf = append(b, '"')
 }
 
-// int writes an integer.
+// Int writes an integer.
 func (e *Encoder) Int(n int64) { e.Buf = strconv.AppendInt(e.Buf, n, 10) }
 
-// float writes a number the way encoding/json does.
+// Float writes a number the way encoding/json does.
 func (e *Encoder) Float(f float64) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		e.Fail("unsupported number " + strconv.FormatFloat(f, 'g', -1, 64))
@@ -151,7 +151,7 @@ func (e *Encoder) Float(f float64) {
 	e.Buf = b
 }
 
-// bool writes true or false.
+// Bool writes true or false.
 func (e *Encoder) Bool(v bool) {
 	if v {
 		e.Buf = append(e.Buf, "true"...)
@@ -160,10 +160,10 @@ func (e *Encoder) Bool(v bool) {
 	}
 }
 
-// null writes null.
+// Null writes null.
 func (e *Encoder) Null() { e.Buf = append(e.Buf, "null"...) }
 
-// raw writes JSON bytes as they are, after checking them; nil writes null.
+// Raw writes JSON bytes as they are, after checking them; nil writes null.
 func (e *Encoder) Raw(b []byte) {
 	if b == nil {
 		e.Null()
@@ -177,7 +177,7 @@ func (e *Encoder) Raw(b []byte) {
 	e.Buf = append(e.Buf, b...)
 }
 
-// validJSON is ValidJSON with the encoder's scratch space for the
+// ValidJSON is the function ValidJSON with the encoder's scratch space for the
 // member names it unescapes (to find duplicates), so that an encoder that
 // is reused (Validate's) allocates nothing for them.
 func (e *Encoder) ValidJSON(b []byte) bool {
@@ -194,7 +194,7 @@ func ValidJSON(b []byte) bool {
 	return d.Finish() == nil
 }
 
-// result returns the encoded bytes, or dst and the first problem.
+// Result returns the encoded bytes, or dst and the first problem.
 func (e *Encoder) Result(dst []byte) ([]byte, error) {
 	if e.Err != nil {
 		return dst, e.Err

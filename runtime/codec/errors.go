@@ -120,7 +120,7 @@ type pendingViolation struct {
 	message string
 }
 
-// vstate collects violations. The zero value is ready to use; it
+// Validator collects violations. The zero value is ready to use; it
 // allocates only when a violation is recorded.
 type Validator struct {
 	Errs []pendingViolation
@@ -140,13 +140,13 @@ type Validator struct {
 	scratch scratch
 }
 
-// encoder returns the state's encoder, emptied.
+// Encoder returns the state's encoder, emptied.
 func (s *Validator) Encoder() *Encoder {
 	s.enc.Buf, s.enc.Err = s.enc.Buf[:0], nil
 	return &s.enc
 }
 
-// encoded starts d on what the encoder wrote. A value that has no JSON
+// Encoded starts d on what the encoder wrote. A value that has no JSON
 // form (a NaN, a tuple with a hole) is a violation instead.
 func (s *Validator) Encoded(d *Decoder) bool {
 	if s.enc.Err != nil {
@@ -157,7 +157,7 @@ func (s *Validator) Encoded(d *Decoder) bool {
 	return true
 }
 
-// reader starts d on JSON that Validate only reads: its strings are
+// Reader starts d on JSON that Validate only reads: its strings are
 // unescaped into s's scratch space, which Validate reuses.
 func (s *Validator) Reader(d *Decoder, b []byte) {
 	d.Data, d.scratch, d.grow = b, s.scratch.start(), &s.scratch
@@ -165,11 +165,11 @@ func (s *Validator) Reader(d *Decoder, b []byte) {
 
 var vstatePool = sync.Pool{New: func() any { return new(Validator) }}
 
-// newVState returns an empty vstate from a pool: Validate methods hand it
-// to interface methods, which would make a stack vstate escape.
+// NewValidator returns an empty Validator from a pool: Validate methods hand
+// it to interface methods, which would make a Validator on the stack escape.
 func NewValidator() *Validator { return vstatePool.Get().(*Validator) }
 
-// newQuietVState returns an empty quiet vstate from the pool: its release
+// NewQuietValidator returns an empty quiet Validator from the pool: its Release
 // reports whether anything failed, and it records no violations.
 func NewQuietValidator() *Validator {
 	s := vstatePool.Get().(*Validator)
@@ -177,14 +177,14 @@ func NewQuietValidator() *Validator {
 	return s
 }
 
-// done returns the violations as an error and puts s back in the pool.
+// Done returns the violations as an error and puts s back in the pool.
 func (s *Validator) Done() error {
 	err := s.Err()
 	s.Release()
 	return err
 }
 
-// release empties s and puts it back in the pool; it reports whether s
+// Release empties s and puts it back in the pool; it reports whether s
 // had no violations.
 func (s *Validator) Release() bool {
 	ok := len(s.Errs) == 0 && s.fails == 0
@@ -205,10 +205,10 @@ func (s *Validator) Release() bool {
 	return ok
 }
 
-// mark returns the current number of violations.
+// Mark returns the current number of violations.
 func (s *Validator) Mark() int { return len(s.Errs) }
 
-// add records a violation at the current value.
+// Add records a violation at the current value.
 func (s *Validator) Add(keyword, message string) {
 	if s.quiet {
 		s.fails++
@@ -217,7 +217,7 @@ func (s *Validator) Add(keyword, message string) {
 	s.Errs = append(s.Errs, pendingViolation{keyword: keyword, message: message})
 }
 
-// loud reports whether s records violations; a quiet s counts the failure
+// Loud reports whether s records violations; a quiet s counts the failure
 // instead. The raw checks call it before building a message:
 // if s.loud() { s.add(keyword, "..."+x) }.
 func (s *Validator) Loud() bool {
@@ -228,7 +228,7 @@ func (s *Validator) Loud() bool {
 	return true
 }
 
-// at prefixes the violations recorded since mark with a member name.
+// At prefixes the violations recorded since mark with a member name.
 func (s *Validator) At(mark int, name string) {
 	if len(s.Errs) == mark {
 		return
@@ -240,7 +240,7 @@ func (s *Validator) At(mark int, name string) {
 	}
 }
 
-// atIndex prefixes the violations recorded since mark with an array index.
+// AtIndex prefixes the violations recorded since mark with an array index.
 func (s *Validator) AtIndex(mark, i int) {
 	if len(s.Errs) == mark {
 		return
@@ -251,7 +251,7 @@ func (s *Validator) AtIndex(mark, i int) {
 	}
 }
 
-// err returns the violations as a *ValidationError, or nil.
+// Err returns the violations as a *ValidationError, or nil.
 func (s *Validator) Err() error {
 	if len(s.Errs) == 0 {
 		return nil

@@ -117,7 +117,7 @@ func formatIsLeap(year int) bool {
 	return year%4 == 0 && (year%100 != 0 || year%400 == 0)
 }
 
-// formatDate reports whether time.Parse("2006-01-02", s) succeeds.
+// FormatDate reports whether time.Parse("2006-01-02", s) succeeds.
 func FormatDate(s string) bool {
 	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
 		return false
@@ -148,7 +148,7 @@ func FormatDate(s string) bool {
 	return day >= 1 && day <= days
 }
 
-// formatTime reports whether s is an RFC 3339 full-time (leap seconds allowed
+// FormatTime reports whether s is an RFC 3339 full-time (leap seconds allowed
 // only at 23:59:60 UTC), exactly as jsonschema/v5 decides it.
 func FormatTime(str string) bool {
 	if len(str) < 9 || str[2] != ':' || str[5] != ':' {
@@ -219,7 +219,7 @@ func FormatTime(str string) bool {
 	return true
 }
 
-// formatDateTime reports whether s is an RFC 3339 date-time.
+// FormatDateTime reports whether s is an RFC 3339 date-time.
 func FormatDateTime(s string) bool {
 	if len(s) < 20 {
 		return false
@@ -271,7 +271,7 @@ func formatUnitsIn(pattern string, units [3]byte, n int) bool {
 	return false
 }
 
-// formatDuration reports whether s is an ISO 8601 duration as accepted by
+// FormatDuration reports whether s is an ISO 8601 duration as accepted by
 // jsonschema/v5.
 func FormatDuration(s string) bool {
 	if len(s) == 0 || s[0] != 'P' {
@@ -301,7 +301,7 @@ func FormatDuration(s string) bool {
 	return ok && len(s) == 0 && formatUnitsIn("HMS", units, n)
 }
 
-// formatPeriod reports whether s is an ISO 8601 period (start/end,
+// FormatPeriod reports whether s is an ISO 8601 period (start/end,
 // start/duration or duration/end).
 func FormatPeriod(s string) bool {
 	slash := formatIndexByte(s, '/')
@@ -318,7 +318,7 @@ func FormatPeriod(s string) bool {
 // ---------------------------------------------------------------------------
 // hostname, ipv4, ipv6
 
-// formatHostname reports whether s is a host name as accepted by
+// FormatHostname reports whether s is a host name as accepted by
 // jsonschema/v5 (note: only the first label may not start with '-').
 func FormatHostname(s string) bool {
 	if len(s) > 0 && s[len(s)-1] == '.' {
@@ -353,7 +353,7 @@ func FormatHostname(s string) bool {
 	}
 }
 
-// formatIPv4 reports whether s is a dotted-quad IPv4 address as accepted by
+// FormatIPv4 reports whether s is a dotted-quad IPv4 address as accepted by
 // jsonschema/v5 (strconv.Atoi per group, so "+1" and "-0" are accepted).
 func FormatIPv4(s string) bool {
 	groups := 0
@@ -481,7 +481,7 @@ func formatNetipIPv6(s string) bool {
 	return ellipsis < 0
 }
 
-// formatIPv6 reports whether s contains ':' and net.ParseIP(s) != nil.
+// FormatIPv6 reports whether s contains ':' and net.ParseIP(s) != nil.
 func FormatIPv6(s string) bool {
 	colon := false
 	for i := 0; i < len(s); i++ {
@@ -706,13 +706,13 @@ scan:
 	return true, scheme != "", rest
 }
 
-// formatURI reports whether s is an absolute URI.
+// FormatURI reports whether s is an absolute URI.
 func FormatURI(s string) bool {
 	ok, abs, _ := formatURIParse(s)
 	return ok && abs
 }
 
-// formatURIReference reports whether s is a URI reference (no backslashes).
+// FormatURIReference reports whether s is a URI reference (no backslashes).
 func FormatURIReference(s string) bool {
 	ok, _, _ := formatURIParse(s)
 	return ok && formatIndexByte(s, '\\') < 0
@@ -858,7 +858,7 @@ func formatIsBase64(c byte) bool {
 	return formatIsAlpha(c) || formatIsDigit(c) || c == '+' || c == '/'
 }
 
-// formatByte reports whether base64.StdEncoding.DecodeString(s) succeeds.
+// FormatByte reports whether base64.StdEncoding.DecodeString(s) succeeds.
 // Like the standard decoder it ignores '\r' and '\n' everywhere and does not
 // check that unused trailing bits are zero.
 func FormatByte(s string) bool {
@@ -960,7 +960,7 @@ func formatEmailQuoted(s string) bool {
 	return false // unclosed
 }
 
-// formatEmail reports whether s is an email address as accepted by
+// FormatEmail reports whether s is an email address as accepted by
 // jsonschema/v5 (length limits, host name or bracketed IP domain, and
 // mail.ParseAddress). When the domain is a host name the only way
 // mail.ParseAddress can succeed is a bare addr-spec, which is what this
@@ -1009,7 +1009,7 @@ func FormatEmail(s string) bool {
 // ---------------------------------------------------------------------------
 // regex, json-pointer, relative-json-pointer, uuid
 
-// formatRegex reports whether regexp.Compile(s) succeeds.
+// FormatRegex reports whether regexp.Compile(s) succeeds.
 //
 // This checker allocates: it compiles the expression with the regexp package,
 // since re-implementing Go's regexp/syntax acceptance rules (nesting and size
@@ -1019,7 +1019,7 @@ func FormatRegex(s string) bool {
 	return err == nil
 }
 
-// formatJSONPointer reports whether s is a JSON Pointer (RFC 6901).
+// FormatJSONPointer reports whether s is a JSON Pointer (RFC 6901).
 func FormatJSONPointer(s string) bool {
 	if s != "" && s[0] != '/' {
 		return false
@@ -1034,7 +1034,7 @@ func FormatJSONPointer(s string) bool {
 	return true
 }
 
-// formatRelativeJSONPointer reports whether s is a Relative JSON Pointer.
+// FormatRelativeJSONPointer reports whether s is a Relative JSON Pointer.
 func FormatRelativeJSONPointer(s string) bool {
 	if s == "" {
 		return false
@@ -1052,7 +1052,7 @@ func FormatRelativeJSONPointer(s string) bool {
 	return s == "#" || FormatJSONPointer(s)
 }
 
-// formatUUID reports whether s is a UUID (8-4-4-4-12 hex digits).
+// FormatUUID reports whether s is a UUID (8-4-4-4-12 hex digits).
 func FormatUUID(s string) bool {
 	if len(s) != 36 {
 		return false

@@ -82,7 +82,7 @@ type MemberIndex struct {
 // memberScanMax is how many members the index compares one by one.
 const memberScanMax = 32
 
-// extraMember adds the member being read (d.key and its value) to m, the
+// ExtraMember adds the member being read (d.key and its value) to m, the
 // undeclared members of the object, unless m already has one of that name:
 // that is a duplicate member, which stops decoding, and extraMember returns
 // false. ix must belong to the same object and start zero.
@@ -220,7 +220,7 @@ func (k Kind) String() string {
 	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// once marks a declared member as read; a second one is a duplicate.
+// Once marks a declared member as read; a second one is a duplicate.
 func (d *Decoder) Once(bits *uint64, mask uint64) bool {
 	if *bits&mask != 0 {
 		d.Dup(d.Key)
@@ -230,7 +230,7 @@ func (d *Decoder) Once(bits *uint64, mask uint64) bool {
 	return true
 }
 
-// constString reads a member whose value must be the string want.
+// ConstString reads a member whose value must be the string want.
 func (d *Decoder) ConstString(want string) {
 	if d.Peek() != '"' {
 		d.Mismatch("string")
@@ -243,7 +243,7 @@ func (d *Decoder) ConstString(want string) {
 	}
 }
 
-// constInt reads a member whose value must be the integer want.
+// ConstInt reads a member whose value must be the integer want.
 func (d *Decoder) ConstInt(want int64) {
 	c := d.Peek()
 	off := d.Pos
@@ -260,7 +260,7 @@ func (d *Decoder) ConstInt(want int64) {
 	}
 }
 
-// constBool reads a member whose value must be want.
+// ConstBool reads a member whose value must be want.
 func (d *Decoder) ConstBool(want bool) {
 	c := d.Peek()
 	if c != 't' && c != 'f' {
@@ -273,7 +273,7 @@ func (d *Decoder) ConstBool(want bool) {
 	}
 }
 
-// constRaw reads a member whose value must equal the JSON text want.
+// ConstRaw reads a member whose value must equal the JSON text want.
 func (d *Decoder) ConstRaw(want string) {
 	d.Peek()
 	off := d.Pos
@@ -286,7 +286,7 @@ func (d *Decoder) ConstRaw(want string) {
 	}
 }
 
-// notAllowed records a member that additionalProperties: false forbids
+// NotAllowed records a member that additionalProperties: false forbids
 // and skips it.
 func (d *Decoder) NotAllowed() {
 	d.Peek()
@@ -301,7 +301,7 @@ const (
 	tagOther
 )
 
-// peekTag looks ahead for a union's discriminator member.
+// PeekTag looks ahead for a union's discriminator member.
 func (d *Decoder) PeekTag(name string) (string, int) {
 	off := d.PeekMember(name)
 	if off < 0 {
@@ -319,7 +319,7 @@ func (d *Decoder) PeekTag(name string) (string, int) {
 	return v, TagString
 }
 
-// badTag records an unknown discriminator value and skips the object.
+// BadTag records an unknown discriminator value and skips the object.
 func (d *Decoder) BadTag(member, tag, typeName, allowed string) {
 	d.Peek()
 	off := d.Pos
@@ -335,7 +335,7 @@ func (d *Decoder) BadTag(member, tag, typeName, allowed string) {
 		message: "unknown " + strconv.Quote(member) + " " + Quote(tag) + " for " + typeName + "; want one of " + allowed})
 }
 
-// missingTag records an object without its union's discriminator.
+// MissingTag records an object without its union's discriminator.
 func (d *Decoder) MissingTag(member, typeName, allowed string) {
 	d.Peek()
 	off := d.Pos
@@ -346,7 +346,7 @@ func (d *Decoder) MissingTag(member, typeName, allowed string) {
 	d.Violate(off, "required", "missing required member "+strconv.Quote(member)+" (one of "+allowed+") to tell which "+typeName+" this is")
 }
 
-// peekInteger reports whether the number at the current position has an
+// PeekInteger reports whether the number at the current position has an
 // integral value.
 func (d *Decoder) PeekInteger() bool {
 	s := d.Sub()
@@ -358,13 +358,13 @@ func (d *Decoder) PeekInteger() bool {
 	return isInt
 }
 
-// peekRaw returns the bytes of the next value without consuming it.
+// PeekRaw returns the bytes of the next value without consuming it.
 func (d *Decoder) PeekRaw() []byte {
 	s := d.Sub()
 	return s.Raw()
 }
 
-// describe names the kind of the next value for a message.
+// Describe names the kind of the next value for a message.
 func (d *Decoder) Describe() string {
 	c := d.Peek()
 	if IsNumberStart(c) {
@@ -376,7 +376,7 @@ func (d *Decoder) Describe() string {
 	return KindOf(c)
 }
 
-// trial keeps the best candidate while a union tries its branches.
+// Trial keeps the best candidate while a union tries its branches.
 type Trial struct {
 	started bool
 	valid   int // number of valid candidates so far
@@ -389,7 +389,7 @@ type Trial struct {
 	unsure bool
 }
 
-// offer considers a candidate that sd decoded, with the number of
+// Offer considers a candidate that sd decoded, with the number of
 // violations Validate found in it and its number of members the branch
 // does not name. It reports whether the candidate is the best so far: a
 // valid one beats an invalid one; then fewer unknown members win (the
@@ -423,7 +423,7 @@ func (t *Trial) Offer(sd *Decoder, violations int, extras int) bool {
 	return better
 }
 
-// finish moves d past the value as the best candidate read it.
+// Finish moves d past the value as the best candidate read it.
 func (t *Trial) Finish(d *Decoder, oneOf bool) {
 	d.Peek()
 	off := d.Pos
@@ -440,7 +440,7 @@ func (t *Trial) Finish(d *Decoder, oneOf bool) {
 	}
 }
 
-// sortSince orders the violations recorded since mark by member name, so
+// SortSince orders the violations recorded since mark by member name, so
 // that a map's violations come out in the same order every time.
 func (s *Validator) SortSince(mark int) {
 	tail := s.Errs[mark:]
@@ -452,7 +452,7 @@ func (s *Validator) SortSince(mark int) {
 	})
 }
 
-// rawDone ends a raw check: bytes that are not one JSON value are a
+// RawDone ends a raw check: bytes that are not one JSON value are a
 // violation.
 func (d *Decoder) RawDone(s *Validator) {
 	if d.Finish() != nil {
@@ -736,7 +736,7 @@ func UnmarshalAndValidate(data []byte, v interface {
 	return MergeViolations(derr, v.Validate())
 }
 
-// mergeViolations joins what decoding found with what validation adds,
+// MergeViolations joins what decoding found with what validation adds,
 // leaving out what validation says about values decoding already
 // rejected (they hold zero values) and what both found.
 func MergeViolations(decodeErr, validateErr error) error {
@@ -806,7 +806,7 @@ func missingMember(msg string) (string, bool) {
 	return name, true
 }
 
-// external decodes a value of a type mcpgen did not generate (mapped to an
+// External decodes a value of a type mcpgen did not generate (mapped to an
 // existing Go type) with encoding/json.
 func (d *Decoder) External(v any) {
 	d.Peek()
@@ -820,7 +820,7 @@ func (d *Decoder) External(v any) {
 	}
 }
 
-// external encodes a value of an existing Go type with encoding/json.
+// External encodes a value of an existing Go type with encoding/json.
 func (e *Encoder) External(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -25,7 +25,7 @@ type Eval struct {
 	more []uint64 // positions from 128 on
 }
 
-// set records position i.
+// Set records position i.
 func (e *Eval) Set(i int) {
 	if i < 128 {
 		e.bits[i>>6] |= 1 << uint(i&63)
@@ -38,7 +38,7 @@ func (e *Eval) Set(i int) {
 	e.more[w] |= 1 << uint(i&63)
 }
 
-// has reports whether position i was evaluated.
+// Has reports whether position i was evaluated.
 func (e *Eval) Has(i int) bool {
 	switch {
 	case e.All || i < e.upTo:
@@ -50,10 +50,10 @@ func (e *Eval) Has(i int) bool {
 	return w < len(e.more) && e.more[w]&(1<<uint(i&63)) != 0
 }
 
-// prefix records the positions before n.
+// Prefix records the positions before n.
 func (e *Eval) Prefix(n int) { e.upTo = max(e.upTo, n) }
 
-// merge adds what o recorded.
+// Merge adds what o recorded.
 func (e *Eval) Merge(o *Eval) {
 	e.All = e.All || o.All
 	e.upTo = max(e.upTo, o.upTo)
@@ -268,7 +268,7 @@ func UniqueItems(d *Decoder) (i, j int, ok bool) {
 	return 0, 0, false
 }
 
-// floatExact reads a number like floatBounds, and checks multipleOf on
+// FloatExact reads a number like FloatBounds, and checks multipleOf on
 // the number's text where the float64 would hide a violation: a number
 // with more digits than a float64 keeps can round onto a multiple
 // (12345678901234567890 is not a multiple of 7; its float64 is). The
@@ -285,7 +285,7 @@ func (d *Decoder) FloatExact(minimum, maximum, exclusiveMinimum, exclusiveMaximu
 	return f
 }
 
-// floatExactPtr is floatExact into a new variable.
+// FloatExactPtr is FloatExact into a new variable.
 func (d *Decoder) FloatExactPtr(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf string) *float64 {
 	return d.FloatSlot(d.FloatExact(minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf))
 }

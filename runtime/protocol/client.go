@@ -27,7 +27,7 @@ import (
 // server sends to the ClientDispatcher's method table. The generated code
 // encodes, validates and decodes the typed values around it.
 
-// clientConfig is what a generated Client tells the core.
+// ClientConfig is what a generated Client tells the core.
 type ClientConfig struct {
 	// Revision is the package's protocol version; Modern marks a revision
 	// with per-request _meta (2026-07-28).
@@ -376,7 +376,7 @@ func (c *ClientCore) negotiated() (string, bool) {
 	return c.version, c.modern
 }
 
-// protocolVersion is the negotiated protocol version.
+// ProtocolVersion is the negotiated protocol version.
 func (c *ClientCore) ProtocolVersion() string {
 	v, _ := c.negotiated()
 	return v
@@ -661,7 +661,7 @@ func (c *ClientCore) handshake(ctx context.Context, version string, clientInfo, 
 	return nil
 }
 
-// call sends a request and returns its final result: from the cache when a
+// Call sends a request and returns its final result: from the cache when a
 // fresh one is there, after as many rounds of input as the server asks for
 // (multi round-trip requests), and into the cache when its hints allow.
 func (c *ClientCore) Call(ctx context.Context, m ClientMethod, params []byte) (json.RawMessage, error) {
@@ -1123,7 +1123,7 @@ func (c *ClientCore) afterError(m *ClientMethod, params []byte, err error) {
 	}
 }
 
-// notify sends a notification (with the negotiated version's _meta, in
+// Notify sends a notification (with the negotiated version's _meta, in
 // the modern era, when params has none).
 func (c *ClientCore) Notify(ctx context.Context, method string, params []byte) error {
 	if c.closed.Load() {
@@ -1159,7 +1159,7 @@ func (c *ClientCore) notify(ctx context.Context, r *clientRequest) error {
 	})
 }
 
-// close ends the connection.
+// Close ends the connection.
 func (c *ClientCore) Close() error {
 	if c.closed.Swap(true) {
 		return nil
@@ -1299,7 +1299,7 @@ func (c *ClientCore) olderMethods(in *Core) {
 	}
 }
 
-// elicitDefaults fills the content of an accepted form elicitation with
+// ElicitDefaults fills the content of an accepted form elicitation with
 // the defaults of requestedSchema for the members it lacks
 // (client/elicitation.mdx: clients that support defaults SHOULD
 // pre-populate the form with them; SEP-1034). Any other result comes back
@@ -1376,12 +1376,12 @@ func ElicitDefaults(params, result []byte) []byte {
 	return e.Buf
 }
 
-// resultInvalid describes a result that breaks the schema.
+// ResultInvalid describes a result that breaks the schema.
 func ResultInvalid(method string, err error) error {
 	return fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), err)
 }
 
-// helloMember reads a member of the result the connection started with:
+// HelloMember reads a member of the result the connection started with:
 // capabilities, instructions, serverInfo (in a DiscoverResult, the
 // serverInfo of its _meta).
 func HelloMember(hello []byte, name string) []byte {
@@ -1394,7 +1394,7 @@ func HelloMember(hello []byte, name string) []byte {
 	return nil
 }
 
-// inputError describes why the handler gave no answer to an input
+// InputError describes why the handler gave no answer to an input
 // request.
 func InputError(handler string, err error) error {
 	switch {
@@ -1406,7 +1406,7 @@ func InputError(handler string, err error) error {
 	return err
 }
 
-// resultError checks a decoded result: err is what decoding it gave.
+// ResultError checks a decoded result: err is what decoding it gave.
 // optional names the members a server of an earlier revision leaves out
 // and the specification gives a default to (resultType: "complete";
 // ttlMs: 0; cacheScope): a result that lacks only some of them is
@@ -1455,7 +1455,7 @@ func onlyMissingOf(err error, names []string) (missing uint, ok bool) {
 	return missing, true
 }
 
-// paramsError describes params that cannot be sent.
+// ParamsError describes params that cannot be sent.
 func ParamsError(method string, err error) error {
 	return fmt.Errorf("mcp: the params of %s: %w", codec.Quote(method), err)
 }

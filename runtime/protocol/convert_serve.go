@@ -31,7 +31,7 @@ import (
 // session, and the method runs again with the answers and the
 // requestState, as a client of the package's revision would retry.
 
-// olderServe is what the generated code gives newOlderFront.
+// OlderServe is what the generated code gives newOlderFront.
 type OlderServe struct {
 	// version is the package's protocol version, put in the _meta of the
 	// requests handed to its methods.
@@ -54,7 +54,7 @@ type olderFront struct {
 	hello map[string][]byte
 }
 
-// newOlderFront returns the dispatcher that serves the clients of
+// NewOlderFront returns the dispatcher that serves the clients of
 // cfg.olders with modern's methods. A revision whose initialize result
 // cannot carry the server's capabilities or serverInfo is left out, and
 // logged.
@@ -362,22 +362,22 @@ func (f *olderFront) askClient(ctx context.Context, o *Older, sess *Session, req
 	return append(out, '}'), nil
 }
 
-// broadcastOlder sends msg, a notification, to the clients of older
-// revisions that keep accepts: the HTTP sessions of r.older, and the
+// BroadcastOlder sends msg, a notification, to the clients of older
+// revisions that keep accepts: the HTTP sessions of c.Older, and the
 // connections served by serve whose client made the initialize handshake.
-// (Clients of r's own revision hear of changes through subscriptions
+// (Clients of c's own revision hear of changes through subscriptions
 // they open.)
-func (r *Core) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
-	if r.Older == nil {
+func (c *Core) BroadcastOlder(msg []byte, keep func(*Session) bool) int {
+	if c.Older == nil {
 		return 0
 	}
-	n := r.Older.broadcast(msg, keep)
-	return n + r.broadcast(msg, func(s *Session) bool {
+	n := c.Older.broadcast(msg, keep)
+	return n + c.broadcast(msg, func(s *Session) bool {
 		return s.ProtocolVersion() != "" && (keep == nil || keep(s))
 	})
 }
 
-// newHTTPHandlerOlder is NewHTTPHandler for a dispatcher that also serves
+// NewHTTPHandlerOlder is NewHTTPHandler for a dispatcher that also serves
 // the clients of older revisions (d.older): unless opts has a Fallback of
 // its own, what the handler leaves to Fallback (a POST without
 // MCP-Protocol-Version or with an older one, a request naming a session,

@@ -201,7 +201,7 @@ func argumentAt(args []byte, path []string) []byte {
 	return v
 }
 
-// headerText is the text a primitive argument value is mirrored as: a
+// HeaderText is the text a primitive argument value is mirrored as: a
 // string as it is, an integer in decimal, a boolean as true or false. ok is
 // false for null and for values that are not primitives.
 func HeaderText(raw []byte) (s string, ok bool) {

@@ -22,7 +22,7 @@ import (
 // JSON rather than the generated types so that they work the same for
 // every such revision.
 
-// checkProtocolVersion answers a request whose params declare a protocol
+// CheckProtocolVersion answers a request whose params declare a protocol
 // version the server does not support with UnsupportedProtocolVersionError
 // (-32022). A missing version is left to params validation (-32602), as
 // the specification says for a missing required member.
@@ -53,7 +53,7 @@ func RequireClientCapabilities(required json.RawMessage) error {
 	return &jsonrpc.RPCError{Code: spec.CodeMissingRequiredClientCapability, Message: "the request needs client capabilities it did not declare: " + string(required), Data: data}
 }
 
-// inputRequestCapabilities checks the inputRequests of an
+// InputRequestCapabilities checks the inputRequests of an
 // InputRequiredResult (as JSON) against the client capabilities declared
 // in the request's params and returns RequireClientCapabilities for what
 // is missing, or nil. The specification forbids asking a client for input
@@ -229,7 +229,7 @@ func canonicalJSON(raw []byte) string {
 	return string(out)
 }
 
-// InputRequiredError carries an InputRequiredResult (as JSON) back from a
+// InputRequired carries an InputRequiredResult (as JSON) back from a
 // handler; see NeedInput.
 type InputRequired struct {
 	Result jsonrpc.Result
@@ -237,7 +237,7 @@ type InputRequired struct {
 
 func (e *InputRequired) Error() string { return "the request needs more input from the client" }
 
-// asInputRequired reports whether err carries an input-required result.
+// AsInputRequired reports whether err carries an input-required result.
 func AsInputRequired(err error) (jsonrpc.Result, bool) {
 	var ir *InputRequired
 	if errors.As(err, &ir) {
@@ -258,7 +258,7 @@ func TTL(ms int64) time.Duration {
 	return time.Duration(ms) * time.Millisecond
 }
 
-// rejectInitialize answers the legacy initialize request on a server that
+// RejectInitialize answers the legacy initialize request on a server that
 // only speaks revisions without a handshake: the specification asks such a
 // server to name the versions it supports, the only diagnostic a legacy
 // client can show (basic/versioning.mdx). A legacy client gets
@@ -286,7 +286,7 @@ func RejectInitialize(params []byte, supported []string) error {
 		Data:    data}
 }
 
-// checkInputRequired enforces what the schema cannot say: an
+// CheckInputRequired enforces what the schema cannot say: an
 // InputRequiredResult carries inputRequests or requestState (basic/patterns/mrtr).
 func CheckInputRequired(result []byte) error {
 	if codec.Lookup(result, "inputRequests") == nil && codec.Lookup(result, "requestState") == nil {
@@ -295,7 +295,7 @@ func CheckInputRequired(result []byte) error {
 	return nil
 }
 
-// onlyMissing reports whether err is a *ValidationError whose one
+// OnlyMissing reports whether err is a *ValidationError whose one
 // violation is that the top-level object lacks the member name.
 func OnlyMissing(err error, name string) bool {
 	var ve *codec.ValidationError
@@ -306,7 +306,7 @@ func OnlyMissing(err error, name string) bool {
 	return v.Pointer == "" && v.Keyword == "required" && v.Message == "missing required member "+strconv.Quote(name)
 }
 
-// resultKind reads the resultType of a result: "complete" (also when
+// ResultKind reads the resultType of a result: "complete" (also when
 // absent: a server of an earlier revision) or "input_required" (where the
 // method allows it). Any other value is an error: the specification says a
 // client must treat an unrecognized resultType as invalid.

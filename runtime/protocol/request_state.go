@@ -248,12 +248,12 @@ func paramError(pointer, keyword, reason string) error {
 	return &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid params: " + pointer + ": " + reason, Data: data}
 }
 
-// sealState replaces the requestState of an InputRequiredResult: see seal.
-func (r *Core) SealState(ctx context.Context, method string, params, result []byte) (string, error) {
-	return r.State.seal(ctx, method, params, result)
+// SealState replaces the requestState of an InputRequiredResult: see seal.
+func (c *Core) SealState(ctx context.Context, method string, params, result []byte) (string, error) {
+	return c.State.seal(ctx, method, params, result)
 }
 
-// openState checks the retry of a multi round-trip request before its
+// OpenState checks the retry of a multi round-trip request before its
 // handler runs: the requestState must be a token this server (or a replica
 // with the same keys) issued for this method, params and principal, and
 // not expired; each input response must be a valid answer to the input
@@ -261,7 +261,7 @@ func (r *Core) SealState(ctx context.Context, method string, params, result []by
 // it had none) and the inputResponses keys that no input request asked for,
 // which the handler does not get. inputResponses without a requestState
 // reach the handler as the schema let them through, with no state.
-func (r *Core) OpenState(ctx context.Context, method string, params []byte) (state *string, drop []string, err error) {
+func (c *Core) OpenState(ctx context.Context, method string, params []byte) (state *string, drop []string, err error) {
 	rs := codec.Lookup(params, "requestState")
 	ir := codec.Lookup(params, "inputResponses")
 	var responses map[string][]byte
@@ -276,7 +276,7 @@ func (r *Core) OpenState(ctx context.Context, method string, params []byte) (sta
 		return nil, nil, nil
 	}
 	token, _ := HeaderText(rs)
-	st, reason := r.State.open(ctx, token, method, params)
+	st, reason := c.State.open(ctx, token, method, params)
 	if st == nil {
 		return nil, nil, paramError("/params/requestState", "requestState", reason)
 	}
@@ -291,7 +291,7 @@ func (r *Core) OpenState(ctx context.Context, method string, params []byte) (sta
 			drop = append(drop, k)
 			continue
 		}
-		if err := r.checkAnswer(in, k, responses[k]); err != nil {
+		if err := c.checkAnswer(in, k, responses[k]); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -302,10 +302,10 @@ func (r *Core) OpenState(ctx context.Context, method string, params []byte) (sta
 // asked for in: it must be a valid result of the request's method and, for
 // an accepted form elicitation, match the requestedSchema. A failure is
 // invalid params (-32602) pointing into params.inputResponses.
-func (r *Core) checkAnswer(in sealedInput, k string, raw []byte) error {
+func (c *Core) checkAnswer(in sealedInput, k string, raw []byte) error {
 	at := "/params/inputResponses/" + codec.EscapePointer(k)
-	if r.CheckInput != nil {
-		if err := r.CheckInput(in.Method, raw); err != nil {
+	if c.CheckInput != nil {
+		if err := c.CheckInput(in.Method, raw); err != nil {
 			var ve *codec.ValidationError
 			if errors.As(err, &ve) {
 				vs, data := jsonrpc.ViolationsUnder(at, ve)

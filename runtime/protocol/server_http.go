@@ -953,7 +953,7 @@ var (
 	errNoStream = errors.New("mcp: the client does not accept text/event-stream; notifications cannot reach it")
 )
 
-// notify sends a notification as an event of the response stream,
+// Notify sends a notification as an event of the response stream,
 // starting the stream at the first one.
 func (x *httpExchange) Notify(msg []byte) error {
 	x.mu.Lock()

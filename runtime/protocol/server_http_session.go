@@ -123,7 +123,7 @@ func (st *sessionStore) ownerOf(r *http.Request) sessionOwner {
 	return o
 }
 
-// newSessionHTTPHandler returns the HTTP handler of a revision with the
+// NewSessionHTTPHandler returns the HTTP handler of a revision with the
 // initialize handshake: with sessions, unless opts.Stateless.
 func NewSessionHTTPHandler(d *Core, opts HTTPOptions, revision string) *HTTPHandler {
 	h := NewHTTPHandler(d, opts)
@@ -914,7 +914,7 @@ func (x *sessionExchange) cancelled() bool {
 	return x.cancelledLocked()
 }
 
-// notify sends a message about the request on its response stream,
+// Notify sends a message about the request on its response stream,
 // starting the stream if need be. A client that takes JSON only gets it
 // on the session's GET stream instead.
 func (x *sessionExchange) Notify(msg []byte) error {
@@ -972,7 +972,7 @@ func (x *sessionExchange) finish(resp []byte) {
 	x.signal()
 }
 
-// closeStream is CloseSSEStream.
+// CloseStream is CloseSSEStream.
 func (x *sessionExchange) CloseStream(retry time.Duration) error {
 	hs := x.hs
 	hs.mu.Lock()

@@ -378,19 +378,19 @@ type sessionSet struct {
 	m  map[*Session]struct{}
 }
 
-func (r *Core) addSession(s *Session) {
-	r.sessions.mu.Lock()
-	if r.sessions.m == nil {
-		r.sessions.m = map[*Session]struct{}{}
+func (c *Core) addSession(s *Session) {
+	c.sessions.mu.Lock()
+	if c.sessions.m == nil {
+		c.sessions.m = map[*Session]struct{}{}
 	}
-	r.sessions.m[s] = struct{}{}
-	r.sessions.mu.Unlock()
+	c.sessions.m[s] = struct{}{}
+	c.sessions.mu.Unlock()
 }
 
-func (r *Core) removeSession(s *Session) {
-	r.sessions.mu.Lock()
-	delete(r.sessions.m, s)
-	r.sessions.mu.Unlock()
+func (c *Core) removeSession(s *Session) {
+	c.sessions.mu.Lock()
+	delete(c.sessions.m, s)
+	c.sessions.mu.Unlock()
 	s.doneOnce.Do(func() { close(s.done) })
 }
 
@@ -404,24 +404,24 @@ func (s *Session) Started() time.Time { return s.started }
 func (s *Session) Done() <-chan struct{} { return s.done }
 
 // broadcast sends msg, a notification, to every session that keep accepts,
-// through r's middleware (a sent notification, on the session), and
+// through c's middleware (a sent notification, on the session), and
 // returns how many it reached.
-func (r *Core) broadcast(msg []byte, keep func(*Session) bool) int {
-	r.sessions.mu.Lock()
-	list := make([]*Session, 0, len(r.sessions.m))
-	for s := range r.sessions.m {
+func (c *Core) broadcast(msg []byte, keep func(*Session) bool) int {
+	c.sessions.mu.Lock()
+	list := make([]*Session, 0, len(c.sessions.m))
+	for s := range c.sessions.m {
 		if keep == nil || keep(s) {
 			list = append(list, s)
 		}
 	}
-	r.sessions.mu.Unlock()
+	c.sessions.mu.Unlock()
 	n := 0
 	for _, s := range list {
 		var err error
-		if r.mw == nil {
+		if c.mw == nil {
 			err = s.peer.Send(msg)
 		} else {
-			err = notifyMessage(context.Background(), r.mw, s, nil, msg, s.peer.Send)
+			err = notifyMessage(context.Background(), c.mw, s, nil, msg, s.peer.Send)
 		}
 		if err == nil {
 			n++
@@ -430,57 +430,57 @@ func (r *Core) broadcast(msg []byte, keep func(*Session) bool) int {
 	return n
 }
 
-// notifyResourceUpdated sends notifications/resources/updated for uri to
+// NotifyResourceUpdated sends notifications/resources/updated for uri to
 // every session subscribed to it.
-func (r *Core) NotifyResourceUpdated(uri string) int {
-	return r.broadcast(ResourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
+func (c *Core) NotifyResourceUpdated(uri string) int {
+	return c.broadcast(ResourceUpdatedJSON(uri), func(s *Session) bool { return s.Subscribed(uri) })
 }
 
-// Announce sends a change of a Server's sets to the sessions r serves
+// Announce sends ch, a change of a Server's sets, to the sessions c serves
 // that hear of changes on their session: a list_changed notification to
-// every one, an update of c.URI to those subscribed to it. In a revision
+// every one, an update of ch.URI to those subscribed to it. In a revision
 // with per-request _meta (Modern) those are the clients of the older
-// revisions (r.Older); clients of r's own revision hear of changes
+// revisions (c.Older); clients of c's own revision hear of changes
 // through the subscriptions/listen streams they open.
-func (r *Core) Announce(c Change) {
+func (c *Core) Announce(ch Change) {
 	var msg []byte
 	var keep func(*Session) bool
-	if c.URI != "" {
-		msg = ResourceUpdatedJSON(c.URI)
-		keep = func(s *Session) bool { return s.Subscribed(c.URI) }
+	if ch.URI != "" {
+		msg = ResourceUpdatedJSON(ch.URI)
+		keep = func(s *Session) bool { return s.Subscribed(ch.URI) }
 	} else {
-		b, err := NotificationJSON(c.Method, nil)
+		b, err := NotificationJSON(ch.Method, nil)
 		if err != nil {
 			return
 		}
 		msg = b
 	}
-	if r.Modern {
-		r.BroadcastOlder(msg, keep)
+	if c.Modern {
+		c.BroadcastOlder(msg, keep)
 		return
 	}
-	r.broadcast(msg, keep)
+	c.broadcast(msg, keep)
 }
 
-// resourceUpdatedJSON is notifications/resources/updated for uri.
+// ResourceUpdatedJSON is notifications/resources/updated for uri.
 func ResourceUpdatedJSON(uri string) []byte {
 	msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`), nil...)
 	msg = jsonrpc.AppendQuoted(msg, uri)
 	return append(msg, "}}"...)
 }
 
-// broadcastJSON sends a notification to every session.
-func (r *Core) BroadcastJSON(method string, params interface {
+// BroadcastJSON sends a notification to every session.
+func (c *Core) BroadcastJSON(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) (int, error) {
 	msg, err := NotificationJSON(method, params)
 	if err != nil {
 		return 0, err
 	}
-	return r.broadcast(msg, nil), nil
+	return c.broadcast(msg, nil), nil
 }
 
-// notificationJSON encodes a notification; params may be nil.
+// NotificationJSON encodes a notification; params may be nil.
 func NotificationJSON(method string, params interface {
 	AppendJSON([]byte) ([]byte, error)
 }) ([]byte, error) {

@@ -100,7 +100,7 @@ func ClientSupportsTasks(ctx context.Context) bool {
 	return ri != nil && clientHasExtension(ri.Params, TasksExtension)
 }
 
-// withExtension returns extensions (server capabilities) with the
+// WithExtension returns extensions (server capabilities) with the
 // extension id in it, adding id with empty settings to a copy when it is
 // missing.
 func WithExtension[M ~map[string]V, V ~[]byte](extensions M, id string) M {

@@ -131,18 +131,18 @@ func (taskNotifier) Progress(float64) error {
 	return errors.New("mcp: SendProgress: a task has no response stream")
 }
 
-// attachTasks makes s the task store of r: it serves tasks/get,
+// AttachTasks makes s the task store of c: it serves tasks/get,
 // tasks/update and tasks/cancel, mirrors their taskId in the Mcp-Name
 // header, and lets handlers answer the methods in finish with a task.
 // finish completes a method's result as the dispatcher does before sending
 // it (serverInfo, resultType, validation); serverInfo is the Implementation
 // results carry in _meta, as JSON, or nil.
-func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) (jsonrpc.Result, error), serverInfo []byte) {
-	if s.d != nil && s.d != r {
+func (c *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) (jsonrpc.Result, error), serverInfo []byte) {
+	if s.d != nil && s.d != c {
 		panic("mcp: ServerOptions.Tasks: the TaskStore already serves another dispatcher")
 	}
-	s.d = r
-	s.principal = r.State.principal
+	s.d = c
+	s.principal = c.State.principal
 	s.finish = finish
 	if serverInfo != nil {
 		s.meta = append(append([]byte(`"_meta":{"io.modelcontextprotocol/serverInfo":`), serverInfo...), '}')
@@ -152,13 +152,13 @@ func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) 
 		spec.MethodTasksUpdate: s.serveUpdate,
 		spec.MethodTasksCancel: s.serveCancel,
 	}
-	r.NameParams = map[string]string{}
+	c.NameParams = map[string]string{}
 	for name, fn := range methods {
-		if _, ok := r.Methods[name]; ok {
+		if _, ok := c.Methods[name]; ok {
 			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " is served by ServerOptions.Tasks")
 		}
-		r.Methods[name] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
-			if err := CheckProtocolVersion(params, r.Versions); err != nil {
+		c.Methods[name] = &jsonrpc.Method{Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+			if err := CheckProtocolVersion(params, c.Versions); err != nil {
 				return nil, err
 			}
 			res, err := fn(ctx, params)
@@ -167,9 +167,9 @@ func (r *Core) AttachTasks(s *taskStore, finish map[string]func(jsonrpc.Result) 
 			}
 			return jsonrpc.RawResult(res), nil
 		}}
-		r.NameParams[name] = "taskId"
+		c.NameParams[name] = "taskId"
 	}
-	r.tasks = s
+	c.tasks = s
 }
 
 // taskCreated carries a CreateTaskResult from a handler to the dispatcher,
@@ -195,7 +195,7 @@ func (tc *taskCreated) AnswerFor(ri *jsonrpc.RequestInfo) (jsonrpc.Result, bool)
 // serving a request, when it has one.
 type taskStoreKey struct{}
 
-// runAsTask makes a task of the request ctx belongs to, which must be of
+// RunAsTask makes a task of the request ctx belongs to, which must be of
 // method, and runs fn for it in a goroutine of its own. It returns the
 // error the handler returns so that the dispatcher answers with the
 // CreateTaskResult: the task exists by then (a tasks/get finds it).
@@ -843,7 +843,7 @@ func waitingMessage(keys []string) string {
 	return "waiting for input: " + strings.Join(keys, ", ")
 }
 
-// awaitTaskInput asks the client for input on behalf of the task ctx
+// AwaitTaskInput asks the client for input on behalf of the task ctx
 // belongs to: the task shows the requests (a JSON object of input requests
 // by key) in tasks/get with status input_required until tasks/update has
 // answered them all, and the answers come back as a JSON object by key.

@@ -30,7 +30,7 @@ func ToolCodec[T any](tool string, output bool) *typeschema.Codec {
 	return c
 }
 
-// setToolSchema fills dst (a tool's empty inputSchema or outputSchema)
+// SetToolSchema fills dst (a tool's empty inputSchema or outputSchema)
 // with the schema of c, or panics if dst is not empty or cannot hold it.
 func SetToolSchema(tool, member string, dst interface{ UnmarshalJSON([]byte) error }, c *typeschema.Codec) {
 	if !reflect.ValueOf(dst).Elem().IsZero() {
@@ -77,7 +77,7 @@ func argumentsMessage(tool string, err error) string {
 	return b.String()
 }
 
-// callTool runs a typed tool: it decodes args into an In (arguments the
+// CallTool runs a typed tool: it decodes args into an In (arguments the
 // schema refuses are answered with failed, a tool execution error, as
 // tools.mdx asks), runs the tool, and maps what it returns. An error that
 // is an *jsonrpc.RPCError, NeedInput's or the context's stays an error (a protocol
@@ -119,7 +119,7 @@ func toolProtocolError(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// structuredResult encodes a tool's structured result, or returns an
+// StructuredResult encodes a tool's structured result, or returns an
 // internal error: a result the output schema refuses is not sent.
 func StructuredResult(c *typeschema.Codec, tool string, v any) ([]byte, error) {
 	b, err := c.Encode(v)
@@ -182,6 +182,6 @@ func (s *ToolSet[T, P, R]) Call(ctx context.Context, name string, p *P) (*R, err
 	return call(ctx, p)
 }
 
-// errToolsCursor answers a tools/list cursor: a Tools lists every tool on
+// ErrToolsCursor answers a tools/list cursor: a Tools lists every tool on
 // one page, so no cursor is valid (pagination.mdx: invalid params).
 var ErrToolsCursor = &jsonrpc.RPCError{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor: this server lists all its tools on one page"}

@@ -348,9 +348,9 @@ func (v *AgentExtension) GetRequired() bool {
 	return *v.Required
 }
 
-// Declares a combination of a target URL and a transport protocol for interacting with the
-// agent. This allows agents to expose the same functionality over multiple transport
-// mechanisms.
+// AgentInterface declares a combination of a target URL and a transport protocol for
+// interacting with the agent. This allows agents to expose the same functionality over
+// multiple transport mechanisms.
 type AgentInterface struct {
 	// The transport protocol supported at this URL.
 	Transport string `json:"transport"`
@@ -3532,7 +3532,7 @@ type TextPart struct {
 	Extra Members `json:"-"`
 }
 
-// Supported A2A transport protocols.
+// TransportProtocol holds supported A2A transport protocols.
 type TransportProtocol string
 
 // The values of TransportProtocol.

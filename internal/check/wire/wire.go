@@ -113,7 +113,8 @@ type envelope struct {
 	Error  json.RawMessage `json:"error"`
 }
 
-// kind of a message: 'q' request, 'n' notification, 'r' response, 0 none.
+// parseEnvelope reads what routes msg, and the kind of message it is:
+// 'q' request, 'n' notification, 'r' response, 0 none.
 func parseEnvelope(msg []byte) (envelope, byte) {
 	var e envelope
 	if len(msg) == 0 || msg[0] != '{' || json.Unmarshal(msg, &e) != nil {
