@@ -14,6 +14,8 @@ func serveOptionFields() []jen.Code {
 		jen.Id("MaxInFlight").Int(),
 		jen.Comment(commentText("MaxBufferedBytes bounds the messages Serve holds on one connection (read, and\nwaiting or being handled; each counts its size plus 256 bytes): once they\nreach it, Serve stops reading until some finish. 0 means 16 MiB.")),
 		jen.Id("MaxBufferedBytes").Int(),
+		jen.Comment(commentText("MaxResultBytes bounds the response to one request (the whole JSON-RPC\nmessage) the dispatcher sends, on any transport: a longer result is not sent.\nA tools/call is answered with a tool error (isError) that says so instead,\nany other request with an internal error. 0 means 64 MiB (MaxMessageSize,\nwhat a peer that reads with the default limit takes); a negative value means\nno limit.")),
+		jen.Id("MaxResultBytes").Int(),
 	}
 }
 
@@ -23,6 +25,7 @@ func serveLimitsValue() jen.Code {
 		jen.Id("Grace").Op(":").Id("opts").Dot("ShutdownGrace"),
 		jen.Id("MaxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
 		jen.Id("MaxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),
+		jen.Id("MaxResult").Op(":").Id("opts").Dot("MaxResultBytes"),
 		jen.Id("RequestTimeout").Op(":").Id("opts").Dot("RequestTimeout"),
 	)
 }

@@ -129,6 +129,24 @@ type Limits struct {
 	// RequestTimeout bounds a request sent to the peer; zero means
 	// DefaultRequestTimeout, negative no limit.
 	RequestTimeout time.Duration
+	// MaxResult bounds the response to a request (the whole message, in
+	// bytes) that carries a result, on any transport: a longer one is not
+	// sent, the request is answered with what Dispatcher.TooLarge gives
+	// or an internal error. Zero means MaxMessageSize (what a peer that
+	// reads with the default limit takes); negative, no limit.
+	MaxResult int
+}
+
+// ResultLimit is MaxResult with its default: the most bytes a response
+// with a result may have, or 0 for no limit.
+func (l Limits) ResultLimit() int {
+	switch {
+	case l.MaxResult == 0:
+		return MaxMessageSize
+	case l.MaxResult < 0:
+		return 0
+	}
+	return l.MaxResult
 }
 
 // WithDefaults returns l with the defaults in place of zero values.
