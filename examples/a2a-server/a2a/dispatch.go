@@ -273,10 +273,9 @@ type ServerOptions struct {
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
 	// MaxResultBytes bounds the response to one request (the whole JSON-RPC message) the
-	// dispatcher sends, on any transport: a longer result is not sent. A tools/call is answered
-	// with a tool error (isError) that says so instead, any other request with an internal
-	// error. 0 means 64 MiB (MaxMessageSize, what a peer that reads with the default limit
-	// takes); a negative value means no limit.
+	// dispatcher sends, on any transport: a longer result is not sent, the request is answered
+	// with an internal error instead. 0 means 64 MiB (MaxMessageSize, what a peer that reads
+	// with the default limit takes); a negative value means no limit.
 	MaxResultBytes int
 	// RequestTimeout bounds how long a request sent to the peer (SendRequest, Session.Request)
 	// waits for its response; then notifications/cancelled tells the peer, and the call fails
