@@ -688,7 +688,10 @@ type Params interface {
 }
 
 // DecodeParams decodes and validates a request's params; failures are
-// invalid params (-32602) with the violations as data.
+// invalid params (-32602) with the violations as data. A member of params
+// that spells one its type declares in another case ("Name" for "name"),
+// which a peer that matches names case-insensitively would read as the
+// declared member, is invalid params too, whatever else is wrong.
 func DecodeParams(raw []byte, p Params, required bool) error {
 	if raw == nil {
 		if !required {
@@ -699,7 +702,11 @@ func DecodeParams(raw []byte, p Params, required bool) error {
 		}{[]codec.Violation{{Pointer: "", Keyword: "required", Message: `missing required member "params"`}}})
 		return &RPCError{Code: CodeInvalidParams, Message: `invalid params: missing required member "params"`, Data: data}
 	}
-	if err := CheckValue(raw, p); err != nil {
+	err := CheckValue(raw, p)
+	if member, name := foldedParamsMember(p); member != "" {
+		return foldedParamsError(member, name)
+	}
+	if err != nil {
 		return InvalidParams(err)
 	}
 	return nil
