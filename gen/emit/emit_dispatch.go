@@ -365,7 +365,7 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	if e.pkg.MCP {
 		fields = append(fields, e.middlewareOptionField(s.Dir == ir.ClientToServer))
 	}
-	fields = append(fields, serveOptionFields()...)
+	fields = append(fields, serveOptionFields(e.pkg.MCP)...)
 	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
 	if s.Dir == ir.ServerToClient {
 		fields = append(fields, e.clientOptionFields(p)...)

@@ -458,6 +458,12 @@ type ServerOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// MaxResultBytes bounds the response to one request (the whole JSON-RPC message) the
+	// dispatcher sends, on any transport: a longer result is not sent. A tools/call is answered
+	// with a tool error (isError) that says so instead, any other request with an internal
+	// error. 0 means 64 MiB (MaxMessageSize, what a peer that reads with the default limit
+	// takes); a negative value means no limit.
+	MaxResultBytes int
 	// RequestTimeout bounds how long a request sent to the peer (SendRequest, Session.Request)
 	// waits for its response; then notifications/cancelled tells the peer, and the call fails
 	// with an error wrapping context.DeadlineExceeded. A shorter deadline of the call's context
@@ -483,7 +489,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: false, Versions: opts.SupportedVersions}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: false, Versions: opts.SupportedVersions}
 	d.rpc.Init()
 	d.rpc.AddExtensions(opts.ExtensionMethods)
 	attachServer(d)
@@ -1035,6 +1041,12 @@ type ClientOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// MaxResultBytes bounds the response to one request (the whole JSON-RPC message) the
+	// dispatcher sends, on any transport: a longer result is not sent. A tools/call is answered
+	// with a tool error (isError) that says so instead, any other request with an internal
+	// error. 0 means 64 MiB (MaxMessageSize, what a peer that reads with the default limit
+	// takes); a negative value means no limit.
+	MaxResultBytes int
 	// RequestTimeout bounds how long a request sent to the peer waits for its response; then
 	// notifications/cancelled tells the peer, and the call fails with an error wrapping
 	// context.DeadlineExceeded. A shorter deadline of the call's context wins. 0 means 5
@@ -1070,7 +1082,7 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}, Middleware: protocol.Chain(opts.Middleware...)}
+	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}, Middleware: protocol.Chain(opts.Middleware...)}
 	d.rpc.Init()
 	return d
 }

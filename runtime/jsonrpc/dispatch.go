@@ -195,7 +195,8 @@ type Dispatcher struct {
 	// OmitUnknownID leaves the id out of an error response to a message
 	// whose id could not be read, instead of writing null.
 	OmitUnknownID bool
-	// Limits bound the connections served by Serve.
+	// Limits bound the connections served by Serve, and (MaxResult) the
+	// responses the dispatcher sends on any transport.
 	Limits Limits
 	// Cancel is the notification that cancels a request, and CancelID the
 	// member of its params that names the request ("" for none): Serve
@@ -219,6 +220,12 @@ type Dispatcher struct {
 	// how a protocol on top runs its middleware (protocol.Middleware).
 	// Responses, and messages that are not valid JSON-RPC, never reach it.
 	Around func(ctx context.Context, s *Serving) (Result, error)
+	// TooLarge, if set, gives what a request whose response would be
+	// longer than Limits.MaxResult bytes is answered with instead of
+	// result, which is longer than max, what the envelope leaves: a
+	// result (MCP's tools/call: a tool error that says so), or nil for
+	// the internal error the dispatcher answers with otherwise.
+	TooLarge func(env *Envelope, result []byte, max int) Result
 }
 
 // Handle processes one message (or batch) and returns the response bytes,
@@ -452,13 +459,46 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","id":`...)
 	e.Buf = append(e.Buf, env.ID...)
 	e.Buf = append(e.Buf, `,"result":`...)
+	start := len(e.Buf)
 	res.EncodeJSON(&e)
 	e.Buf = append(e.Buf, '}')
 	if e.Err != nil {
 		return d.ErrorResponse(env.ID, CodeInternalError, "internal error: cannot encode the result: "+e.Err.Error(), nil)
 	}
+	if max := d.Limits.ResultLimit(); max > 0 && len(e.Buf) > max {
+		// The result's own bound is what the envelope leaves of max.
+		result := e.Buf[start : len(e.Buf)-1]
+		resp := d.tooLarge(&env, result, max-(len(e.Buf)-len(result)), max)
+		if resp == nil {
+			return d.ErrorResponse(env.ID, CodeInternalError, "internal error: the response is "+strconv.Itoa(len(e.Buf))+" bytes long; this server sends at most "+strconv.Itoa(max), nil)
+		}
+		e.Buf = resp
+	}
 	if d.Protocol != nil {
 		d.Protocol.After(mctx, d, peer, &env, e.Buf)
+	}
+	return e.Buf
+}
+
+// tooLarge returns the response that answers env instead of one whose
+// result (longer than resultMax) makes it longer than max, or nil:
+// TooLarge's result, if it gives one within max bytes.
+func (d *Dispatcher) tooLarge(env *Envelope, result []byte, resultMax, max int) []byte {
+	if d.TooLarge == nil {
+		return nil
+	}
+	res := d.TooLarge(env, result, resultMax)
+	if res == nil {
+		return nil
+	}
+	e := codec.Encoder{Buf: make([]byte, 0, 256)}
+	e.Buf = append(e.Buf, `{"jsonrpc":"2.0","id":`...)
+	e.Buf = append(e.Buf, env.ID...)
+	e.Buf = append(e.Buf, `,"result":`...)
+	res.EncodeJSON(&e)
+	e.Buf = append(e.Buf, '}')
+	if e.Err != nil || len(e.Buf) > max {
+		return nil
 	}
 	return e.Buf
 }
@@ -648,7 +688,10 @@ type Params interface {
 }
 
 // DecodeParams decodes and validates a request's params; failures are
-// invalid params (-32602) with the violations as data.
+// invalid params (-32602) with the violations as data. A member of params
+// that spells one its type declares in another case ("Name" for "name"),
+// which a peer that matches names case-insensitively would read as the
+// declared member, is invalid params too, whatever else is wrong.
 func DecodeParams(raw []byte, p Params, required bool) error {
 	if raw == nil {
 		if !required {
@@ -659,7 +702,11 @@ func DecodeParams(raw []byte, p Params, required bool) error {
 		}{[]codec.Violation{{Pointer: "", Keyword: "required", Message: `missing required member "params"`}}})
 		return &RPCError{Code: CodeInvalidParams, Message: `invalid params: missing required member "params"`, Data: data}
 	}
-	if err := CheckValue(raw, p); err != nil {
+	err := CheckValue(raw, p)
+	if member, name := foldedParamsMember(p); member != "" {
+		return foldedParamsError(member, name)
+	}
+	if err != nil {
 		return InvalidParams(err)
 	}
 	return nil

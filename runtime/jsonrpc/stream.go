@@ -129,6 +129,24 @@ type Limits struct {
 	// RequestTimeout bounds a request sent to the peer; zero means
 	// DefaultRequestTimeout, negative no limit.
 	RequestTimeout time.Duration
+	// MaxResult bounds the response to a request (the whole message, in
+	// bytes) that carries a result, on any transport: a longer one is not
+	// sent, the request is answered with what Dispatcher.TooLarge gives
+	// or an internal error. Zero means MaxMessageSize (what a peer that
+	// reads with the default limit takes); negative, no limit.
+	MaxResult int
+}
+
+// ResultLimit is MaxResult with its default: the most bytes a response
+// with a result may have, or 0 for no limit.
+func (l Limits) ResultLimit() int {
+	switch {
+	case l.MaxResult == 0:
+		return MaxMessageSize
+	case l.MaxResult < 0:
+		return 0
+	}
+	return l.MaxResult
 }
 
 // WithDefaults returns l with the defaults in place of zero values.
@@ -713,10 +731,23 @@ func valueEnd(b []byte, start int) int {
 
 // readLine reads one line without its newline, up to MaxMessageSize.
 func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
+	return readLineMax(r, MaxMessageSize)
+}
+
+// readLineMax reads one line without its newline, of at most max bytes
+// (the newline apart). A line that fits in r's buffer costs one copy; a
+// longer one is gathered in pieces that double up to 4 MiB and joined
+// once, so it costs at most about twice its length in allocations, and
+// a line above max at most max (plus a piece), after which the rest of
+// it is read and dropped without allocating.
+func readLineMax(r *bufio.Reader, max int) ([]byte, error) {
+	chunk, err := r.ReadSlice('\n')
+	var g lineGather
 	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > MaxMessageSize {
+		if err == nil {
+			chunk = chunk[:len(chunk)-1] // the newline
+		}
+		if g.total+len(chunk) > max {
 			// Drop the rest of the oversized line.
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
@@ -726,14 +757,47 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 			}
 			return nil, ErrTooLong
 		}
-		line = append(line, chunk...)
-		switch {
-		case err == nil:
-			return line[:len(line)-1], nil
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		default:
-			return line, err
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			if g.bufs == nil {
+				// The common case: the line was in r's buffer.
+				return append([]byte(nil), chunk...), err
+			}
+			g.add(chunk)
+			return g.join(), err
 		}
+		g.add(chunk)
+		chunk, err = r.ReadSlice('\n')
 	}
+}
+
+// lineGather collects the pieces of a long line: buffers that double from
+// 64 KiB up to 4 MiB, joined once at the end.
+type lineGather struct {
+	bufs  [][]byte
+	total int
+}
+
+func (g *lineGather) add(p []byte) {
+	g.total += len(p)
+	for len(p) > 0 {
+		if n := len(g.bufs); n == 0 || len(g.bufs[n-1]) == cap(g.bufs[n-1]) {
+			size := 64 << 10
+			if n > 0 {
+				size = min(2*cap(g.bufs[n-1]), 4<<20)
+			}
+			g.bufs = append(g.bufs, make([]byte, 0, size))
+		}
+		last := &g.bufs[len(g.bufs)-1]
+		k := min(len(p), cap(*last)-len(*last))
+		*last = append(*last, p[:k]...)
+		p = p[k:]
+	}
+}
+
+func (g *lineGather) join() []byte {
+	out := make([]byte, 0, g.total)
+	for _, b := range g.bufs {
+		out = append(out, b...)
+	}
+	return out
 }

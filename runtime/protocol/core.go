@@ -112,6 +112,9 @@ func (c *Core) Init() {
 		if c.Dispatcher.Stopping == nil {
 			c.Dispatcher.Stopping = c.stop
 		}
+		if c.Dispatcher.TooLarge == nil {
+			c.Dispatcher.TooLarge = c.tooLarge
+		}
 		if c.mw = newChain(c.Middleware); c.mw != nil {
 			c.Dispatcher.Around = c.around
 		}

@@ -428,6 +428,14 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 		} else {
 			result = e.Buf
 		}
+		if lim := s.d.Limits.ResultLimit(); lim > 0 && len(result) > lim-min(taskResultRoom, lim/2) {
+			max := lim - min(taskResultRoom, lim/2)
+			if t.method == spec.MethodCallTool {
+				result = toolResultTooLarge(result, max, s.d.Modern)
+			} else {
+				result, err = nil, &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the result is " + strconv.Itoa(len(result)) + " bytes long; this server sends results of at most " + strconv.Itoa(max)}
+			}
+		}
 	}
 	if err != nil {
 		var msg string

@@ -272,6 +272,11 @@ type ServerOptions struct {
 	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
 	// reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
+	// MaxResultBytes bounds the response to one request (the whole JSON-RPC message) the
+	// dispatcher sends, on any transport: a longer result is not sent, the request is answered
+	// with an internal error instead. 0 means 64 MiB (MaxMessageSize, what a peer that reads
+	// with the default limit takes); a negative value means no limit.
+	MaxResultBytes int
 	// RequestTimeout bounds how long a request sent to the peer (SendRequest, Session.Request)
 	// waits for its response; then notifications/cancelled tells the peer, and the call fails
 	// with an error wrapping context.DeadlineExceeded. A shorter deadline of the call's context
@@ -296,7 +301,7 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
+	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
 	d.rpc.AddExtensions(opts.ExtensionMethods, nil)
 	return d
 }
