@@ -175,8 +175,8 @@ func ClientOptions(addr string) *redis.Options {
 		// A refused connection is not dialled again five times.
 		DialerRetries:      1,
 		DialerRetryTimeout: 50 * time.Millisecond,
-		PoolSize:        32,
-		ConnMaxIdleTime: 30 * time.Second,
+		PoolSize:           32,
+		ConnMaxIdleTime:    30 * time.Second,
 	}
 }
 

@@ -132,7 +132,7 @@ func TestTaskCreatedWhileWatching(t *testing.T) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}
-	env.create() // the watch loop runs while this one does
+	env.create()                          // the watch loop runs while this one does
 	f.createDelay.Store(int64(testLease)) // three ticks of the loop
 	ended := make(chan error, 1)
 	env.run = func(ctx context.Context) (jsonrpc.Result, error) {
