@@ -458,10 +458,10 @@ func runCluster(ctx context.Context, addr string) error {
 	os.MkdirAll(ndir, 0o755)
 	testinfra.PrepareNginxDir(ndir)
 	nconf := filepath.Join(ndir, "nginx.conf")
-	if err := os.WriteFile(nconf, []byte(testinfra.NginxConfig(addr, ndir, testinfra.NginxOptions{Replicas: reps})), 0o644); err != nil {
+	if err := os.WriteFile(nconf, []byte(testinfra.NginxConfig(addr, testinfra.NginxOptions{Replicas: reps})), 0o644); err != nil {
 		return err
 	}
-	ng, err := start("nginx", ndir, nil, testinfra.Program("nginx"), "-p", ndir, "-c", nconf, "-e", filepath.Join(ndir, "error.log"))
+	ng, err := start("nginx", ndir, nil, append([]string{testinfra.Program("nginx")}, testinfra.NginxArgs(ndir, nconf)...)...)
 	if err != nil {
 		return err
 	}
