@@ -242,7 +242,7 @@ func (b *Bus) read(ctx context.Context, id string) {
 				return
 			case <-time.After(backoff):
 			}
-			backoff = min(2*backoff, 2*time.Second)
+			backoff = min(2*backoff, 200*time.Millisecond) // back within 1s of Redis
 			continue
 		}
 		lost, backoff = false, 50*time.Millisecond
