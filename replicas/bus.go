@@ -3,10 +3,11 @@ package replicas
 import (
 	"context"
 	"errors"
-	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
 	"github.com/redis/go-redis/v9"
 )
@@ -49,9 +50,129 @@ func (b *Bus) Publish(ctx context.Context, m protocol.BusMessage) error {
 		Values: []any{"m", m.Method, "p", string(m.Params)},
 	}).Err()
 	if err != nil {
-		return fmt.Errorf("replicas: publish: %w", err)
+		return unavailable("publish", err)
 	}
 	return nil
+}
+
+// StateVersion is the member that SetState adds to the params of the
+// message it publishes: the state's version after the change.
+const StateVersion = "stateVersion"
+
+// setStateScript: KEYS[1] P state, KEYS[2] P bus; ARGV name, value,
+// method, params (a JSON object), maxlen. Sets the value, counts the
+// version up and publishes the message with the version in its params, in
+// one step: no change is stored without its message, nor published
+// without being stored.
+var setStateScript = redis.NewScript(`
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local v = redis.call('HINCRBY', KEYS[1], 'version', 1)
+local p = ARGV[4]
+if p == '' or string.match(p, '^%s*{%s*}%s*$') then
+  p = '{"stateVersion":' .. v .. '}'
+else
+  p = '{"stateVersion":' .. v .. ',' .. string.sub(p, string.find(p, '{') + 1)
+end
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*', 'm', ARGV[3], 'p', p)
+return v
+`)
+
+// SetState sets name to value in the state the replicas share and
+// publishes m, whose params (a JSON object, or nil) get StateVersion: the
+// state's version after the change. Both happen in one step, or neither:
+// a change that cannot be published fails (an error that is a
+// *protocol.Unavailable while Redis cannot be reached), and the caller
+// fails the request that made it. With Options.SyncReplicas, SetState
+// returns once that many Redis replicas have the change.
+//
+// A replica that starts reads State before it serves, and after a Gap
+// reads it again: it then agrees with the others at once. A message whose
+// StateVersion is not above the version a replica applied last is one it
+// has (or a newer state made it moot).
+func (b *Bus) SetState(ctx context.Context, name, value string, m protocol.BusMessage) (int64, error) {
+	if name == "version" {
+		return 0, errors.New(`replicas: SetState: "version" names the state's version`)
+	}
+	if m.Params != nil {
+		if i := codec.FirstByte(m.Params); i < 0 || m.Params[i] != '{' || !codec.ValidJSON(m.Params) {
+			return 0, errors.New("replicas: SetState: the message's params are not a JSON object")
+		}
+	}
+	var run *redis.Cmd
+	var w *redis.Cmd
+	_, err := b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		run = setStateScript.Eval(ctx, p, []string{b.stateKey(), b.stream}, name, value, m.Method, string(m.Params), b.opts.BusMaxLen)
+		w = b.opts.sync(ctx, p)
+		return nil
+	})
+	v, rerr := run.Int64()
+	if err == nil {
+		err = rerr
+	}
+	if err == nil {
+		err = b.opts.synced(w)
+	}
+	if err != nil {
+		return 0, unavailable("set state", err)
+	}
+	return v, nil
+}
+
+// State returns the state the replicas share (SetState's values by name)
+// and its version (0 for none yet).
+func (b *Bus) State(ctx context.Context) (map[string]string, int64, error) {
+	all, err := b.rdb.HGetAll(ctx, b.stateKey()).Result()
+	if err != nil {
+		return nil, 0, unavailable("read state", err)
+	}
+	v, _ := strconv.ParseInt(all["version"], 10, 64)
+	delete(all, "version")
+	return all, v, nil
+}
+
+// MessageStateVersion is the StateVersion of a message SetState
+// published, or 0 for another message.
+func MessageStateVersion(m protocol.BusMessage) int64 {
+	raw := codec.Lookup(m.Params, StateVersion)
+	if raw == nil {
+		return 0
+	}
+	v, isInt, inRange := codec.ParseInt(raw)
+	if !isInt || !inRange {
+		return 0
+	}
+	return v
+}
+
+func (b *Bus) stateKey() string { return b.opts.Prefix + "state" }
+
+// leadScript: KEYS[1] the lead's key; ARGV the replica, the term (ms).
+var leadScript = redis.NewScript(`
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if cur == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+`)
+
+// Lead reports whether replica holds the lead called name (a job that one
+// replica at a time does, such as publishing a resource's updates),
+// taking it if nobody holds it and extending it by term if replica does.
+// Call it every third of term or so: when the replica that holds it stops
+// (killed, or cut off from Redis), another takes it within term and a
+// call. False with an error when Redis cannot be reached (a replica that
+// cannot reach Redis cannot publish either).
+func (b *Bus) Lead(ctx context.Context, name, replica string, term time.Duration) (bool, error) {
+	n, err := leadScript.Run(ctx, b.rdb, []string{b.opts.Prefix + "lead:" + name}, replica, max(term.Milliseconds(), 1)).Int()
+	if err != nil {
+		return false, unavailable("lead", err)
+	}
+	return n == 1, nil
 }
 
 // Subscribe implements protocol.Bus. The first one starts the reader at
@@ -89,7 +210,7 @@ func (b *Bus) Close() error {
 func (b *Bus) lastID(ctx context.Context) (string, error) {
 	msgs, err := b.rdb.XRevRangeN(ctx, b.stream, "+", "-", 1).Result()
 	if err != nil {
-		return "", fmt.Errorf("replicas: bus: %w", err)
+		return "", unavailable("bus", err)
 	}
 	if len(msgs) == 0 {
 		return "0-0", nil
@@ -121,7 +242,7 @@ func (b *Bus) read(ctx context.Context, id string) {
 				return
 			case <-time.After(backoff):
 			}
-			backoff = min(2*backoff, 2*time.Second)
+			backoff = min(2*backoff, 200*time.Millisecond) // back within 1s of Redis
 			continue
 		}
 		lost, backoff = false, 50*time.Millisecond

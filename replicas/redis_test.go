@@ -126,20 +126,127 @@ func TestTasksStore(t *testing.T) {
 	if r, _ := s.Get(ctx, "x"); r != nil {
 		t.Error("deleted task still there")
 	}
-	// Liveness: a beat lasts its lease.
-	if err := s.Beat(ctx, "a", 200*time.Millisecond); err != nil {
+	// Liveness: a beat lasts its lease, while other replicas beat.
+	const lease = 300 * time.Millisecond
+	if err := s.Beat(ctx, "a", lease); err != nil {
 		t.Fatal(err)
 	}
 	if ok, _ := s2.Alive(ctx, "a"); !ok {
 		t.Error("a replica that just beat is not alive")
 	}
+	// beatC beats as replica c (a live replica) every quarter lease for d.
+	beatC := func(d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(lease / 4) {
+			if err := s2.Beat(ctx, "c", lease); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	beatC(lease + lease/2)
+	if ok, _ := s2.Alive(ctx, "a"); ok {
+		t.Error("a replica is alive past its lease while others beat")
+	}
 	if ok, _ := s2.Alive(ctx, "b"); ok {
 		t.Error("a replica that never beat is alive")
 	}
-	time.Sleep(300 * time.Millisecond)
-	if ok, _ := s2.Alive(ctx, "a"); ok {
-		t.Error("a replica is alive past its lease")
+	if ok, _ := s2.Alive(ctx, "c"); !ok {
+		t.Error("a replica that beats is not alive")
 	}
+	// A gap in the beats of all replicas (as while Redis is out): for a
+	// lease after, every replica is taken for alive, so that one that has
+	// not beaten again yet keeps its tasks; then the silent ones are dead.
+	time.Sleep(lease)
+	if ok, _ := s2.Alive(ctx, "a"); !ok {
+		t.Error("no replica beat for a lease, yet a is found dead")
+	}
+	if err := s2.Beat(ctx, "c", lease); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := s2.Alive(ctx, "a"); !ok {
+		t.Error("just after the gap, a is found dead")
+	}
+	beatC(lease + lease/4)
+	if ok, _ := s2.Alive(ctx, "a"); ok {
+		t.Error("a lease after the gap, the silent replica a is still alive")
+	}
+}
+
+// TestMaxTasksRedis: the bound counts running tasks; 10,000 finished ones
+// within their ttl do not block a new one.
+func TestMaxTasksRedis(t *testing.T) {
+	_, c := startRedis(t, false)
+	ctx := ctxT(t)
+	s := NewTasks(c, Options{})
+	now := time.Now()
+	const finished = 10000
+	for i := range finished {
+		id := "f" + strconv.Itoa(i)
+		if err := s.Create(ctx, record(id, now, time.Hour), 10, now); err != nil {
+			t.Fatalf("task %d: %v", i, err)
+		}
+		if _, err := s.Update(ctx, id, func(r *protocol.TaskRecord) bool { r.Status = "completed"; return true }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.Eval(ctx, "return #redis.call('KEYS', 'mcp:task:*')", nil).Val(); n != int64(finished) {
+		t.Fatalf("%v task records kept, want %d", n, finished)
+	}
+	for i := range 10 {
+		if err := s.Create(ctx, record("r"+strconv.Itoa(i), now, time.Hour), 10, now); err != nil {
+			t.Fatalf("running task %d after %d finished ones: %v", i, finished, err)
+		}
+	}
+	if err := s.Create(ctx, record("over", now, time.Hour), 10, now); err != protocol.ErrTasksFull {
+		t.Errorf("an 11th running task: %v, want ErrTasksFull", err)
+	}
+}
+
+// TestUnavailable: while Redis is down every call fails at once with a
+// protocol.Unavailable, and the first call after it is back works.
+func TestUnavailable(t *testing.T) {
+	r, c := startRedis(t, true)
+	ctx := ctxT(t)
+	s := NewTasks(c, Options{})
+	now := time.Now()
+	if err := s.Create(ctx, record("x", now, time.Hour), 10, now); err != nil {
+		t.Fatal(err)
+	}
+	r.Stop(5 * time.Second)
+	calls := map[string]func() error{
+		"create": func() error { return s.Create(ctx, record("y", now, time.Hour), 10, now) },
+		"get":    func() error { _, err := s.Get(ctx, "x"); return err },
+		"update": func() error {
+			_, err := s.Update(ctx, "x", func(*protocol.TaskRecord) bool { return true })
+			return err
+		},
+		"beat":  func() error { return s.Beat(ctx, "a", time.Second) },
+		"alive": func() error { _, err := s.Alive(ctx, "a"); return err },
+	}
+	for name, call := range calls {
+		start := time.Now()
+		err := call()
+		took := time.Since(start)
+		if !protocol.IsUnavailable(err) {
+			t.Errorf("%s while Redis is down: %v, want a protocol.Unavailable", name, err)
+		}
+		if took > 500*time.Millisecond {
+			t.Errorf("%s took %v to fail", name, took)
+		}
+		t.Logf("%s failed in %v", name, took)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	back := time.Now()
+	for name, call := range calls {
+		if err := call(); err != nil {
+			t.Errorf("%s once Redis is back: %v", name, err)
+		}
+	}
+	t.Logf("all calls worked %v after Redis answered PING", time.Since(back))
 }
 
 func TestBus(t *testing.T) {
@@ -235,5 +342,85 @@ func TestBus(t *testing.T) {
 				t.Errorf("no Gap after Redis was down %v", tc.down)
 			}
 		}
+	}
+}
+
+// TestBusState: SetState stores a value and publishes its message in one
+// step, versioned; State reads what a replica that starts applies; a lead
+// is held by one replica at a time and passes on when its holder stops.
+func TestBusState(t *testing.T) {
+	r, c := startRedis(t, true)
+	ctx := ctxT(t)
+	a, b := NewBus(c, Options{}), NewBus(c, Options{Prefix: "mcp:"})
+	defer a.Close()
+	defer b.Close()
+	sub, err := b.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals, v, err := a.State(ctx); err != nil || v != 0 || len(vals) != 0 {
+		t.Fatalf("empty state: %v %d %v", vals, v, err)
+	}
+	for i, p := range []string{`{"on":true}`, ``, ` { } `} {
+		var params []byte
+		if p != "" {
+			params = []byte(p)
+		}
+		v, err := a.SetState(ctx, "tool", strconv.Itoa(i), protocol.BusMessage{Method: "changed", Params: params})
+		if err != nil || v != int64(i+1) {
+			t.Fatalf("SetState %d: %d %v", i, v, err)
+		}
+		select {
+		case m := <-sub:
+			if m.Method != "changed" || MessageStateVersion(m) != v {
+				t.Fatalf("message %d: %+v", i, m)
+			}
+			if i == 0 && string(m.Params) != `{"stateVersion":1,"on":true}` {
+				t.Errorf("params %s", m.Params)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no message")
+		}
+	}
+	if _, err := a.SetState(ctx, "x", "1", protocol.BusMessage{Method: "m", Params: []byte(`[1]`)}); err == nil {
+		t.Error("params that are not an object were taken")
+	}
+	vals, v, err := b.State(ctx)
+	if err != nil || v != 3 || vals["tool"] != "2" || len(vals) != 1 {
+		t.Errorf("State = %v %d %v", vals, v, err)
+	}
+
+	// Leads.
+	term := 300 * time.Millisecond
+	if ok, err := a.Lead(ctx, "watch", "r1", term); !ok || err != nil {
+		t.Fatalf("r1 takes the free lead: %v %v", ok, err)
+	}
+	if ok, _ := b.Lead(ctx, "watch", "r2", term); ok {
+		t.Error("r2 took the lead r1 holds")
+	}
+	if ok, _ := a.Lead(ctx, "watch", "r1", term); !ok {
+		t.Error("r1 lost its lead")
+	}
+	time.Sleep(term + 50*time.Millisecond) // r1 stops
+	if ok, _ := b.Lead(ctx, "watch", "r2", term); !ok {
+		t.Error("r2 did not take the lead r1 let run out")
+	}
+
+	// While Redis is down, a change fails (and is not made): Unavailable.
+	r.Stop(5 * time.Second)
+	if _, err := a.SetState(ctx, "tool", "9", protocol.BusMessage{Method: "changed"}); !protocol.IsUnavailable(err) {
+		t.Errorf("SetState while Redis is down: %v", err)
+	}
+	if err := a.Publish(ctx, protocol.BusMessage{Method: "m"}); !protocol.IsUnavailable(err) {
+		t.Errorf("Publish while Redis is down: %v", err)
+	}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if vals, v, err := b.State(ctx); err != nil || v != 3 || vals["tool"] != "2" {
+		t.Errorf("after the restart: %v %d %v", vals, v, err)
 	}
 }

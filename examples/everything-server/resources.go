@@ -73,7 +73,9 @@ func (s *server) watch(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI})
+			if err := s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI}); err != nil {
+				s.logf("publish the watched resource's update: %v", err)
+			}
 		}
 	}
 }

@@ -44,17 +44,20 @@ type event struct {
 // them on a bus that calls deliver on every replica, so that each applies
 // every change and tells its own clients.
 type hub struct {
-	apply   func(event)
-	forward func(event)
+	apply func(event)
+	// forward sends e to every replica; an error when it cannot (the
+	// change is then not made, and the call that made it fails).
+	forward func(event) error
 }
 
-// publish applies e here, or forwards it to every replica.
-func (h *hub) publish(e event) {
+// publish applies e here, or forwards it to every replica. An error means
+// the change was not made.
+func (h *hub) publish(e event) error {
 	if h.forward != nil {
-		h.forward(e)
-		return
+		return h.forward(e)
 	}
 	h.deliver(e)
+	return nil
 }
 
 // deliver applies e to this process's sets.

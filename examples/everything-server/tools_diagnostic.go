@@ -24,7 +24,11 @@ func (s *server) addDiagnosticTools() {
 			s.mu.Lock()
 			on := !s.transientTool
 			s.mu.Unlock()
-			s.hub.publish(event{method: mcp.MethodToolListChangedNotification, on: on})
+			// A change that cannot reach the other replicas is not made:
+			// the call fails (retryable), it does not answer success.
+			if err := s.hub.publish(event{method: mcp.MethodToolListChangedNotification, on: on}); err != nil {
+				return nil, err
+			}
 			return mcp.TextResult("The tool list changed."), nil
 		})
 	mcp.AddTool(s, tool("test_trigger_prompt_change", "Adds or removes the prompt test_transient_prompt, which notifies subscribers of prompt list changes."),
@@ -32,7 +36,11 @@ func (s *server) addDiagnosticTools() {
 			s.mu.Lock()
 			on := !s.transientPrompt
 			s.mu.Unlock()
-			s.hub.publish(event{method: mcp.MethodPromptListChangedNotification, on: on})
+			// A change that cannot reach the other replicas is not made:
+			// the call fails (retryable), it does not answer success.
+			if err := s.hub.publish(event{method: mcp.MethodPromptListChangedNotification, on: on}); err != nil {
+				return nil, err
+			}
 			return mcp.TextResult("The prompt list changed."), nil
 		})
 }

@@ -545,6 +545,10 @@ func (h *HTTPHandler) statusOf(resp []byte) int {
 	case jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest:
 		return http.StatusBadRequest
 	}
+	if _, ok := retryAfterOf(resp); ok {
+		// Unavailable: not carried out, to be sent again later.
+		return http.StatusServiceUnavailable
+	}
 	if !h.d.Modern {
 		return http.StatusOK
 	}
@@ -1067,6 +1071,7 @@ func (x *httpExchange) finish(resp []byte, status int) {
 	}
 	hd["Content-Type"] = contentTypeJSON
 	hd["Content-Length"] = []string{strconv.Itoa(len(resp))}
+	setRetryAfter(hd, resp, status)
 	x.w.WriteHeader(status)
 	x.write(resp, false)
 }

@@ -1070,7 +1070,9 @@ func (x *sessionExchange) answer(w http.ResponseWriter, r *http.Request) {
 		case answered && resp != nil:
 			w.Header()["Content-Type"] = contentTypeJSON
 			w.Header()["Content-Length"] = []string{strconv.Itoa(len(resp))}
-			w.WriteHeader(hs.st.h.statusOf(resp))
+			status := hs.st.h.statusOf(resp)
+			setRetryAfter(w.Header(), resp, status)
+			w.WriteHeader(status)
 			writeTimed(w, resp, hs.st.h.opts.WriteTimeout)
 			return
 		case answered && !x.cancelled():

@@ -19,10 +19,12 @@ const TasksExtension = spec.TasksExtension
 
 // TaskStoreOptions configure a TaskStore. The zero value is usable.
 type TaskStoreOptions struct {
-	// MaxTasks bounds the tasks the store holds at once: those running or
-	// waiting for input, and finished ones kept until their ttl ends. When
-	// the store is full even after dropping expired tasks, RunAsTask fails
-	// with an internal error (-32603). Zero means 1000.
+	// MaxTasks bounds the tasks that run at once (working or waiting for
+	// input), of all replicas with Shared; finished tasks kept until their
+	// ttl ends do not count. When as many run, RunAsTask fails with an
+	// internal error (-32603). Zero means 1000. (The in-memory store keeps
+	// at most 100 times as many finished tasks, dropping the one that
+	// expires first past that; a shared store's are bounded by its memory.)
 	MaxTasks int
 	// TTL is every task's ttlMs: how long after its creation the task can
 	// be read with tasks/get. A task that is still running when it expires

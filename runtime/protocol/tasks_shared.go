@@ -102,8 +102,11 @@ func cloneMap(m map[string][]byte) map[string][]byte {
 type SharedTasks interface {
 	// Create stores a new task. When it returns nil, Get from every
 	// replica finds it (SEP-2663: creation is strongly consistent). It
-	// fails with ErrTasksFull when the store holds max tasks that have not
-	// expired at now.
+	// fails with ErrTasksFull when the store holds max tasks that have
+	// neither finished nor expired at now (finished ones kept until they
+	// expire do not count). An error that is an *Unavailable means the
+	// store cannot be reached for now: the request fails with it,
+	// retryable.
 	Create(ctx context.Context, t *TaskRecord, max int, now time.Time) error
 	// Get returns the task with the id, or nil (and no error) when the
 	// store has none; it may return a task past its Expires, which the
@@ -121,7 +124,11 @@ type SharedTasks interface {
 	Delete(ctx context.Context, id string) error
 	// Beat records that the replica is alive until now+lease; Alive
 	// reports whether a replica's last Beat has not run out. A task whose
-	// owner is no longer alive is failed by the replica that reads it.
+	// owner is no longer alive is failed by the replica that reads it
+	// (which beats before it asks). A store that can be out (Redis) tells
+	// a replica's silence from its own outage: after a gap in the beats
+	// of all replicas, Alive reports every replica alive for a lease, so
+	// that an outage fails no task of a live replica.
 	Beat(ctx context.Context, replica string, lease time.Duration) error
 	Alive(ctx context.Context, replica string) (bool, error)
 }
@@ -133,6 +140,7 @@ type SharedTasks interface {
 type MemoryTasks struct {
 	mu        sync.Mutex
 	tasks     map[string]*TaskRecord
+	running   int // tasks not finished
 	alive     map[string]time.Time
 	lastSweep time.Time
 	now       func() time.Time // for Alive; time.Now unless a test sets it
@@ -143,23 +151,55 @@ func NewMemoryTasks() *MemoryTasks {
 	return &MemoryTasks{tasks: map[string]*TaskRecord{}, alive: map[string]time.Time{}, now: time.Now}
 }
 
+// memoryFinishedPerTask bounds the finished tasks a MemoryTasks keeps
+// until they expire: this many times Create's max. Past it the finished
+// task that expires first is dropped early, so that memory stays bounded
+// whatever the rate of tasks.
+const memoryFinishedPerTask = 100
+
 // Create implements SharedTasks.
 func (m *MemoryTasks) Create(_ context.Context, t *TaskRecord, max int, now time.Time) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.tasks) >= max || now.Sub(m.lastSweep) >= taskSweepEvery {
+	full := m.running >= max || len(m.tasks)-m.running >= memoryFinishedPerTask*max
+	if full || now.Sub(m.lastSweep) >= taskSweepEvery {
 		m.lastSweep = now
 		for id, x := range m.tasks {
 			if !now.Before(x.Expires) {
-				delete(m.tasks, id)
+				m.dropLocked(id)
 			}
 		}
 	}
-	if len(m.tasks) >= max {
+	if m.running >= max {
 		return ErrTasksFull
 	}
-	m.tasks[t.ID] = t.Clone()
+	if len(m.tasks)-m.running >= memoryFinishedPerTask*max {
+		var first *TaskRecord
+		for _, x := range m.tasks {
+			if x.Terminal() && (first == nil || x.Expires.Before(first.Expires)) {
+				first = x
+			}
+		}
+		if first != nil {
+			m.dropLocked(first.ID)
+		}
+	}
+	c := t.Clone()
+	m.tasks[t.ID] = c
+	if !c.Terminal() {
+		m.running++
+	}
 	return nil
+}
+
+// dropLocked forgets a task.
+func (m *MemoryTasks) dropLocked(id string) {
+	if x := m.tasks[id]; x != nil {
+		if !x.Terminal() {
+			m.running--
+		}
+		delete(m.tasks, id)
+	}
 }
 
 // Get implements SharedTasks.
@@ -184,6 +224,11 @@ func (m *MemoryTasks) Update(_ context.Context, id string, fn func(*TaskRecord) 
 	if !fn(c) {
 		return t.Clone(), nil
 	}
+	if !t.Terminal() && c.Terminal() {
+		m.running--
+	} else if t.Terminal() && !c.Terminal() {
+		m.running++
+	}
 	m.tasks[id] = c
 	return c.Clone(), nil
 }
@@ -192,7 +237,7 @@ func (m *MemoryTasks) Update(_ context.Context, id string, fn func(*TaskRecord) 
 func (m *MemoryTasks) Delete(_ context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.tasks, id)
+	m.dropLocked(id)
 	return nil
 }
 

@@ -102,6 +102,12 @@ type task struct {
 	method string // of the request it answers
 	meta   []byte // {"_meta":...} of the creating request: its client capabilities
 	cancel context.CancelFunc
+	// expires is when the task is forgotten: its outcome is recorded
+	// until then.
+	expires time.Time
+	// stored is set once the task is in the shared store (the store's
+	// mutex guards it): before, the watch loop leaves it alone.
+	stored bool
 	// answered is closed when the input round the function waits for is
 	// complete; nil when it waits for none.
 	answered chan struct{}
@@ -248,9 +254,15 @@ const storeTimeout = 10 * time.Second
 
 // storeError is the error of a request whose call to the shared store
 // failed.
+// A store that cannot be reached (its error is an Unavailable) makes the
+// request fail with an Unavailable: retryable, 503 over HTTP.
 func (s *taskStore) storeError(err error) error {
 	s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
-	return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task store is unavailable; try again later"}
+	var u *Unavailable
+	if errors.As(err, &u) {
+		return &Unavailable{What: "the task store", RetryAfter: u.RetryAfter, Err: err}
+	}
+	return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the task store failed"}
 }
 
 func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func(context.Context) (jsonrpc.Result, error)) error {
@@ -268,7 +280,7 @@ func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func
 		rec.Meta = append(append([]byte(`{"_meta":`), m...), '}')
 	}
 	rec.Principal = s.principalOf(ctx)
-	t := &task{id: rec.ID, method: rec.Method, meta: rec.Meta}
+	t := &task{id: rec.ID, method: rec.Method, meta: rec.Meta, expires: rec.Expires}
 	// The task outlives the request: its context keeps the request's
 	// values but not its cancellation, and ends at the task's expiry.
 	tctx := jsonrpc.WithLink(context.WithoutCancel(ctx), taskNotifier{s.d})
@@ -303,10 +315,13 @@ func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func
 	if err := s.shared.Create(ctx, rec, s.max, now); err != nil {
 		drop()
 		if errors.Is(err, ErrTasksFull) {
-			return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server holds as many tasks as it keeps (" + strconv.Itoa(s.max) + "); try again later"}
+			return &jsonrpc.RPCError{Code: jsonrpc.CodeInternalError, Message: "internal error: the server runs as many tasks as it may (" + strconv.Itoa(s.max) + "); try again later"}
 		}
 		return s.storeError(err)
 	}
+	s.mu.Lock()
+	t.stored = true
+	s.mu.Unlock()
 	if !s.private {
 		s.watch()
 	}
@@ -348,23 +363,34 @@ func (s *taskStore) watch() {
 	s.watching = true
 	s.mu.Unlock()
 	go func() {
-		tick := time.NewTicker(max(s.lease/3, time.Millisecond))
-		defer tick.Stop()
-		for range tick.C {
+		every := max(s.lease/3, time.Millisecond)
+		// After a failed beat (the store is out), the next comes sooner, so
+		// that this replica says it is alive at once when the store is back.
+		retry := min(every, 100*time.Millisecond)
+		wait := every
+		for {
+			time.Sleep(wait)
 			s.mu.Lock()
 			ids := make([]string, 0, len(s.local))
-			for id := range s.local {
-				ids = append(ids, id)
+			n := len(s.local)
+			for id, t := range s.local {
+				if t.stored {
+					ids = append(ids, id)
+				}
 			}
-			if len(ids) == 0 {
+			if n == 0 {
 				s.watching = false
 				s.mu.Unlock()
 				return
 			}
 			s.mu.Unlock()
-			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			ctx, cancel := context.WithTimeout(context.Background(), min(storeTimeout, every))
+			wait = every
 			if err := s.beat(ctx, true); err != nil {
+				wait = retry
 				s.d.LogAttrs(slog.LevelWarn, "mcp: tasks: the task store failed", slog.String("error", err.Error()))
+				cancel()
+				continue
 			}
 			for _, id := range ids {
 				rec, err := s.shared.Get(ctx, id)
@@ -407,6 +433,8 @@ func (s *taskStore) wake(id string) {
 func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (jsonrpc.Result, error)) {
 	defer s.running.Done()
 	defer t.cancel()
+	// The task stays in s.local until its outcome is recorded: its owner
+	// reports it working meanwhile, not stopped.
 	defer func() {
 		s.mu.Lock()
 		delete(s.local, t.id)
@@ -443,7 +471,10 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 		message = "the task failed: " + msg
 	}
 	now := s.now()
-	sctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	// A shared store may be out for a while (Redis restarting, failing
+	// over): the outcome is recorded when it is back, until the task
+	// expires.
+	sctx, cancel := context.WithDeadline(context.Background(), t.expires)
 	defer cancel()
 	record := func() error {
 		_, uerr := s.shared.Update(sctx, t.id, func(r *TaskRecord) bool {
@@ -462,9 +493,7 @@ func (s *taskStore) run(ctx context.Context, t *task, fn func(context.Context) (
 		})
 		return uerr
 	}
-	// A shared store may be down for a moment (Redis restarting): try
-	// again until storeTimeout, so that the outcome is not lost to it.
-	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
 		uerr := record()
 		if uerr == nil {
 			return
@@ -688,6 +717,12 @@ func (s *taskStore) lookup(ctx context.Context, principal []byte, id string) (*T
 			return t, nil
 		}
 	} else {
+		// This replica says it is alive too before it judges another: a
+		// shared store may tell a gap in the beats of all replicas (the
+		// store was out) from the silence of one (SharedTasks.Alive).
+		if err := s.beat(ctx, false); err != nil {
+			return nil, s.storeError(err)
+		}
 		alive, err := s.shared.Alive(ctx, t.Owner)
 		if err != nil {
 			return nil, s.storeError(err)

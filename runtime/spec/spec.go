@@ -68,6 +68,14 @@ const (
 	CodeUnsupportedProtocolVersion      = -32022
 )
 
+// DataRetryAfterMs is the member of an error's data by which a server that
+// cannot carry out a request for now (a service it depends on, such as the
+// shared task store of its replicas, cannot be reached) says when to try
+// again, in milliseconds: not in the specification, mcpgen's own. The
+// request was not carried out; Streamable HTTP also answers 503 Service
+// Unavailable with Retry-After (HTTP's, in seconds).
+const DataRetryAfterMs = "retryAfterMs"
+
 // The request metadata headers of Streamable HTTP (streamable-http.mdx,
 // "Request Metadata"; Mcp-Session-Id: "Session Management" of the
 // revisions with sessions), in the canonical form net/http stores header

@@ -14,7 +14,12 @@
 // starts everything on 127.0.0.1 (free ports; port 0 for nginx means one
 // too), logs "listening on http://ADDR/mcp" with nginx's address once all
 // of it serves, and stops all of it on SIGINT or SIGTERM. Run with
-// -replica, it is one replica (the launcher starts itself so).
+// -replica, it is one replica (the launcher starts itself so; so does a
+// deployment, docs/replicas.md):
+//
+//	EVERYTHING_STATE_KEY=<hex> everything-replicas -replica r1 -listen 10.0.0.1:3001 -redis 127.0.0.1:6379
+//	EVERYTHING_STATE_KEY=<hex> everything-replicas -replica r1 -listen 10.0.0.1:3001 \
+//		-sentinel 10.0.0.5:26379,10.0.0.6:26379,10.0.0.7:26379 -sentinel-master mcp -sync-replicas 1
 package main
 
 import (
@@ -35,6 +40,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -50,13 +57,25 @@ func main() {
 	replica := flag.String("replica", "", "run one replica with this `NAME`")
 	listen := flag.String("listen", "", "the replica's `ADDR`")
 	redisAddr := flag.String("redis", "", "the Redis `ADDR` the replica uses")
-	watch := flag.Bool("watch", false, "the replica publishes the watched resource's updates (one replica does)")
+	sentinels := flag.String("sentinel", "", "the Redis Sentinel `ADDRS` (comma-separated) that name the primary, instead of -redis")
+	master := flag.String("sentinel-master", "mcp", "the `NAME` of the primary the sentinels watch")
+	syncReplicas := flag.Int("sync-replicas", 0, "acknowledge a change once `N` Redis replicas have it (WAIT; 1 with Sentinel)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var err error
 	if *replica != "" {
-		err = runReplica(ctx, *replica, *listen, *redisAddr, *watch)
+		var rdb redis.UniversalClient
+		switch {
+		case *sentinels != "":
+			rdb = redis.NewFailoverClient(replicas.FailoverOptions(*master, strings.Split(*sentinels, ",")))
+		case *redisAddr != "":
+			rdb = redis.NewClient(replicas.ClientOptions(*redisAddr))
+		default:
+			log.Fatal("-replica needs -redis or -sentinel")
+		}
+		err = runReplica(ctx, *replica, *listen, rdb, replicas.Options{SyncReplicas: *syncReplicas})
+		rdb.Close()
 	} else {
 		err = runCluster(ctx, *addr)
 	}
@@ -67,53 +86,34 @@ func main() {
 
 // runReplica serves examples/everything-server with its tasks and
 // notifications in Redis until ctx ends.
-func runReplica(ctx context.Context, name, addr, redisAddr string, watch bool) error {
+func runReplica(ctx context.Context, name, addr string, rdb redis.UniversalClient, ropts replicas.Options) error {
 	logger := log.New(os.Stderr, "everything-server "+name+": ", log.LstdFlags|log.Lmicroseconds)
 	key, err := hex.DecodeString(os.Getenv("EVERYTHING_STATE_KEY"))
 	if err != nil || len(key) < 16 {
-		return errors.New("EVERYTHING_STATE_KEY must be the requestState key the replicas share, in hex")
+		return errors.New("EVERYTHING_STATE_KEY must be the requestState key the replicas share, in hex (at least 16 bytes)")
 	}
-	rdb := redis.NewClient(replicas.ClientOptions(redisAddr))
-	defer rdb.Close()
 	s := newServer(logger.Printf)
 	s.tasks = mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond,
-		Shared: replicas.NewTasks(rdb, replicas.Options{}), Replica: name, Lease: 3 * time.Second})
+		Shared: replicas.NewTasks(rdb, ropts), Replica: name, Lease: 3 * time.Second})
 	opts := s.options()
 	opts.RequestStateKeys = [][]byte{key}
 	d := mcp.NewServerDispatcher(s, opts)
 
 	// What the hub publishes goes on the bus; what the bus carries, from
 	// any replica, the hub delivers here.
-	bus := replicas.NewBus(rdb, replicas.Options{})
+	bus := replicas.NewBus(rdb, ropts)
 	defer bus.Close()
-	ch, err := bus.Subscribe(ctx)
+	st := &sharedLists{s: s, bus: bus, logf: logger.Printf}
+	ch, err := st.start(ctx)
 	if err != nil {
 		return err
 	}
-	// The method names the change (the list of the tool or prompt that
-	// comes and goes, which every replica adds or removes as on says, or
-	// the update of the resource whose uri the params carry).
-	s.hub.forward = func(e event) {
-		params, _ := json.Marshal(busEvent{URI: e.uri, On: e.on})
-		if err := bus.Publish(context.Background(), protocol.BusMessage{Method: e.method, Params: params}); err != nil {
-			logger.Printf("publish %s: %v", e.method, err)
-		}
-	}
-	go func() {
-		for m := range ch {
-			if m.Gap {
-				continue // a list change says what the set becomes, an update is a hint: the next one will do
-			}
-			var p busEvent
-			if m.Params != nil {
-				json.Unmarshal(m.Params, &p)
-			}
-			s.hub.deliver(event{method: m.Method, uri: p.URI, on: p.On})
-		}
-	}()
-	if watch {
-		go s.watch(ctx)
-	}
+	s.hub.forward = st.forward
+	go st.follow(ctx, ch)
+	// Every replica can publish the watched resource's updates; the one
+	// that holds the lead in Redis does, and another takes over within
+	// a few seconds when it stops.
+	go st.watch(ctx, name)
 
 	h := mcp.NewHTTPHandler(d, mcp.HTTPOptions{SessionIDPrefix: name + ".", ClientAddress: forwardedFor})
 	mux := http.NewServeMux()
@@ -156,6 +156,157 @@ func forwardedFor(r *http.Request) string {
 type busEvent struct {
 	URI string `json:"uri,omitempty"`
 	On  bool   `json:"on,omitempty"`
+}
+
+// sharedLists keeps the lists that change at run time (the tool and the
+// prompt that come and go) the same on every replica: a change is
+// Bus.SetState (stored and published in one step, or the call that made it
+// fails), and a replica applies the shared state when it starts and after
+// a gap of its bus, and every newer change the bus brings.
+type sharedLists struct {
+	s    *server
+	bus  *replicas.Bus
+	logf func(string, ...any)
+
+	mu      sync.Mutex
+	applied int64 // the version of the state applied last
+}
+
+// stateName is the name in the shared state of a list's change.
+var stateName = map[string]string{
+	mcp.MethodToolListChangedNotification:   "transientTool",
+	mcp.MethodPromptListChangedNotification: "transientPrompt",
+}
+
+// start subscribes, then applies the shared state (so that nothing
+// changed meanwhile is missed), trying until Redis answers or ctx ends:
+// the replica serves the same lists as the others from its first request.
+func (l *sharedLists) start(ctx context.Context) (<-chan protocol.BusMessage, error) {
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+		ch, err := l.bus.Subscribe(ctx)
+		if err == nil {
+			if err = l.catchUp(ctx); err == nil {
+				return ch, nil
+			}
+		}
+		l.logf("waiting for Redis: %v", err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// catchUp applies the shared state if it is not the one applied.
+func (l *sharedLists) catchUp(ctx context.Context) error {
+	vals, v, err := l.bus.State(ctx)
+	if err != nil {
+		return err
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if v == l.applied && v != 0 {
+		return nil
+	}
+	// Newer, or older (Redis lost what it had: its state is the truth).
+	for method, name := range stateName {
+		l.s.hub.deliver(event{method: method, on: vals[name] == "1"})
+	}
+	l.applied = v
+	return nil
+}
+
+// forward sends a change to every replica: a list change as shared
+// state, a resource update as a message.
+func (l *sharedLists) forward(e event) error {
+	params, _ := json.Marshal(busEvent{URI: e.uri, On: e.on})
+	m := protocol.BusMessage{Method: e.method, Params: params}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if name, ok := stateName[e.method]; ok {
+		value := "0"
+		if e.on {
+			value = "1"
+		}
+		_, err := l.bus.SetState(ctx, name, value, m)
+		return err
+	}
+	return l.bus.Publish(ctx, m)
+}
+
+// follow applies what the bus brings until it closes: a list change newer
+// than the state applied, every resource update; after a gap, the shared
+// state (read again until Redis answers).
+func (l *sharedLists) follow(ctx context.Context, ch <-chan protocol.BusMessage) {
+	for m := range ch {
+		if m.Gap {
+			for wait := 50 * time.Millisecond; l.catchUp(ctx) != nil && ctx.Err() == nil; wait = min(2*wait, time.Second) {
+				time.Sleep(wait)
+			}
+			continue
+		}
+		var p busEvent
+		if m.Params != nil {
+			json.Unmarshal(m.Params, &p)
+		}
+		if v := replicas.MessageStateVersion(m); v > 0 {
+			l.mu.Lock()
+			newer := v > l.applied
+			if newer {
+				l.applied = v
+				l.s.hub.deliver(event{method: m.Method, on: p.On})
+			}
+			l.mu.Unlock()
+			if !newer {
+				// One this replica has, or Redis lost its state and
+				// counts again: the state says which.
+				l.catchUp(ctx)
+			}
+			continue
+		}
+		l.s.hub.deliver(event{method: m.Method, uri: p.URI, on: p.On})
+	}
+}
+
+// leadTerm is how long the lead to publish the watched resource's updates
+// lasts unless renewed (every second).
+const leadTerm = 3 * time.Second
+
+// watch publishes the watched resource's update every watchedPeriod while
+// this replica holds the lead for it, until ctx ends.
+func (l *sharedLists) watch(ctx context.Context, name string) {
+	var leading atomic.Bool
+	go func() {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			ok, err := l.bus.Lead(ctx, "watch", name, leadTerm)
+			if err != nil && ctx.Err() == nil {
+				l.logf("lead: %v", err)
+			}
+			leading.Store(ok)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	t := time.NewTicker(watchedPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if leading.Load() {
+				if err := l.s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI}); err != nil {
+					l.logf("publish the watched resource's update: %v", err)
+				}
+			}
+		}
+	}
 }
 
 // proc is a process the launcher started.
@@ -286,15 +437,12 @@ func runCluster(ctx context.Context, addr string) error {
 	rand.Read(key)
 	env := []string{"EVERYTHING_STATE_KEY=" + hex.EncodeToString(key)}
 	var reps []testinfra.Replica
-	for i, name := range []string{"r1", "r2", "r3"} {
+	for _, name := range []string{"r1", "r2", "r3"} {
 		a, err := freeAddr()
 		if err != nil {
 			return err
 		}
 		args := []string{exe, "-replica", name, "-listen", a, "-redis", redisAddr}
-		if i == 0 {
-			args = append(args, "-watch")
-		}
 		p, err := start(name, dir, env, args...)
 		if err != nil {
 			return err
@@ -310,10 +458,10 @@ func runCluster(ctx context.Context, addr string) error {
 	os.MkdirAll(ndir, 0o755)
 	testinfra.PrepareNginxDir(ndir)
 	nconf := filepath.Join(ndir, "nginx.conf")
-	if err := os.WriteFile(nconf, []byte(testinfra.NginxConfig(addr, ndir, testinfra.NginxOptions{Replicas: reps})), 0o644); err != nil {
+	if err := os.WriteFile(nconf, []byte(testinfra.NginxConfig(addr, testinfra.NginxOptions{Replicas: reps})), 0o644); err != nil {
 		return err
 	}
-	ng, err := start("nginx", ndir, nil, testinfra.Program("nginx"), "-p", ndir, "-c", nconf, "-e", filepath.Join(ndir, "error.log"))
+	ng, err := start("nginx", ndir, nil, append([]string{testinfra.Program("nginx")}, testinfra.NginxArgs(ndir, nconf)...)...)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/replicas/deploy"
 )
 
 // NginxOptions configure StartNginx.
@@ -34,66 +36,6 @@ type Nginx struct {
 	Addr string
 	URL  string // http://127.0.0.1:port
 	Conf string
-}
-
-// NginxHTTPConfig is the http{} block of the tests' nginx.conf (and the
-// one docs/replicas.md shows): requests without Mcp-Session-Id
-// (2026-07-28, initialize) go round robin; a request naming a legacy
-// session goes to the replica whose prefix begins the id, or, when that
-// replica is down, to another, which answers 404 (the client starts a new
-// session). tempDir holds nginx's temporary files.
-func NginxHTTPConfig(listen string, tempDir string, opts NginxOptions) string {
-	ft := opts.FailTimeout
-	if ft <= 0 {
-		ft = 2 * time.Second
-	}
-	fail := fmt.Sprintf("max_fails=1 fail_timeout=%ds", int(ft.Seconds()+0.5))
-	var b strings.Builder
-	b.WriteString("http {\n")
-	b.WriteString(`    log_format mcp '$remote_addr "$request" $status upstream=$upstream_addr '
-                   'session="$http_mcp_session_id" method="$http_mcp_method" rt=$request_time';
-`)
-	fmt.Fprintf(&b, "    access_log %s mcp;\n", filepath.Join(tempDir, "access.log"))
-	for _, d := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
-		fmt.Fprintf(&b, "    %s_temp_path %s;\n", d, filepath.Join(tempDir, d))
-	}
-	b.WriteString(NginxUpstreams(opts.Replicas, fail))
-	b.WriteString(`    server {
-        listen ` + listen + `;
-        client_max_body_size 4m;
-        client_body_buffer_size 4m;
-        location = /nginx-health {
-            access_log off;
-            return 200 "ok\n";
-        }
-        location / {
-            proxy_pass http://$mcp_upstream;
-            # HTTP/1.1 with keep-alive to the replicas.
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            # SSE: pass every event on at once, keep quiet streams open
-            # (the runtime sends a comment line every 25s), no caching.
-            proxy_buffering off;
-            proxy_cache off;
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_connect_timeout 2s;
-            # Failover: a replica that refuses the connection or answers
-            # 502/503 is left out and the request goes to the next one. A
-            # POST already sent is not sent again (nginx's default for
-            # non-idempotent requests): the tool may have run.
-            proxy_next_upstream error timeout http_502 http_503;
-            proxy_next_upstream_tries 3;
-            proxy_next_upstream_timeout 10s;
-            add_header X-Upstream $upstream_addr always;
-        }
-    }
-}
-`)
-	return b.String()
 }
 
 // NginxUpstreams is the part of the configuration that names the
@@ -124,19 +66,39 @@ func NginxUpstreams(replicas []Replica, fail string) string {
 	return b.String()
 }
 
-// NginxConfig is a whole nginx.conf: one process in the foreground
-// (master_process off, so that killing it leaves nothing), its pid file,
-// logs and temporary files in dir, and NginxHTTPConfig.
-func NginxConfig(listen, dir string, opts NginxOptions) string {
-	return fmt.Sprintf(`daemon off;
-master_process off;
-worker_processes 1;
-pid %s;
-error_log %s info;
-events {
-    worker_connections 1024;
+// DocReplicas are the replicas deploy/nginx.conf names.
+var DocReplicas = []Replica{{"10.0.0.1:3001", "r1."}, {"10.0.0.2:3001", "r2."}, {"10.0.0.3:3001", "r3."}}
+
+// DocListen is where deploy/nginx.conf listens.
+const DocListen = "127.0.0.1:8080"
+
+// NginxConfig is the nginx.conf the tests run with: deploy/nginx.conf (the
+// file docs/replicas.md shows) with the tests' replicas, fail_timeout and
+// listen address in place of its own, and a header X-Upstream naming the
+// replica that answered, for the tests' assertions. Its relative paths
+// are under nginx's prefix (NginxArgs).
+func NginxConfig(listen string, opts NginxOptions) string {
+	ft := opts.FailTimeout
+	if ft <= 0 {
+		ft = 2 * time.Second
+	}
+	conf := deploy.NginxConf
+	doc := NginxUpstreams(DocReplicas, "max_fails=1 fail_timeout=2s")
+	if !strings.Contains(conf, doc) {
+		panic("testinfra: deploy/nginx.conf does not name the replicas NginxUpstreams(DocReplicas) does")
+	}
+	fail := fmt.Sprintf("max_fails=1 fail_timeout=%ds", int(ft.Seconds()+0.5))
+	conf = strings.Replace(conf, doc, NginxUpstreams(opts.Replicas, fail), 1)
+	conf = strings.Replace(conf, "listen "+DocListen+";", "listen "+listen+";", 1)
+	conf = strings.Replace(conf, "        location / {\n", "        location / {\n            add_header X-Upstream $upstream_addr always;\n", 1)
+	return conf
 }
-%s`, filepath.Join(dir, "nginx.pid"), filepath.Join(dir, "error.log"), NginxHTTPConfig(listen, dir, opts))
+
+// NginxArgs are nginx's arguments to run conf in the foreground as one
+// process (so that killing it leaves nothing) with its prefix, and so its
+// logs, pid file and temporary files, in dir.
+func NginxArgs(dir, conf string) []string {
+	return []string{"-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"), "-g", "daemon off; master_process off;"}
 }
 
 // PrepareNginxDir makes the temporary directories nginx.conf names in dir,
@@ -162,13 +124,13 @@ func StartNginx(t testing.TB, opts NginxOptions) *Nginx {
 	dir := t.TempDir()
 	PrepareNginxDir(dir)
 	port := FreePort(t)
-	conf := NginxConfig(Addr(port), dir, opts)
+	conf := NginxConfig(Addr(port), opts)
 	path := filepath.Join(dir, "nginx.conf")
 	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	n := &Nginx{Port: port, Addr: Addr(port), URL: "http://" + Addr(port), Conf: path}
-	n.Proc = StartProc(t, "nginx", dir, nil, bin, "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log"))
+	n.Proc = StartProc(t, "nginx", dir, nil, append([]string{bin}, NginxArgs(dir, path)...)...)
 	err := n.WaitTCP(n.Addr, 10*time.Second, func(c net.Conn) error {
 		fmt.Fprintf(c, "GET /nginx-health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
 		line, err := bufio.NewReader(c).ReadString('\n')

@@ -23,6 +23,9 @@ type RedisOptions struct {
 	// noeviction: Redis refuses writes rather than dropping live tasks).
 	// Zero means 64mb.
 	MaxMemory string
+	// ReplicaOf, if set, is the address of the primary this Redis
+	// replicates (replicaof).
+	ReplicaOf string
 }
 
 // Redis is a redis-server started for a test.
@@ -62,6 +65,10 @@ func RedisConfig(port int, dir string, opts RedisOptions) string {
 	aof := "appendonly no\n"
 	if opts.AppendOnly {
 		aof = "appendonly yes\nappendfsync everysec\n"
+	}
+	if opts.ReplicaOf != "" {
+		host, port, _ := net.SplitHostPort(opts.ReplicaOf)
+		aof += "replicaof " + host + " " + port + "\n"
 	}
 	return fmt.Sprintf(`bind 127.0.0.1
 port %d
@@ -141,4 +148,48 @@ func (r *Redis) Crash(t testing.TB, down time.Duration) {
 	if err := r.WaitReady(10 * time.Second); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Sentinel is a redis-sentinel started for a test.
+type Sentinel struct {
+	*Proc
+	Addr string
+}
+
+// SentinelConfig is the sentinel.conf the tests use (docs/replicas.md
+// shows it): one sentinel watching the primary at primary under the name
+// master, finding it down after downAfter.
+func SentinelConfig(port int, dir, master, primary string, downAfter time.Duration) string {
+	host, pport, _ := net.SplitHostPort(primary)
+	return fmt.Sprintf(`bind 127.0.0.1
+port %d
+daemonize no
+dir %s
+logfile ""
+sentinel monitor %s %s %s 1
+sentinel down-after-milliseconds %s %d
+sentinel failover-timeout %s 10000
+sentinel parallel-syncs %s 1
+`, port, dir, master, host, pport, master, downAfter.Milliseconds(), master, master)
+}
+
+// StartSentinel starts redis-sentinel on a free port watching primary as
+// master, and waits until it answers PING.
+func StartSentinel(t testing.TB, master string, primary *Redis, downAfter time.Duration) *Sentinel {
+	t.Helper()
+	bin := program("redis-sentinel")
+	Need(t, bin)
+	dir := t.TempDir()
+	port := FreePort(t)
+	conf := filepath.Join(dir, "sentinel.conf")
+	if err := os.WriteFile(conf, []byte(SentinelConfig(port, dir, master, primary.Addr, downAfter)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &Sentinel{Addr: Addr(port)}
+	s.Proc = StartProc(t, "sentinel", dir, nil, bin, conf)
+	r := &Redis{Proc: s.Proc, Addr: s.Addr}
+	if err := r.WaitReady(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
