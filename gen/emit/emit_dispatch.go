@@ -500,6 +500,10 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		jen.Return(jen.Id("d").Dot("rpc").Dot("ServeStream").Call(jen.Id("ctx"), jen.Id("s"))),
 	)
 	if s.Dir == ir.ClientToServer && mcp {
+		f.Comment(commentText("ServeStdio is Serve on the process's standard input and output\n(os.Stdin, os.Stdout): what a server that its client starts as a command runs.\nIt returns as Serve does: nil when the client closes standard input or ctx is\ndone. Standard output carries the messages only: log to standard error."))
+		f.Func().Params(recv.Clone()).Id("ServeStdio").Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+			jen.Return(jen.Id("d").Dot("rpc").Dot("Serve").Call(jen.Id("ctx"), jen.Qual("os", "Stdin"), jen.Qual("os", "Stdout"))),
+		)
 		e.emitHTTP(f, p, s)
 		e.emitTasks(f, p, s)
 		e.emitSessionMethods(f, p, s, ms)
