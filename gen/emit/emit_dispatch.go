@@ -371,7 +371,13 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		fields = append(fields, e.clientOptionFields(p)...)
 		fields = append(fields, typedOptionFields(p)...)
 	}
-	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
+	doc := fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)
+	if s.Dir == ir.ServerToClient && p.Client != nil {
+		// The reader of a client package meets ClientOptions as Connect's
+		// last argument, not as a dispatcher's.
+		doc = fmt.Sprintf("%s configure a %s: the optional last argument of %s (what the client says it is and declares, timeouts, validation), and the %s that hands what the server sends to the ClientHandler. The zero value is the defaults.", s.Options, p.Client.Client, p.Client.Connect, s.Dispatcher)
+	}
+	f.Comment(commentText(doc))
 	f.Type().Id(s.Options).Struct(fields...)
 }
 

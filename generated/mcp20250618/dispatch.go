@@ -1028,7 +1028,9 @@ func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageR
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
-// ClientOptions configure a ClientDispatcher.
+// ClientOptions configure a Client: the optional last argument of Connect (what the client
+// says it is and declares, timeouts, validation), and the ClientDispatcher that hands what
+// the server sends to the ClientHandler. The zero value is the defaults.
 type ClientOptions struct {
 	// SkipResultValidation stops the dispatcher from checking handler results against the schema
 	// before sending them. A result that breaks the schema is otherwise answered with an
