@@ -21,7 +21,7 @@ import (
 // template and a prompt, and a client that lists the tools, calls one with
 // typed arguments and reads a resource, each written with mcpgen and with
 // go-sdk v1.8.0 as their documentation writes them. mcpgen's programs must
-// have at most 0.9x go-sdk's Go tokens; the docs must show all four as
+// have at most 0.8x go-sdk's Go tokens (issue 35's target); the docs must show all four as
 // they are; every client against every server (stdio) prints the same,
 // and both servers answer the generated client alike over Streamable
 // HTTP.
@@ -48,8 +48,8 @@ func TestEverydaySideBySide(t *testing.T) {
 		}
 		ratio := float64(tokens[0]) / float64(tokens[1])
 		t.Logf("%s: mcpgen %d tokens, go-sdk %d: %.2fx", p.what, tokens[0], tokens[1], ratio)
-		if ratio > 0.9 {
-			t.Errorf("the mcpgen %s has %d Go tokens, %.2fx go-sdk's %d (at most 0.9x)", p.what, tokens[0], ratio, tokens[1])
+		if ratio > 0.8 {
+			t.Errorf("the mcpgen %s has %d Go tokens, %.2fx go-sdk's %d (at most 0.8x)", p.what, tokens[0], ratio, tokens[1])
 		}
 	}
 	if testing.Short() {

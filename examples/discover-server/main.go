@@ -85,7 +85,7 @@ func main() {
 	defer stop()
 	if *addr != "" {
 		// At /mcp, loopback clients only, until ctx is done.
-		if err := mcp.NewHTTPHandler(d, mcp.HTTPOptions{}).ListenAndServe(ctx, *addr); err != nil {
+		if err := mcp.NewHTTPHandler(d).ListenAndServe(ctx, *addr); err != nil {
 			log.Fatal(err)
 		}
 		return

@@ -36,7 +36,7 @@ func TestCheck(t *testing.T) {
 			} else {
 				s := newServer(t.Logf)
 				d := mcp.NewServerDispatcher(s, s.options())
-				srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
+				srv := httptest.NewServer(mcp.NewHTTPHandler(d))
 				t.Cleanup(func() {
 					ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 					defer cancel()

@@ -66,7 +66,7 @@ func main() {
 // serveHTTP serves d at /mcp until ctx is done, then shuts down: open
 // subscriptions end with a result, and the requests in flight finish.
 func serveHTTP(ctx context.Context, s *server, d *mcp.ServerDispatcher, addr string, logf func(string, ...any)) error {
-	h := mcp.NewHTTPHandler(d, mcp.HTTPOptions{})
+	h := mcp.NewHTTPHandler(d)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := h.NewServer(addr) // timeouts against slow clients

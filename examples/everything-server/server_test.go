@@ -169,7 +169,7 @@ func TestTaskTool(t *testing.T) {
 // tool list change, and ends with a result when the server shuts down.
 func TestSubscription(t *testing.T) {
 	s, d := newTestServer(t)
-	srv := httptest.NewServer(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}))
+	srv := httptest.NewServer(mcp.NewHTTPHandler(d))
 	t.Cleanup(srv.Close)
 	body := `{"jsonrpc":"2.0","id":"sub-1","method":"subscriptions/listen","params":{` + meta(`{}`) + `,"notifications":{"toolsListChanged":true,"resourcesListChanged":true}}}`
 	req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))

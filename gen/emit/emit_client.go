@@ -105,7 +105,12 @@ func (e *emitter) clientOlder(p *ir.Protocol) bool {
 
 // emitConnect writes Connect.
 func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
-	var body []jen.Code
+	// opts, err := protocol.OneOption("Connect", options)
+	// if err != nil { return nil, err }
+	body := []jen.Code{
+		jen.List(jen.Id("opts"), jen.Id("err")).Op(":=").Qual(protocolPkg, "OneOption").Call(jen.Lit(c.Connect), jen.Id("options")),
+		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
+	}
 	if c.InfoName != "" {
 		body = append(body, jen.If(jen.Id("opts").Dot("ClientInfo").Dot(c.InfoName).Op("==").Lit("")).Block(
 			jen.Id("opts").Dot("ClientInfo").Dot(c.InfoName).Op("=").Lit("mcpgen-client"),
@@ -186,7 +191,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 			jen.Id("opts").Op(":").Id("opts"),
 		), jen.Nil()),
 	)
-	doc := c.Connect + " connects to the server that t reaches and returns a " + c.Client + " for it. h (nil: UnimplementedClientHandler{}) handles what the server sends."
+	doc := c.Connect + " connects to the server that t reaches and returns a " + c.Client + " for it. h (nil: UnimplementedClientHandler{}) handles what the server sends; options, if given, is one ClientOptions (none: the zero value; more than one is an error)."
 	if p.Modern && older {
 		var revs []string
 		for _, o := range e.pkg.Older {
@@ -201,7 +206,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 	doc += " ctx bounds the connection's start only; each request has its own context. Close the " + c.Client + " when done."
 	f.Comment(commentText(doc))
 	f.Func().Id(c.Connect).Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(e.rt(protocolPkg, "Transport")), jen.Id("h").Add(e.own("ClientHandler")), jen.Id("opts").Add(e.own("ClientOptions")),
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(e.rt(protocolPkg, "Transport")), jen.Id("h").Add(e.own("ClientHandler")), jen.Id("options").Op("...").Add(e.own("ClientOptions")),
 	).Params(jen.Op("*").Id(c.Client), jen.Error()).Block(body...)
 }
 

@@ -371,7 +371,13 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		fields = append(fields, e.clientOptionFields(p)...)
 		fields = append(fields, typedOptionFields(p)...)
 	}
-	f.Comment(commentText(fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)))
+	doc := fmt.Sprintf("%s configure a %s.", s.Options, s.Dispatcher)
+	if s.Dir == ir.ServerToClient && p.Client != nil {
+		// The reader of a client package meets ClientOptions as Connect's
+		// last argument, not as a dispatcher's.
+		doc = fmt.Sprintf("%s configure a %s: the optional last argument of %s (what the client says it is and declares, timeouts, validation), and the %s that hands what the server sends to the ClientHandler. The zero value is the defaults.", s.Options, p.Client.Client, p.Client.Connect, s.Dispatcher)
+	}
+	f.Comment(commentText(doc))
 	f.Type().Id(s.Options).Struct(fields...)
 }
 
@@ -500,6 +506,10 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		jen.Return(jen.Id("d").Dot("rpc").Dot("ServeStream").Call(jen.Id("ctx"), jen.Id("s"))),
 	)
 	if s.Dir == ir.ClientToServer && mcp {
+		f.Comment(commentText("ServeStdio is Serve on the process's standard input and output\n(os.Stdin, os.Stdout): what a server that its client starts as a command runs.\nIt returns as Serve does: nil when the client closes standard input or ctx is\ndone. Standard output carries the messages only: log to standard error."))
+		f.Func().Params(recv.Clone()).Id("ServeStdio").Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+			jen.Return(jen.Id("d").Dot("rpc").Dot("Serve").Call(jen.Id("ctx"), jen.Qual("os", "Stdin"), jen.Qual("os", "Stdout"))),
+		)
 		e.emitHTTP(f, p, s)
 		e.emitTasks(f, p, s)
 		e.emitSessionMethods(f, p, s, ms)

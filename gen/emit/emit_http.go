@@ -93,7 +93,7 @@ func openStateCode(m *ir.Method) []jen.Code {
 
 // emitHTTP writes NewHTTPHandler for the server dispatcher.
 func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
-	doc := "NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one\nendpoint: mount it at the endpoint's path. It keeps no state between requests,\nso any number of replicas can serve one client. See HTTPOptions for the\nchecks and limits it applies, and HTTPHandler.NewServer for an http.Server\nwith timeouts."
+	doc := "NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one\nendpoint: mount it at the endpoint's path. It keeps no state between requests,\nso any number of replicas can serve one client. See HTTPOptions for the\nchecks and limits it applies, and HTTPHandler.NewServer for an http.Server\nwith timeouts. opts, if given, is one HTTPOptions (none: the zero value, the\ndefaults; more than one panics)."
 	if !p.Modern {
 		doc = httpSessionDoc()
 	}
@@ -101,16 +101,18 @@ func (e *emitter) emitHTTP(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		doc += "\n\nIt also serves the clients of " + e.pkg.OlderRevisions + " (the initialize era), with d's handlers through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is absent or names an older revision (and whose params carry no per-request _meta), and every request that names a session (Mcp-Session-Id), goes to a handler with sessions as the older revisions' transport describes (see mcpgen's docs/revisions.md). HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision turns it off."
 	}
 	f.Comment(commentText(doc))
-	call := jen.Qual(protocolPkg, "NewHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+	// protocol.MustOneOption("NewHTTPHandler", opts)
+	opts := jen.Qual(protocolPkg, "MustOneOption").Call(jen.Lit(e.pkg.Own("NewHTTPHandler")), jen.Id("opts"))
+	call := jen.Qual(protocolPkg, "NewHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), opts)
 	if e.serveOlder(p) {
-		call = jen.Qual(protocolPkg, "NewHTTPHandlerOlder").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"))
+		call = jen.Qual(protocolPkg, "NewHTTPHandlerOlder").Call(jen.Op("&").Id("d").Dot("rpc"), opts)
 	}
 	if !p.Modern {
 		// Sessions, or the HTTP+SSE transport of revisions before
 		// 2025-03-26 (the runtime tells them apart by the revision).
-		call = jen.Qual(protocolPkg, "NewSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Id("opts"), e.own("ProtocolVersion"))
+		call = jen.Qual(protocolPkg, "NewSessionHTTPHandler").Call(jen.Op("&").Id("d").Dot("rpc"), opts, e.own("ProtocolVersion"))
 	}
-	f.Func().Add(e.own("NewHTTPHandler")).Params(jen.Id("d").Op("*").Id(s.Dispatcher), jen.Id("opts").Add(e.rt(protocolPkg, "HTTPOptions"))).Op("*").Add(e.rt(protocolPkg, "HTTPHandler")).Block(
+	f.Func().Add(e.own("NewHTTPHandler")).Params(jen.Id("d").Op("*").Id(s.Dispatcher), jen.Id("opts").Op("...").Add(e.rt(protocolPkg, "HTTPOptions"))).Op("*").Add(e.rt(protocolPkg, "HTTPHandler")).Block(
 		jen.Return(call),
 	)
 }

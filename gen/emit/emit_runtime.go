@@ -171,6 +171,9 @@ func (e *emitter) emitRuntime() *jen.File {
 		}
 		switch n.kind {
 		case "type":
+			if doc := aliasDocs[n.name]; doc != "" {
+				types = append(types, jen.Comment(commentText(n.name+" is "+doc+" (see ["+pkgName(n.pkg)+"."+n.name+"]).")))
+			}
 			types = append(types, jen.Id(n.name).Op("=").Qual(n.pkg, n.name))
 		case "const":
 			consts = append(consts, jen.Id(n.name).Op("=").Qual(n.pkg, n.name))

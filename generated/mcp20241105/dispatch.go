@@ -11,6 +11,7 @@ import (
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"time"
 )
@@ -524,6 +525,14 @@ func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) er
 	return d.rpc.ServeStream(ctx, s)
 }
 
+// ServeStdio is Serve on the process's standard input and output (os.Stdin, os.Stdout): what
+// a server that its client starts as a command runs. It returns as Serve does: nil when the
+// client closes standard input or ctx is done. Standard output carries the messages only:
+// log to standard error.
+func (d *ServerDispatcher) ServeStdio(ctx context.Context) error {
+	return d.rpc.Serve(ctx, os.Stdin, os.Stdout)
+}
+
 // NewHTTPHandler returns an http.Handler that serves d at one endpoint (mount it at the
 // endpoint's path) with sessions, as the revision's transport page describes: initialize
 // opens a session and its response carries the Mcp-Session-Id header; every later request
@@ -533,8 +542,8 @@ func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) er
 // instead. HTTPOptions bound the sessions (MaxSessions, SessionIdleTimeout,
 // SessionHistoryBytes); HTTPOptions.Stateless serves without sessions. See
 // HTTPHandler.NewServer for an http.Server with timeouts.
-func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return protocol.NewSessionHTTPHandler(&d.rpc, opts, ProtocolVersion)
+func NewHTTPHandler(d *ServerDispatcher, opts ...HTTPOptions) *HTTPHandler {
+	return protocol.NewSessionHTTPHandler(&d.rpc, protocol.MustOneOption("NewHTTPHandler", opts), ProtocolVersion)
 }
 
 // Broadcast sends a notification (such as notifications/tools/list_changed) to the clients
@@ -1009,7 +1018,9 @@ func (UnimplementedClientHandler) CreateMessage(context.Context, *CreateMessageR
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
-// ClientOptions configure a ClientDispatcher.
+// ClientOptions configure a Client: the optional last argument of Connect (what the client
+// says it is and declares, timeouts, validation), and the ClientDispatcher that hands what
+// the server sends to the ClientHandler. The zero value is the defaults.
 type ClientOptions struct {
 	// SkipResultValidation stops the dispatcher from checking handler results against the schema
 	// before sending them. A result that breaks the schema is otherwise answered with an

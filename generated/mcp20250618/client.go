@@ -30,12 +30,17 @@ type Client struct {
 }
 
 // Connect connects to the server that t reaches and returns a Client for it. h (nil:
-// UnimplementedClientHandler{}) handles what the server sends. It opens with the initialize
-// handshake at ProtocolVersion (ClientOptions.ClientInfo and Capabilities are what it
-// declares) and fails when the server answers with another version; then it sends
+// UnimplementedClientHandler{}) handles what the server sends; options, if given, is one
+// ClientOptions (none: the zero value; more than one is an error). It opens with the
+// initialize handshake at ProtocolVersion (ClientOptions.ClientInfo and Capabilities are
+// what it declares) and fails when the server answers with another version; then it sends
 // notifications/initialized. ctx bounds the connection's start only; each request has its
 // own context. Close the Client when done.
-func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptions) (*Client, error) {
+func Connect(ctx context.Context, t Transport, h ClientHandler, options ...ClientOptions) (*Client, error) {
+	opts, err := protocol.OneOption("Connect", options)
+	if err != nil {
+		return nil, err
+	}
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo.Name = "mcpgen-client"
 		if opts.ClientInfo.Version == "" {

@@ -20,31 +20,83 @@ var _ codec.EnforceVersion[struct {
 
 // The names of mcpgen's runtime that this package's API uses, under this package's name.
 type (
-	Member            = codec.Member
-	Members           = codec.Members
-	Kind              = codec.Kind
-	SyntaxError       = codec.SyntaxError
-	ValidationError   = codec.ValidationError
-	Violation         = codec.Violation
-	EncodeError       = codec.EncodeError
-	RPCError          = jsonrpc.RPCError
-	RequestInfo       = jsonrpc.RequestInfo
-	ExtensionMethod   = jsonrpc.ExtensionMethod
-	Stream            = jsonrpc.Stream
-	Session           = protocol.Session
-	Cache             = protocol.Cache
-	Transport         = protocol.Transport
-	CommandTransport  = protocol.CommandTransport
-	StreamTransport   = protocol.StreamTransport
+	// Member is one member of a JSON object that the schema does not name: its name and raw
+	// value (see [codec.Member]).
+	Member = codec.Member
+	// Members is the members of a JSON object that the schema does not name, in their order (see
+	// [codec.Members]).
+	Members = codec.Members
+	// Kind is the kind of a JSON value (KindNull, KindString, ...) (see [codec.Kind]).
+	Kind = codec.Kind
+	// SyntaxError is the error of malformed JSON, with the byte offset where it was found (see
+	// [codec.SyntaxError]).
+	SyntaxError = codec.SyntaxError
+	// ValidationError is the error of a value that breaks its schema: every Violation, each with
+	// its JSON pointer (see [codec.ValidationError]).
+	ValidationError = codec.ValidationError
+	// Violation is one way a value breaks its schema, with the JSON pointer of the member (see
+	// [codec.Violation]).
+	Violation = codec.Violation
+	// EncodeError is the error of a Go value that has no JSON form (a NaN, raw bytes that are
+	// not JSON) (see [codec.EncodeError]).
+	EncodeError = codec.EncodeError
+	// RPCError is a JSON-RPC error response: what a handler returns to answer with a code of its
+	// choice, and what a Client's methods return when the server answers with an error (see
+	// [jsonrpc.RPCError]).
+	RPCError = jsonrpc.RPCError
+	// RequestInfo is what a handler knows of the request it answers (method, id);
+	// RequestFromContext returns it (see [jsonrpc.RequestInfo]).
+	RequestInfo = jsonrpc.RequestInfo
+	// ExtensionMethod is a method outside the schema that a dispatcher serves
+	// (ServerOptions.ExtensionMethods) (see [jsonrpc.ExtensionMethod]).
+	ExtensionMethod = jsonrpc.ExtensionMethod
+	// Stream is a connection that carries whole JSON-RPC messages, for ServeStream and for
+	// transports of one's own (see [jsonrpc.Stream]).
+	Stream = jsonrpc.Stream
+	// Session is what the runtime keeps about one peer (a stdio connection, an HTTP session):
+	// for a client of an initialize-era revision, what its initialize said; SessionFromContext
+	// returns it in a handler (see [protocol.Session]).
+	Session = protocol.Session
+	// Cache is the cache of results a server marks cacheable, shared by Clients
+	// (ClientOptions.Cache); NewCache makes one (see [protocol.Cache]).
+	Cache = protocol.Cache
+	// Transport is how Connect reaches a server: CommandTransport, StreamTransport,
+	// InMemoryTransport, HTTPTransport, or one's own (see [protocol.Transport]).
+	Transport = protocol.Transport
+	// CommandTransport is the stdio transport of a client: it starts the server's command and
+	// talks over its standard input and output (see [protocol.CommandTransport]).
+	CommandTransport = protocol.CommandTransport
+	// StreamTransport is a client transport of newline-delimited messages over any
+	// io.ReadWriteCloser (a socket, a pipe) (see [protocol.StreamTransport]).
+	StreamTransport = protocol.StreamTransport
+	// InMemoryTransport is a client transport to a server dispatcher in the same process, for
+	// tests (see [protocol.InMemoryTransport]).
 	InMemoryTransport = protocol.InMemoryTransport
-	HTTPTransport     = protocol.HTTPTransport
-	HTTPStatusError   = protocol.HTTPStatusError
-	ToolError         = protocol.ToolError
-	HTTPHandler       = protocol.HTTPHandler
-	HTTPOptions       = protocol.HTTPOptions
-	Middleware        = protocol.Middleware
-	Handler           = protocol.Handler
-	Call              = protocol.Call
+	// HTTPTransport is the Streamable HTTP transport of a client: the server's endpoint URL,
+	// headers and http.Client (see [protocol.HTTPTransport]).
+	HTTPTransport = protocol.HTTPTransport
+	// HTTPStatusError is the error of an HTTP answer that carries no JSON-RPC message: status,
+	// headers and the start of the body (see [protocol.HTTPStatusError]).
+	HTTPStatusError = protocol.HTTPStatusError
+	// ToolError is the error a Client's tool calls return when the tool answers with isError:
+	// true (the tool's name and the text of its result) (see [protocol.ToolError]).
+	ToolError = protocol.ToolError
+	// HTTPHandler is the http.Handler NewHTTPHandler returns: Streamable HTTP at one endpoint,
+	// with ListenAndServe and NewServer (see [protocol.HTTPHandler]).
+	HTTPHandler = protocol.HTTPHandler
+	// HTTPOptions is the options of NewHTTPHandler: allowed origins and hosts, limits, sessions
+	// of the older revisions; the zero value is the defaults (see [protocol.HTTPOptions]).
+	HTTPOptions = protocol.HTTPOptions
+	// Middleware is a function around every request a dispatcher answers or a Client sends
+	// (ServerOptions.Middleware, ClientOptions.Middleware; RequestLog is one) (see
+	// [protocol.Middleware]).
+	Middleware = protocol.Middleware
+	// Handler is what serves (or sends) a Call; a Middleware wraps the next one (see
+	// [protocol.Handler]).
+	Handler = protocol.Handler
+	// Call is a request or notification as a Middleware sees it: its id, method and params (see
+	// [protocol.Call]).
+	Call = protocol.Call
 )
 
 const (

@@ -30,7 +30,8 @@ type Client struct {
 }
 
 // Connect connects to the server that t reaches and returns a Client for it. h (nil:
-// UnimplementedClientHandler{}) handles what the server sends. It probes with
+// UnimplementedClientHandler{}) handles what the server sends; options, if given, is one
+// ClientOptions (none: the zero value; more than one is an error). It probes with
 // server/discover at ProtocolVersion, as the specification says a client does
 // (basic/versioning.mdx): a server that answers with its supported versions (or an
 // UnsupportedProtocolVersionError that names this version) is a server of this era. Any
@@ -40,7 +41,11 @@ type Client struct {
 // conversions of this package. Either way the methods take and return this package's types;
 // ProtocolVersion says which revision the server speaks. ctx bounds the connection's start
 // only; each request has its own context. Close the Client when done.
-func Connect(ctx context.Context, t Transport, h ClientHandler, opts ClientOptions) (*Client, error) {
+func Connect(ctx context.Context, t Transport, h ClientHandler, options ...ClientOptions) (*Client, error) {
+	opts, err := protocol.OneOption("Connect", options)
+	if err != nil {
+		return nil, err
+	}
 	if opts.ClientInfo.Name == "" {
 		opts.ClientInfo.Name = "mcpgen-client"
 		if opts.ClientInfo.Version == "" {

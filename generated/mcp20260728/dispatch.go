@@ -12,6 +12,7 @@ import (
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"time"
 )
@@ -576,10 +577,19 @@ func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) er
 	return d.rpc.ServeStream(ctx, s)
 }
 
+// ServeStdio is Serve on the process's standard input and output (os.Stdin, os.Stdout): what
+// a server that its client starts as a command runs. It returns as Serve does: nil when the
+// client closes standard input or ctx is done. Standard output carries the messages only:
+// log to standard error.
+func (d *ServerDispatcher) ServeStdio(ctx context.Context) error {
+	return d.rpc.Serve(ctx, os.Stdin, os.Stdout)
+}
+
 // NewHTTPHandler returns an http.Handler that serves d over Streamable HTTP at one endpoint:
 // mount it at the endpoint's path. It keeps no state between requests, so any number of
 // replicas can serve one client. See HTTPOptions for the checks and limits it applies, and
-// HTTPHandler.NewServer for an http.Server with timeouts.
+// HTTPHandler.NewServer for an http.Server with timeouts. opts, if given, is one HTTPOptions
+// (none: the zero value, the defaults; more than one panics).
 //
 // It also serves the clients of OlderRevisions (the initialize era), with d's handlers
 // through the conversions, at the same endpoint: a POST whose MCP-Protocol-Version header is
@@ -588,8 +598,8 @@ func (d *ServerDispatcher) ServeStream(ctx context.Context, s jsonrpc.Stream) er
 // older revisions' transport describes (see mcpgen's docs/revisions.md).
 // HTTPOptions.Fallback, if set, replaces that handler, and ServerOptions.OnlyThisRevision
 // turns it off.
-func NewHTTPHandler(d *ServerDispatcher, opts HTTPOptions) *HTTPHandler {
-	return protocol.NewHTTPHandlerOlder(&d.rpc, opts)
+func NewHTTPHandler(d *ServerDispatcher, opts ...HTTPOptions) *HTTPHandler {
+	return protocol.NewHTTPHandlerOlder(&d.rpc, protocol.MustOneOption("NewHTTPHandler", opts))
 }
 
 // RunAsTask answers the tools/call request ctx belongs to with a task: the dispatcher sends
@@ -1330,7 +1340,9 @@ func (UnimplementedClientHandler) Elicit(context.Context, ElicitRequestParams) (
 
 func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 
-// ClientOptions configure a ClientDispatcher.
+// ClientOptions configure a Client: the optional last argument of Connect (what the client
+// says it is and declares, timeouts, validation), and the ClientDispatcher that hands what
+// the server sends to the ClientHandler. The zero value is the defaults.
 type ClientOptions struct {
 	// SkipResultValidation stops the dispatcher from checking handler results against the schema
 	// before sending them. A result that breaks the schema is otherwise answered with an

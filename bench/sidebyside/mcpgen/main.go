@@ -8,7 +8,6 @@ package main
 import (
 	"context"
 	"log"
-	"os"
 	"strconv"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -25,7 +24,7 @@ func main() {
 		func(ctx context.Context, p *mcp.CallToolRequestParams, in AddArgs) (*mcp.CallToolResult, error) {
 			return mcp.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
 		})
-	if err := d.Serve(context.Background(), os.Stdin, os.Stdout); err != nil {
+	if err := d.ServeStdio(context.Background()); err != nil {
 		log.Fatal(err)
 	}
 }

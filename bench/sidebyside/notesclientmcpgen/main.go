@@ -21,7 +21,7 @@ type AddArgs struct {
 
 func main() {
 	ctx := context.Background()
-	c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(os.Args[1], os.Args[2:]...)}, nil, mcp.ClientOptions{})
+	c, err := mcp.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(os.Args[1], os.Args[2:]...)}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

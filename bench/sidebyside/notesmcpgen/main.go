@@ -39,14 +39,14 @@ func main() {
 		})
 	mcp.AddPrompt(s, mcp.Prompt{Name: "plan", Description: new("Plans a day.")},
 		func(ctx context.Context, p *mcp.GetPromptRequestParams, in PlanArgs) (*mcp.GetPromptResult, error) {
-			return mcp.PromptResult(mcp.UserMessage(mcp.Text("Plan " + in.Day + "."))), nil
+			return mcp.TextPrompt("Plan " + in.Day + "."), nil
 		})
 	d := mcp.NewServerDispatcher(s, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "notes", Version: "1.0.0"}})
 	ctx := context.Background()
 	if len(os.Args) > 1 {
-		log.Fatal(mcp.NewHTTPHandler(d, mcp.HTTPOptions{}).ListenAndServe(ctx, os.Args[1]))
+		log.Fatal(mcp.NewHTTPHandler(d).ListenAndServe(ctx, os.Args[1]))
 	}
-	if err := d.Serve(ctx, os.Stdin, os.Stdout); err != nil {
+	if err := d.ServeStdio(ctx); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -108,7 +108,7 @@ func runProxy(ctx context.Context, args []string, env cli.Env) error {
 	} else {
 		fmt.Fprintf(env.Stderr, "mcpgen proxy: serving http://%s/mcp (upstream %s)\n", ln.Addr(), p.UpstreamVersion())
 		mux := http.NewServeMux()
-		mux.Handle("/mcp", mcp.NewHTTPHandler(p.Dispatcher(), mcp.HTTPOptions{}))
+		mux.Handle("/mcp", mcp.NewHTTPHandler(p.Dispatcher()))
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		done := make(chan error, 1)
 		go func() { done <- srv.Serve(ln) }()
