@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/schema"
 
-	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/runtime/codec"
 )
@@ -329,7 +328,30 @@ func (b *builder) build() *ir.Package {
 	if len(b.errs) == 0 {
 		b.buildOlder(pkg)
 	}
+	pkg.ReExported = reExported(pkg)
 	return pkg
+}
+
+// reExported lists the runtime names pkg re-exports: those of
+// ir.RuntimeNames of the layers it has (the dispatcher's, an MCP
+// revision's, the tasks extension's, the conversions') that no definition
+// has.
+func reExported(pkg *ir.Package) []string {
+	p := pkg.Protocol
+	has := map[ir.Layer]bool{
+		"":              true,
+		ir.LayerRPC:     p != nil,
+		ir.LayerMCP:     p != nil && pkg.MCP,
+		ir.LayerTasks:   p != nil && p.Tasks != nil,
+		ir.LayerConvert: len(pkg.Older) > 0,
+	}
+	var out []string
+	for _, n := range ir.RuntimeNames {
+		if has[n.Layer] && pkg.ReExports(n.Name) {
+			out = append(out, n.Name)
+		}
+	}
+	return out
 }
 
 // addRoot makes the document's root a definition when it is a type: a
@@ -495,8 +517,10 @@ func (b *builder) reserveOwnNames() {
 	// The runtime names a package re-exports are claimed with any
 	// dispatcher, before the protocol is built and it is known whether
 	// the revision can carry tasks or conversions.
-	for _, n := range emit.RuntimeNames(emit.Layers{RPC: dispatcher, MCP: dispatcher, Tasks: dispatcher, Convert: dispatcher}) {
-		b.reexport(n)
+	for _, n := range ir.RuntimeNames {
+		if n.Layer == "" || dispatcher {
+			b.reexport(n.Name)
+		}
 	}
 	for _, n := range []string{"Value", "Definitions", "NewValue", "ProtocolVersion"} {
 		b.ownName(n, "the generated package's own API")
