@@ -77,11 +77,11 @@ type ExternalType = ir.ExternalType
 // SourceInfo says where the schema came from, for the package docs.
 type SourceInfo = ir.SourceInfo
 
-// Build turns a loaded schema into the IR of its Go package. Errors are
-// schema.Errors naming the file and JSON pointer of each problem;
-// warnings come back separately.
-func Build(doc *schema.Document, opts Options) (*ir.Package, []*schema.Diagnostic, error) {
+// build builds the IR of doc, with the older revisions of opts.Older
+// already loaded and built (older).
+func build(doc *schema.Document, opts Options, older []*olderRev) (*ir.Package, []*schema.Diagnostic, error) {
 	b := newBuilder(doc, opts)
+	b.older = older
 	pkg := b.build()
 	if len(b.errs) > 0 {
 		return nil, b.warns, b.errs
@@ -141,6 +141,9 @@ type builder struct {
 	// The named types made for members the dispatcher needs a type of
 	// (wrapType), by the member's pointer.
 	wrapped map[string]*ir.Type
+
+	// older are the revisions of opts.Older, loaded and built (loadOlder).
+	older []*olderRev
 
 	// root is the document's root schema when it is generated as a type
 	// (it is then also in doc.Defs, named), or nil.
