@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/schema"
 
-	"github.com/mcpgen/mcpgen/gen/emit"
 	"github.com/mcpgen/mcpgen/gen/ir"
 	"github.com/mcpgen/mcpgen/runtime/codec"
 )
@@ -78,11 +77,11 @@ type ExternalType = ir.ExternalType
 // SourceInfo says where the schema came from, for the package docs.
 type SourceInfo = ir.SourceInfo
 
-// Build turns a loaded schema into the IR of its Go package. Errors are
-// schema.Errors naming the file and JSON pointer of each problem;
-// warnings come back separately.
-func Build(doc *schema.Document, opts Options) (*ir.Package, []*schema.Diagnostic, error) {
+// build builds the IR of doc, with the older revisions of opts.Older
+// already loaded and built (older).
+func build(doc *schema.Document, opts Options, older []*olderRev) (*ir.Package, []*schema.Diagnostic, error) {
 	b := newBuilder(doc, opts)
+	b.older = older
 	pkg := b.build()
 	if len(b.errs) > 0 {
 		return nil, b.warns, b.errs
@@ -142,6 +141,9 @@ type builder struct {
 	// The named types made for members the dispatcher needs a type of
 	// (wrapType), by the member's pointer.
 	wrapped map[string]*ir.Type
+
+	// older are the revisions of opts.Older, loaded and built (loadOlder).
+	older []*olderRev
 
 	// root is the document's root schema when it is generated as a type
 	// (it is then also in doc.Defs, named), or nil.
@@ -329,7 +331,30 @@ func (b *builder) build() *ir.Package {
 	if len(b.errs) == 0 {
 		b.buildOlder(pkg)
 	}
+	pkg.ReExported = reExported(pkg)
 	return pkg
+}
+
+// reExported lists the runtime names pkg re-exports: those of
+// ir.RuntimeNames of the layers it has (the dispatcher's, an MCP
+// revision's, the tasks extension's, the conversions') that no definition
+// has.
+func reExported(pkg *ir.Package) []string {
+	p := pkg.Protocol
+	has := map[ir.Layer]bool{
+		"":              true,
+		ir.LayerRPC:     p != nil,
+		ir.LayerMCP:     p != nil && pkg.MCP,
+		ir.LayerTasks:   p != nil && p.Tasks != nil,
+		ir.LayerConvert: len(pkg.Older) > 0,
+	}
+	var out []string
+	for _, n := range ir.RuntimeNames {
+		if has[n.Layer] && pkg.ReExports(n.Name) {
+			out = append(out, n.Name)
+		}
+	}
+	return out
 }
 
 // addRoot makes the document's root a definition when it is a type: a
@@ -495,8 +520,10 @@ func (b *builder) reserveOwnNames() {
 	// The runtime names a package re-exports are claimed with any
 	// dispatcher, before the protocol is built and it is known whether
 	// the revision can carry tasks or conversions.
-	for _, n := range emit.RuntimeNames(emit.Layers{RPC: dispatcher, MCP: dispatcher, Tasks: dispatcher, Convert: dispatcher}) {
-		b.reexport(n)
+	for _, n := range ir.RuntimeNames {
+		if n.Layer == "" || dispatcher {
+			b.reexport(n.Name)
+		}
 	}
 	for _, n := range []string{"Value", "Definitions", "NewValue", "ProtocolVersion"} {
 		b.ownName(n, "the generated package's own API")

@@ -70,8 +70,8 @@ func (b *builder) reserveOlderNames() {
 // conversions, newest first.
 const olderRevisionsName = "OlderRevisions"
 
-// buildOlder builds each older revision's IR (for its methods) and the
-// conversions to and from it.
+// buildOlder builds the conversions to and from each older revision
+// (loaded and built by loadOlder).
 func (b *builder) buildOlder(pkg *ir.Package) {
 	if len(b.opts.Older) == 0 {
 		return
@@ -81,7 +81,7 @@ func (b *builder) buildOlder(pkg *ir.Package) {
 		return
 	}
 	seen := map[string]bool{}
-	for _, o := range b.opts.Older {
+	for _, o := range b.older {
 		rev := o.Options.Revision
 		switch {
 		case rev == "" || o.Options.Package == "":
@@ -95,18 +95,11 @@ func (b *builder) buildOlder(pkg *ir.Package) {
 			continue
 		}
 		seen[rev] = true
-		doc, err := schema.LoadWith(o.File, o.Data, o.Options.Refs)
-		if err != nil {
-			b.errs = append(b.errs, &schema.Diagnostic{File: o.File, Message: fmt.Sprintf("older revision %s: %v", rev, err)})
+		if o.err != nil {
+			b.errs = append(b.errs, o.err)
 			continue
 		}
-		opts := o.Options
-		opts.Older = nil
-		old, _, err := Build(doc, opts) // its warnings are the older package's own
-		if err != nil {
-			b.errs = append(b.errs, &schema.Diagnostic{File: o.File, Message: fmt.Sprintf("older revision %s does not generate: %v", rev, err)})
-			continue
-		}
+		doc, old := o.doc, o.pkg
 		if old.Protocol == nil {
 			b.errorf("", "older revision %s has no methods to convert (no dispatcher)", rev)
 			continue

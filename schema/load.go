@@ -99,7 +99,7 @@ func LoadWith(file string, data []byte, opts RefOptions) (doc *Document, err err
 	var meta Errors
 	for _, d := range l.docs {
 		if d.draft != 0 {
-			meta = append(meta, checkMetaschema(d.file, d.draft, d.root, l.schemaVals)...)
+			meta = append(meta, checkMetaschema(d.file, metaschemaDraft(d.root, d.draft), d.root, l.schemaVals)...)
 		}
 	}
 	if len(meta) > 0 {

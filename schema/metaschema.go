@@ -28,6 +28,7 @@ func metaschema(d Draft) (*jsonschema.Schema, error) {
 			Draft06:     "http://json-schema.org/draft-06/schema",
 			Draft07:     "http://json-schema.org/draft-07/schema",
 			Draft202012: "https://json-schema.org/draft/2020-12/schema",
+			draft201909: "https://json-schema.org/draft/2019-09/schema",
 		} {
 			s, err := jsonschema.NewCompiler().Compile(url)
 			if err != nil {
@@ -38,6 +39,19 @@ func metaschema(d Draft) (*jsonschema.Schema, error) {
 		}
 	})
 	return metaschemas.by[d], metaschemas.err
+}
+
+// metaschemaDraft is the draft whose metaschema checks a document read as
+// d: draft 2019-09's for one read as 2020-12 whose "$schema" names 2019-09
+// (2020-12's metaschema refuses its "$recursiveAnchor": true), else d's.
+func metaschemaDraft(root *Value, d Draft) Draft {
+	if d != Draft202012 || root.Kind != Object {
+		return d
+	}
+	if sv := root.Get("$schema"); sv != nil && sv.Kind == String && namedDraft.FindString(sv.Str) == "2019-09" {
+		return draft201909
+	}
+	return d
 }
 
 // checkMetaschema validates the document against its dialect's

@@ -33,7 +33,9 @@ import (
 //     far; a URI no loaded document has is read from RefOptions: the map,
 //     then a file beside the document (file: URIs), then, for http(s) and
 //     only when allowed, a download. The fragment is a JSON pointer into
-//     the resource or one of its anchors.
+//     the resource or one of its anchors. The standard metaschemas
+//     (draft-07, 2019-09, 2020-12) come from mcpgen's pinned copies when the map
+//     does not give them (metaschemas.go).
 //   - "$dynamicRef" resolves the same way (the static target). When its
 //     fragment is a plain name and the static target has a $dynamicAnchor
 //     of that name, the validators resolve it again at run time: to the
@@ -83,9 +85,10 @@ type Retrieved struct {
 	SHA256 string // of its bytes
 	// Downloaded is set when the bytes came from the network; Data holds
 	// them so that the caller can store them in the cache. Cached is set
-	// when they came from the cache.
-	Downloaded, Cached bool
-	Data               []byte
+	// when they came from the cache, Embedded when they are mcpgen's copy
+	// of a standard metaschema.
+	Downloaded, Cached, Embedded bool
+	Data                         []byte
 }
 
 // srcDoc is one document the loader reads: the schema, or a document a
@@ -329,6 +332,11 @@ func (l *loader) retrieve(abs, ref string) (*resource, error) {
 	if file, ok := l.mapped(abs); ok {
 		return l.readDoc(abs, file, "", ref)
 	}
+	if data, ok, err := EmbeddedMetaschema(abs); err != nil {
+		return nil, fmt.Errorf("$ref %q: %v", ref, err)
+	} else if ok {
+		return l.addDoc(abs, "mcpgen's embedded copy of "+abs, "", data, false)
+	}
 	u, _ := url.Parse(abs)
 	switch {
 	case u != nil && u.Scheme == "file":
@@ -443,7 +451,8 @@ func (l *loader) addDoc(abs, display, p string, data []byte, downloaded bool) (*
 	}
 	l.docs = append(l.docs, d)
 	rd := &Retrieved{URI: abs, File: display, SHA256: SHA256(data), Downloaded: downloaded, Data: keepIf(downloaded, data),
-		Cached: l.opts.CacheDir != "" && p == RefCachePath(l.opts.CacheDir, abs)}
+		Cached:   l.opts.CacheDir != "" && p == RefCachePath(l.opts.CacheDir, abs),
+		Embedded: p == "" && !downloaded}
 	l.retrieved = append(l.retrieved, rd)
 	if l.opts.Retrieved != nil {
 		l.opts.Retrieved(rd)

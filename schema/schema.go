@@ -23,6 +23,10 @@ const (
 	Draft202012
 	Draft04
 	Draft06
+	// draft201909 is read as Draft202012; it names only the metaschema a
+	// document whose "$schema" is draft 2019-09's is checked against
+	// (metaschemaDraft).
+	draft201909
 )
 
 func (d Draft) String() string {
@@ -35,6 +39,8 @@ func (d Draft) String() string {
 		return "draft-07"
 	case Draft202012:
 		return "draft 2020-12"
+	case draft201909:
+		return "draft 2019-09"
 	}
 	return "unknown draft"
 }

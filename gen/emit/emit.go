@@ -45,6 +45,11 @@ type emitter struct {
 
 // Emit renders the package's Go files (and README) in memory.
 func Emit(pkg *ir.Package) (Files, error) {
+	for _, name := range pkg.ReExported {
+		if _, ok := runtimeDecl(name); !ok {
+			return nil, fmt.Errorf("emit: the package re-exports %s, which is no runtime name mcpgen declares", name)
+		}
+	}
 	e := &emitter{
 		pkg:      pkg,
 		types:    newFile(pkg.Name),

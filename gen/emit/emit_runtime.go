@@ -12,20 +12,15 @@ const (
 	typeschemaPkg = "github.com/mcpgen/mcpgen/runtime/typeschema"
 )
 
-// runtimeName is a name of the runtime that a generated package
-// re-exports, so that its users write mcp.RPCError and mcp.Session as
-// they write the package's own types.
+// runtimeName is how runtime.go declares a name of the runtime that a
+// generated package re-exports (ir.RuntimeNames lists them, with the layer
+// each comes with).
 type runtimeName struct {
 	name string
 	pkg  string
 	// kind is "type" (an alias), "const", or "func" (a wrapper, whose
 	// parameters and results are sig).
 	kind string
-	// layer says when the package has it: "" always, "rpc" with a
-	// dispatcher, "mcp" with the dispatcher of an MCP revision, "tasks"
-	// with the tasks extension, "convert" with conversions to older
-	// revisions.
-	layer string
 	// params and results of a func (a wrapper calls the runtime's with
 	// the same arguments); typeParams for a generic one.
 	typeParams, params, results []jen.Code
@@ -43,9 +38,9 @@ func unmarshaler() *jen.Statement {
 	return jen.Interface(jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error())
 }
 
-// runtimeNames lists the names of the runtime the generated packages
-// re-export. The builder reserves them (RuntimeNames); emitRuntime writes
-// them.
+// runtimeNames are the declarations of the names of ir.RuntimeNames
+// (TestRuntimeNames keeps the two lists the same). emitRuntime writes
+// those of ir.Package.ReExported.
 var runtimeNames = []runtimeName{
 	{name: "Member", pkg: codecPkg, kind: "type"},
 	{name: "Members", pkg: codecPkg, kind: "type"},
@@ -65,110 +60,92 @@ var runtimeNames = []runtimeName{
 		params:  []jen.Code{jen.Id("data").Index().Byte(), jen.Id("v").Interface(jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(), jen.Id("Validate").Params().Error())},
 		results: []jen.Code{jen.Error()}, args: []string{"data", "v"}},
 
-	{name: "RPCError", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
-	{name: "CodeParseError", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
-	{name: "CodeInvalidRequest", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
-	{name: "CodeMethodNotFound", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
-	{name: "CodeInvalidParams", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
-	{name: "CodeInternalError", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
-	{name: "MaxMessageSize", pkg: jsonrpcPkg, kind: "const", layer: "rpc"},
-	{name: "RequestInfo", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
-	{name: "RequestFromContext", pkg: jsonrpcPkg, kind: "func", layer: "rpc",
+	{name: "RPCError", pkg: jsonrpcPkg, kind: "type"},
+	{name: "CodeParseError", pkg: jsonrpcPkg, kind: "const"},
+	{name: "CodeInvalidRequest", pkg: jsonrpcPkg, kind: "const"},
+	{name: "CodeMethodNotFound", pkg: jsonrpcPkg, kind: "const"},
+	{name: "CodeInvalidParams", pkg: jsonrpcPkg, kind: "const"},
+	{name: "CodeInternalError", pkg: jsonrpcPkg, kind: "const"},
+	{name: "MaxMessageSize", pkg: jsonrpcPkg, kind: "const"},
+	{name: "RequestInfo", pkg: jsonrpcPkg, kind: "type"},
+	{name: "RequestFromContext", pkg: jsonrpcPkg, kind: "func",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(jsonrpcPkg, "RequestInfo")}, args: []string{"ctx"}},
-	{name: "ExtensionMethod", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
-	{name: "Stream", pkg: jsonrpcPkg, kind: "type", layer: "rpc"},
-	{name: "Session", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "SessionFromContext", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "ExtensionMethod", pkg: jsonrpcPkg, kind: "type"},
+	{name: "Stream", pkg: jsonrpcPkg, kind: "type"},
+	{name: "Session", pkg: protocolPkg, kind: "type"},
+	{name: "SessionFromContext", pkg: protocolPkg, kind: "func",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "Session")}, args: []string{"ctx"}},
-	{name: "SendNotification", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "SendNotification", pkg: protocolPkg, kind: "func",
 		params:  []jen.Code{ctxParam(), jen.Id("method").String(), jen.Id("params").Add(appendJSONer())},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "method", "params"}},
-	{name: "SendRequest", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "SendRequest", pkg: protocolPkg, kind: "func",
 		params:  []jen.Code{ctxParam(), jen.Id("method").String(), jen.Id("params").Add(appendJSONer()), jen.Id("result").Add(unmarshaler())},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "method", "params", "result"}},
-	{name: "Log", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "Log", pkg: protocolPkg, kind: "func",
 		typeParams: []jen.Code{jen.Id("L").Op("~").String()},
 		params:     []jen.Code{ctxParam(), jen.Id("level").Id("L"), jen.Id("logger").String(), jen.Id("data").Any()},
 		results:    []jen.Code{jen.Error()}, args: []string{"ctx", "level", "logger", "data"}},
-	{name: "SendProgress", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "SendProgress", pkg: protocolPkg, kind: "func",
 		params:  []jen.Code{ctxParam(), jen.List(jen.Id("progress"), jen.Id("total")).Float64(), jen.Id("message").String()},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "progress", "total", "message"}},
-	{name: "CloseSSEStream", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "CloseSSEStream", pkg: protocolPkg, kind: "func",
 		params:  []jen.Code{ctxParam(), jen.Id("retry").Qual("time", "Duration")},
 		results: []jen.Code{jen.Error()}, args: []string{"ctx", "retry"}},
-	{name: "HTTPRequestFromContext", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "HTTPRequestFromContext", pkg: protocolPkg, kind: "func",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Op("*").Qual("net/http", "Request")}, args: []string{"ctx"}},
-	{name: "Cache", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "NewCache", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "Cache", pkg: protocolPkg, kind: "type"},
+	{name: "NewCache", pkg: protocolPkg, kind: "func",
 		params: []jen.Code{jen.Id("maxBytes").Int()}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "Cache")}, args: []string{"maxBytes"}},
-	{name: "Transport", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "CommandTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "StreamTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "InMemoryTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "HTTPTransport", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "ToolError", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "HTTPHandler", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "HTTPOptions", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "Middleware", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "RequestLog", pkg: protocolPkg, kind: "func", layer: "mcp",
+	{name: "Transport", pkg: protocolPkg, kind: "type"},
+	{name: "CommandTransport", pkg: protocolPkg, kind: "type"},
+	{name: "StreamTransport", pkg: protocolPkg, kind: "type"},
+	{name: "InMemoryTransport", pkg: protocolPkg, kind: "type"},
+	{name: "HTTPTransport", pkg: protocolPkg, kind: "type"},
+	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type"},
+	{name: "ToolError", pkg: protocolPkg, kind: "type"},
+	{name: "HTTPHandler", pkg: protocolPkg, kind: "type"},
+	{name: "HTTPOptions", pkg: protocolPkg, kind: "type"},
+	{name: "Middleware", pkg: protocolPkg, kind: "type"},
+	{name: "RequestLog", pkg: protocolPkg, kind: "func",
 		params:  []jen.Code{jen.Id("l").Op("*").Qual("log/slog", "Logger"), jen.Id("principal").Func().Params(jen.Qual("context", "Context")).String()},
 		results: []jen.Code{jen.Qual(protocolPkg, "Middleware")}, args: []string{"l", "principal"}},
-	{name: "Handler", pkg: protocolPkg, kind: "type", layer: "mcp"},
-	{name: "Call", pkg: protocolPkg, kind: "type", layer: "mcp"},
+	{name: "Handler", pkg: protocolPkg, kind: "type"},
+	{name: "Call", pkg: protocolPkg, kind: "type"},
 
-	{name: "TaskStore", pkg: protocolPkg, kind: "type", layer: "tasks"},
-	{name: "TaskStoreOptions", pkg: protocolPkg, kind: "type", layer: "tasks"},
-	{name: "NewTaskStore", pkg: protocolPkg, kind: "func", layer: "tasks",
+	{name: "TaskStore", pkg: protocolPkg, kind: "type"},
+	{name: "TaskStoreOptions", pkg: protocolPkg, kind: "type"},
+	{name: "NewTaskStore", pkg: protocolPkg, kind: "func",
 		params: []jen.Code{jen.Id("opts").Qual(protocolPkg, "TaskStoreOptions")}, results: []jen.Code{jen.Op("*").Qual(protocolPkg, "TaskStore")}, args: []string{"opts"}},
-	{name: "TasksExtension", pkg: protocolPkg, kind: "const", layer: "tasks"},
-	{name: "ClientSupportsTasks", pkg: protocolPkg, kind: "func", layer: "tasks",
+	{name: "TasksExtension", pkg: protocolPkg, kind: "const"},
+	{name: "ClientSupportsTasks", pkg: protocolPkg, kind: "func",
 		params: []jen.Code{ctxParam()}, results: []jen.Code{jen.Bool()}, args: []string{"ctx"}},
 
-	{name: "Older", pkg: protocolPkg, kind: "type", layer: "convert"},
-	{name: "ConversionError", pkg: protocolPkg, kind: "type", layer: "convert"},
+	{name: "Older", pkg: protocolPkg, kind: "type"},
+	{name: "ConversionError", pkg: protocolPkg, kind: "type"},
 }
 
-// Layers says which layers of the runtime a package re-exports names of.
-type Layers struct{ RPC, MCP, Tasks, Convert bool }
-
-func (l Layers) has(layer string) bool {
-	switch layer {
-	case "rpc":
-		return l.RPC
-	case "mcp":
-		return l.MCP
-	case "tasks":
-		return l.Tasks
-	case "convert":
-		return l.Convert
-	}
-	return true
-}
-
-// RuntimeNames returns the names a package with these layers re-exports
-// from the runtime; the builder reserves them.
-func RuntimeNames(l Layers) []string {
-	var out []string
+// runtimeDecl is the declaration of a runtime name.
+func runtimeDecl(name string) (runtimeName, bool) {
 	for _, n := range runtimeNames {
-		if l.has(n.layer) {
-			out = append(out, n.name)
+		if n.name == name {
+			return n, true
 		}
 	}
-	return out
+	return runtimeName{}, false
 }
 
 // emitRuntime writes runtime.go: the runtime's names the package
 // re-exports.
 func (e *emitter) emitRuntime() *jen.File {
 	f := newFile(e.pkg.Name)
-	p := e.pkg.Protocol
-	l := Layers{RPC: p != nil, MCP: p != nil && e.pkg.MCP, Tasks: p != nil && p.Tasks != nil, Convert: len(e.pkg.Older) > 0}
-	var types, consts []jen.Code
-	for _, n := range runtimeNames {
-		if !l.has(n.layer) || !e.pkg.ReExports(n.name) {
-			continue
+	var decls []runtimeName
+	for _, name := range e.pkg.ReExported {
+		if n, ok := runtimeDecl(name); ok { // Emit refuses a package with another
+			decls = append(decls, n)
 		}
+	}
+	var types, consts []jen.Code
+	for _, n := range decls {
 		switch n.kind {
 		case "type":
 			if doc := aliasDocs[n.name]; doc != "" {
@@ -183,8 +160,8 @@ func (e *emitter) emitRuntime() *jen.File {
 	f.Type().Defs(types...)
 	f.Line()
 	f.Const().Defs(consts...)
-	for _, n := range runtimeNames {
-		if !l.has(n.layer) || n.kind != "func" || !e.pkg.ReExports(n.name) {
+	for _, n := range decls {
+		if n.kind != "func" {
 			continue
 		}
 		args := make([]jen.Code, len(n.args))

@@ -40,6 +40,10 @@ type Package struct {
 	// name, then the one declared (MCPServer for Server), or "" for a
 	// runtime name the package does not re-export then. See Own.
 	OwnNames map[string]string
+	// ReExported are the names of the runtime the package re-exports
+	// (runtime.go), in the order of RuntimeNames: those of the layers it
+	// has that no definition has.
+	ReExported []string
 }
 
 // Own is the name the package declares for what is usually name: name,

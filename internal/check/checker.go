@@ -56,6 +56,16 @@ type Options struct {
 	NoClient bool
 	// Verbose keeps bodies of up to 64 KiB in the report (else 200 bytes).
 	Verbose bool
+	// Schema, when set, is the JSON Schema the server's messages are
+	// validated against (by the runtime's codec.Schema) instead of the
+	// generated package of Revision, which must then name one pinned
+	// revision: its exchanges and rules apply. SchemaOrigin names it in
+	// the report. ProtocolVersion is the version spoken on the wire
+	// (default: Revision), such as a draft's. mcpgen's generated client
+	// is not run (NoClient): it speaks the pinned revisions only.
+	Schema          []byte
+	SchemaOrigin    string
+	ProtocolVersion string
 }
 
 // Call is one tools/call the check may make.
@@ -80,6 +90,8 @@ type checker struct {
 	o   Options
 	ctx context.Context
 	rep *Report
+	// schemaRev is the revision of Options.Schema, nil without one.
+	schemaRev *revision
 	// facts from one run that another needs
 	discovered []string // supportedVersions of the 2026-07-28 run
 }
@@ -135,6 +147,29 @@ func Run(ctx context.Context, t Target, o Options) (*Report, error) {
 	default:
 		return nil, &SetupError{"nothing to check: give a URL or -- COMMAND"}
 	}
+	if o.ProtocolVersion != "" && o.Schema == nil {
+		return nil, &SetupError{"a protocol version of its own needs the schema that speaks it (--schema)"}
+	}
+	var schemaRev *revision
+	if o.Schema != nil {
+		rules := revisionOf(o.Revision)
+		if rules == nil {
+			var names []string
+			for _, r := range revisions {
+				names = append(names, r.name)
+			}
+			return nil, &SetupError{fmt.Sprintf("a check with --schema needs --revision: the revision whose exchanges and rules apply, one of %s", strings.Join(names, ", "))}
+		}
+		version := o.ProtocolVersion
+		if version == "" {
+			version = rules.name
+		}
+		var err error
+		if schemaRev, err = schemaRevision(rules, version, o.Schema); err != nil {
+			return nil, &SetupError{fmt.Sprintf("the schema %s: %v", o.SchemaOrigin, err)}
+		}
+		o.NoClient = true
+	}
 	if o.Revision != "" && o.Revision != "all" && revisionOf(o.Revision) == nil {
 		var names []string
 		for _, r := range revisions {
@@ -144,7 +179,10 @@ func Run(ctx context.Context, t Target, o Options) (*Report, error) {
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, o.Deadline, fmt.Errorf("the check's deadline (%s) passed", o.Deadline))
 	defer cancel()
-	ck := &checker{t: t, o: o, ctx: ctx, rep: &Report{Format: "mcpgen-check/1", Mcpgen: o.Version, Target: t}}
+	ck := &checker{t: t, o: o, ctx: ctx, schemaRev: schemaRev, rep: &Report{Format: "mcpgen-check/1", Mcpgen: o.Version, Target: t}}
+	if schemaRev != nil {
+		ck.rep.Schema = o.SchemaOrigin
+	}
 	if err := ck.check(); err != nil {
 		return nil, err
 	}
@@ -173,7 +211,7 @@ func (ck *checker) check() error {
 	want := ck.o.Revision
 	var why []string // why revisions were not served, for the setup error
 	if want == "" || want == "all" || want == "2026-07-28" {
-		r, err := ck.newRun(revisionOf("2026-07-28"))
+		r, err := ck.newRun(ck.revisionOf("2026-07-28"))
 		if err != nil {
 			return err
 		}
@@ -210,11 +248,11 @@ func (ck *checker) check() error {
 		olders = []string{want}
 	}
 	for _, rev := range olders {
-		r, err := ck.newRun(revisionOf(rev))
+		r, err := ck.newRun(ck.revisionOf(rev))
 		if err != nil {
 			return err
 		}
-		got, reason := r.initialize(rev)
+		got, reason := r.initialize(r.rev.name)
 		if want == "" && got != "" && got != rev {
 			// Negotiated: whatever the server answers, if mcpgen knows it.
 			if rv := revisionOf(got); rv != nil {
@@ -246,6 +284,16 @@ func (ck *checker) check() error {
 		return &SetupError{fmt.Sprintf("cannot check %s: %s", what, strings.Join(why, "; "))}
 	}
 	return nil
+}
+
+// revisionOf is the revision a run of the pinned revision name uses: the
+// schema's (Options.Schema) when it is the one checked, else name's
+// generated package.
+func (ck *checker) revisionOf(name string) *revision {
+	if ck.schemaRev != nil && ck.schemaRev.rules == name {
+		return ck.schemaRev
+	}
+	return revisionOf(name)
 }
 
 // newRun starts a run of rev: over stdio, a fresh process.

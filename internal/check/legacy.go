@@ -154,7 +154,7 @@ func (r *run) probesSession() {
 			r.failf("http-get-sse-or-405", step, x, "HTTP %d %s, want text/event-stream or 405", x.Status, orNone(ct))
 		}
 	}
-	if r.rev.name != "2025-03-26" && r.rev.name != "2024-11-05" {
+	if r.rev.rules != "2025-03-26" && r.rev.rules != "2024-11-05" {
 		step := "ping with MCP-Protocol-Version: 1900-01-01"
 		x := r.send(req{step: step, method: "ping", version: "1900-01-01", claimHTTP: true, claimCode: true})
 		switch {

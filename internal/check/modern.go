@@ -572,7 +572,7 @@ func (r *run) originProbes(mk func(extra map[string]string, host string) req) {
 		x := r.send(q)
 		switch {
 		case x.Err != nil:
-		case x.Status == http.StatusForbidden, r.rev.name == "2025-06-18" && x.Status >= 400 && x.Status < 500:
+		case x.Status == http.StatusForbidden, r.rev.rules == "2025-06-18" && x.Status >= 400 && x.Status < 500:
 			r.pass("origin-foreign-403")
 		default:
 			r.failf("origin-foreign-403", q.step, x, "served with HTTP %d, want 403", x.Status)

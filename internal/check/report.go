@@ -26,6 +26,9 @@ func (rep *Report) WriteText(w io.Writer, verbose bool) {
 		target = "-- " + strings.Join(rep.Target.Command, " ")
 	}
 	fmt.Fprintf(w, "mcpgen check %s\n", target)
+	if rep.Schema != "" {
+		fmt.Fprintf(w, "  schema    %s\n", rep.Schema)
+	}
 	for _, r := range rep.Runs {
 		fmt.Fprintln(w)
 		if r.Server != nil {

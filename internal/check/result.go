@@ -30,6 +30,9 @@ type Report struct {
 	Runs    []*RunReport `json:"runs"`
 	// Client is what mcpgen's own generated client made of the server.
 	Client string `json:"client,omitempty"`
+	// Schema names the schema the messages were validated against when it
+	// is not a pinned revision's (mcpgen check --schema).
+	Schema string `json:"schema,omitempty"`
 	// Notes say which revisions were tried and not served.
 	Notes []string `json:"notes,omitempty"`
 }

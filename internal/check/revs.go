@@ -30,11 +30,15 @@ type method struct {
 	newParams, newResult     func() value
 }
 
-// revision is one generated package.
+// revision is one generated package, or a schema given to check
+// (schemaRevision).
 type revision struct {
-	name     string
-	newValue func(string) (value, bool)
-	check    func([]byte, value) error
+	// name is the protocolVersion spoken on the wire; rules is the pinned
+	// revision whose rules and exchanges apply (the same but for a schema
+	// given with a protocolVersion of its own).
+	name, rules string
+	newValue    func(string) (value, bool)
+	check       func([]byte, value) error
 	// violations lists the violations of a ValidationError; false for
 	// any other error (a SyntaxError).
 	violations func(error) ([]violation, bool)
@@ -60,7 +64,7 @@ func (r *revision) add(name string, notification, fromClient, cacheable, inputRe
 }
 
 func newRevision(name string) *revision {
-	return &revision{name: name, requests: map[string]method{}, notes: map[string]method{}}
+	return &revision{name: name, rules: name, requests: map[string]method{}, notes: map[string]method{}}
 }
 
 // revisions are the packages by revision, newest first.

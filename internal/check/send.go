@@ -60,7 +60,7 @@ func (r *run) result(id string) *ruleResult {
 	return res
 }
 
-func (r *run) applies(id string) bool { return rule(id).applies(r.rev.name, r.tr) }
+func (r *run) applies(id string) bool { return rule(id).applies(r.rev.rules, r.tr) }
 
 // pass records that the rule held once.
 func (r *run) pass(id string) {
@@ -259,7 +259,7 @@ func (r *run) headers(q req) http.Header {
 	if version == "" {
 		version = r.rev.name
 	}
-	if version != "-" && bitOf(r.rev.name)&(r0326|r1105) == 0 {
+	if version != "-" && bitOf(r.rev.rules)&(r0326|r1105) == 0 {
 		set("MCP-Protocol-Version", version)
 	}
 	if r.modern && q.method != "" {
@@ -520,7 +520,7 @@ func (r *run) observeHTTP(q *req, x *wire.Exchange) {
 			r.pass("http-no-requests-on-stream")
 		}
 	}
-	if r.rev.name == "2025-11-25" {
+	if r.rev.rules == "2025-11-25" {
 		if x.Priming {
 			r.pass("sse-priming-event")
 		} else {

@@ -19,7 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/cli"
 )
 
-const checkSynopsis = "mcpgen check [--revision R|all] [--format text|json] [--timeout D] [flags] URL | -- COMMAND [ARGS...]"
+const checkSynopsis = "mcpgen check [--revision R|all] [--schema PATH|URL [--protocol-version V]] [--format text|json] [--timeout D] [flags] URL | -- COMMAND [ARGS...]"
 
 // runCheck is mcpgen check: the server at URL (Streamable HTTP) or the
 // command after -- (stdio) against the rules of the revision it
@@ -45,6 +45,8 @@ func runCheck(ctx context.Context, args []string, env cli.Env) error {
 	verbose := fs.Bool("verbose", false, "list the rules that passed or were skipped, and keep whole messages")
 	noClient := fs.Bool("no-client", false, "skip the last step, in which mcpgen's generated client connects")
 	listRules := fs.Bool("list-rules", false, "print the rules and exit")
+	schemaRef := fs.String("schema", "", "validate the server's messages against this schema (a file or an http(s) URL: any revision or draft, no pin needed) instead of the pinned revision's; needs --revision R, whose exchanges and rules apply")
+	protocolVersion := fs.String("protocol-version", "", "with --schema: the protocolVersion the schema speaks, sent on the wire (default: --revision)")
 	if done, err := cli.Parse(fs, args, env, checkSynopsis); done || err != nil {
 		return err
 	}
@@ -88,6 +90,19 @@ func runCheck(ctx context.Context, args []string, env cli.Env) error {
 	o.Verbose = *verbose
 	o.NoClient = *noClient
 	o.Version = mcpgenVersion()
+	if *protocolVersion != "" && *schemaRef == "" {
+		return cli.UsageError("--protocol-version needs --schema (the schema that speaks it)")
+	}
+	if *schemaRef != "" {
+		if *revision == "" || *revision == "all" {
+			return cli.UsageError("--schema needs --revision R: the pinned revision whose exchanges and rules apply")
+		}
+		src, err := env.Locator.Locate(ctx, "", *schemaRef)
+		if err != nil {
+			return err
+		}
+		o.Schema, o.SchemaOrigin, o.ProtocolVersion = src.Data, src.Origin, *protocolVersion
+	}
 	if len(*headers) > 0 {
 		o.Header = http.Header{}
 		for _, h := range *headers {

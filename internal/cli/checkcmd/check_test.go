@@ -60,6 +60,9 @@ func TestCheckUsage(t *testing.T) {
 		{[]string{"check", "--revision", "2030-01-01", "http://127.0.0.1:1/"}, `not "2030-01-01"`},
 		{[]string{"check", "ftp://example.com/"}, "not an http:// or https:// URL"},
 		{[]string{"check", "--", "/nonexistent/mcp-server"}, "cannot start /nonexistent/mcp-server"},
+		{[]string{"check", "--schema", "../../../schema/revisions/2026-07-28/schema.json", "http://127.0.0.1:1/"}, "--schema needs --revision R"},
+		{[]string{"check", "--protocol-version", "DRAFT-1", "--revision", "2026-07-28", "http://127.0.0.1:1/"}, "--protocol-version needs --schema"},
+		{[]string{"check", "--schema", "/nonexistent/schema.json", "--revision", "2026-07-28", "http://127.0.0.1:1/"}, "/nonexistent/schema.json"},
 	} {
 		code, out, errOut := runStdin(t, "", c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) || out != "" {
