@@ -71,6 +71,8 @@ type Proxy struct {
 
 	// Upstream counts the requests forwarded upstream, by method.
 	upstream sync.Map // method -> *atomic.Int64
+	// raw counts the results that went down as JSON (the fast path).
+	raw atomic.Int64
 }
 
 // New connects to the upstream and returns the proxy, whose Dispatcher
@@ -111,6 +113,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		return nil, fmt.Errorf("proxy: connecting to the upstream: %w", err)
 	}
 	p.up = up
+	p.tap.fast = p
 	so := mcp.ServerOptions{
 		Capabilities:         capabilities(up.ServerCapabilities()),
 		Instructions:         up.Instructions(),

@@ -261,3 +261,93 @@ func TestModernClientOlderServer(t *testing.T) {
 		t.Errorf("violations: %v", vs)
 	}
 }
+
+// modernElicitor is a 2026-07-28 client's handler that answers a form
+// with a name.
+type modernElicitor struct {
+	mcp.UnimplementedClientHandler
+	asked int
+}
+
+func (e *modernElicitor) Elicit(ctx context.Context, p mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+	e.asked++
+	return &mcp.ElicitResult{Action: mcp.ElicitResultActionAccept, Content: map[string]mcp.ElicitResultContentValue{"name": {Kind: mcp.KindString, Str: "Ada"}}}, nil
+}
+
+// A 2026-07-28 client uses a 2026-07-28 server through the proxy: results
+// go down as the JSON the upstream sent (the fast path), the same as a
+// direct client gets; an input request goes down and its retry up (the
+// dispatcher seals the upstream's requestState); an error comes back as
+// the upstream's.
+func TestModernClientModernServer(t *testing.T) {
+	_, up, url := modernServer(t, time.Hour, mcp.CacheScopePublic)
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}, Cache: NewMemoryStore(0)})
+	ctx := context.Background()
+	h := &modernElicitor{}
+	connect := func(url string) *mcp.Client {
+		c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: url}, h, mcp.ClientOptions{NoCache: true, Capabilities: mcp.ClientCapabilities{Elicitation: &mcp.ClientCapabilitiesElicitation{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	c, direct := connect(serveProxy(t, p)), connect(url)
+	encode := func(v interface{ AppendJSON([]byte) ([]byte, error) }) string {
+		b, err := v.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for range 2 { // a miss, then a hit
+		got, err := c.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := direct.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if encode(got) != encode(want) {
+			t.Errorf("tools/list through the proxy:\n%s\ndirect:\n%s", encode(got), encode(want))
+		}
+	}
+	if n := p.UpstreamRequests(mcp.MethodListTools); n != 1 {
+		t.Errorf("the proxy forwarded %d tools/list, want 1", n)
+	}
+	args := json.RawMessage(`{"a":40,"b":2}`)
+	got, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "add", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := direct.CallTool(ctx, &mcp.CallToolRequestParams{Name: "add", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text() != "42" || encode(got) != encode(want) {
+		t.Errorf("add through the proxy: %s; direct: %s", encode(got), encode(want))
+	}
+	if n := p.raw.Load(); n != 3 {
+		t.Errorf("%d results went down as JSON, want 3 (tools/list twice, add)", n)
+	}
+	res, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "greet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "Hello, Ada!" || h.asked != 1 {
+		t.Errorf("greet = %q after %d elicitations", got, h.asked)
+	}
+	_, err = c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "nope"})
+	_, derr := direct.CallTool(ctx, &mcp.CallToolRequestParams{Name: "nope"})
+	var re, dre *mcp.RPCError
+	if !errors.As(err, &re) || !errors.As(derr, &dre) || re.Code != dre.Code || re.Message != dre.Message {
+		t.Errorf("unknown tool through the proxy: %v; direct: %v", err, derr)
+	}
+	if n := up.get(mcp.MethodCallTool); n != 6 {
+		t.Errorf("the upstream got %d tools/call, want 6 (add, greet and its retry, nope; add and nope direct)", n)
+	}
+	if vs := p.Tap().Violations(); len(vs) != 0 {
+		t.Errorf("violations: %v", vs)
+	}
+}
