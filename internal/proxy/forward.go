@@ -7,6 +7,7 @@ import (
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // The methods the proxy forwards: each one the upstream client's, with the
@@ -287,6 +288,7 @@ func (h upstreamHandler) invalidate(tag, method string, params *mcp.Notification
 	if h.p.opts.Cache != nil {
 		h.p.opts.Cache.Invalidate(tag)
 	}
+	h.p.changes.Notify(protocol.Change{Method: method})
 	if h.p.d != nil {
 		if params == nil {
 			params = &mcp.NotificationParams{}

@@ -26,6 +26,7 @@ import (
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Options configure New.
@@ -73,6 +74,9 @@ type Proxy struct {
 	upstream sync.Map // method -> *atomic.Int64
 	// raw counts the results that went down as JSON (the fast path).
 	raw atomic.Int64
+	// changes fans the upstream's list changes out to the downstream
+	// subscriptions/listen streams.
+	changes protocol.Notifier
 }
 
 // New connects to the upstream and returns the proxy, whose Dispatcher
@@ -243,6 +247,7 @@ const upstreamConns = 256
 
 // Close ends the upstream connection.
 func (p *Proxy) Close() error {
+	p.changes.End()
 	p.cancel()
 	err := p.up.Close()
 	p.wg.Wait()

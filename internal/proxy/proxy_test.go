@@ -251,11 +251,38 @@ func TestModernClientOlderServer(t *testing.T) {
 	if res.IsError == nil || !*res.IsError || !strings.Contains(res.Text(), "not forwarded") {
 		t.Errorf("roots through the proxy: %q", res.Text())
 	}
-	// The proxy does not forward subscriptions/listen: a clear -32601.
-	_, err = c.SubscriptionsListen(ctx, &mcp.SubscriptionsListenRequestParams{})
-	var re *mcp.RPCError
-	if !errors.As(err, &re) || re.Code != mcp.CodeMethodNotFound {
-		t.Errorf("subscriptions/listen through the proxy: %v", err)
+	// subscriptions/listen is served by the proxy: it acknowledges what
+	// the upstream declares, and ends with its result when the proxy
+	// closes.
+	lh := &listener{acked: make(chan *mcp.SubscriptionsAcknowledgedNotificationParams, 1), changed: make(chan *mcp.NotificationParams, 4)}
+	lc, err := mcp.Connect(ctx, &mcp.StreamTransport{Conn: stdioPair(t, p)}, lh, mcp.ClientOptions{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lc.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := lc.SubscriptionsListen(ctx, &mcp.SubscriptionsListenRequestParams{Notifications: mcp.SubscriptionFilter{ToolsListChanged: new(true), ResourceSubscriptions: []string{"test://static/resource/1"}}})
+		done <- err
+	}()
+	select {
+	case ack := <-lh.acked:
+		caps := p.up.ServerCapabilities()
+		want := caps != nil && caps.Tools != nil && caps.Tools.GetListChanged()
+		if ack.Notifications.GetToolsListChanged() != want || len(ack.Notifications.ResourceSubscriptions) != 0 {
+			t.Errorf("acknowledged %+v (the upstream's tools listChanged: %v)", ack.Notifications, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no acknowledgement")
+	}
+	p.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("subscriptions/listen ended with %v, want its result", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream did not end when the proxy closed")
 	}
 	if vs := p.Tap().Violations(); len(vs) != 0 {
 		t.Errorf("violations: %v", vs)
@@ -349,5 +376,92 @@ func TestModernClientModernServer(t *testing.T) {
 	}
 	if vs := p.Tap().Violations(); len(vs) != 0 {
 		t.Errorf("violations: %v", vs)
+	}
+}
+
+// listener is a 2026-07-28 client's handler that hands on the
+// acknowledgement of its subscriptions/listen and the tools/list_changed
+// notifications it gets.
+type listener struct {
+	mcp.UnimplementedClientHandler
+	acked   chan *mcp.SubscriptionsAcknowledgedNotificationParams
+	changed chan *mcp.NotificationParams
+}
+
+func (l *listener) OnSubscriptionsAcknowledged(ctx context.Context, p *mcp.SubscriptionsAcknowledgedNotificationParams) error {
+	l.acked <- p
+	return nil
+}
+
+func (l *listener) OnToolListChanged(ctx context.Context, p *mcp.NotificationParams) error {
+	select {
+	case l.changed <- p:
+	default:
+	}
+	return nil
+}
+
+// A 2026-07-28 client listening through the proxy hears the upstream's
+// tools/list_changed, tagged with its own subscription id, and its next
+// tools/list goes upstream.
+func TestListenThroughProxy(t *testing.T) {
+	s, up, url := modernServer(t, time.Hour, mcp.CacheScopePublic)
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}, Cache: NewMemoryStore(0)})
+	purl := serveProxy(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	lh := &listener{acked: make(chan *mcp.SubscriptionsAcknowledgedNotificationParams, 1), changed: make(chan *mcp.NotificationParams, 4)}
+	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: purl}, lh, mcp.ClientOptions{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := toolNames(t, c); got != "add,greet" {
+		t.Fatalf("tools %q", got)
+	}
+	lctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.SubscriptionsListen(lctx, &mcp.SubscriptionsListenRequestParams{Notifications: mcp.SubscriptionFilter{ToolsListChanged: new(true), PromptsListChanged: new(true)}})
+		done <- err
+	}()
+	var ack *mcp.SubscriptionsAcknowledgedNotificationParams
+	select {
+	case ack = <-lh.acked:
+	case <-ctx.Done():
+		t.Fatal("no acknowledgement")
+	}
+	// The upstream has tools (listChanged) and no prompts.
+	if !ack.Notifications.GetToolsListChanged() || ack.Notifications.PromptsListChanged != nil || ack.Meta == nil {
+		t.Fatalf("acknowledged %+v", ack)
+	}
+	id := ack.Meta.SubscriptionID
+	for up.get(mcp.MethodSubscriptionsListen) == 0 {
+		if ctx.Err() != nil {
+			t.Fatal("the proxy did not listen upstream")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the upstream stream is acknowledged
+	mcp.AddTool(s, mcp.Tool{Name: "late"}, func(ctx context.Context, p *mcp.CallToolRequestParams, _ struct{}) (*mcp.CallToolResult, error) {
+		return mcp.TextResult("late"), nil
+	})
+	select {
+	case n := <-lh.changed:
+		if n == nil || n.Meta == nil || n.Meta.SubscriptionID != id {
+			t.Errorf("tools/list_changed %+v, want subscription id %v", n, id)
+		}
+	case <-ctx.Done():
+		t.Fatal("no tools/list_changed through the proxy")
+	}
+	if got := toolNames(t, c); got != "add,greet,late" {
+		t.Errorf("tools after the change %q", got)
+	}
+	if n := up.get(mcp.MethodListTools); n != 2 {
+		t.Errorf("the upstream got %d tools/list, want 2", n)
+	}
+	stop()
+	if err := <-done; err == nil {
+		t.Error("a stream the client closed ended with a result")
 	}
 }
