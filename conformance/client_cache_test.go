@@ -19,7 +19,7 @@ import (
 // Every rule of server/utilities/caching.mdx (2026-07-28), through a
 // Client and a server whose answers the test writes. The rules that need a
 // clock of their own (fresh while now < received + ttlMs, exactly) are
-// also tested in runtime/protocol/rpc_client_cache_test.go.
+// also tested in runtime/protocol/client_cache_test.go.
 
 // cacheServer is a Streamable HTTP server of 2026-07-28 whose results the
 // test decides; it counts the requests it gets.

@@ -306,7 +306,7 @@ var defaultSources = map[string]ir.Source{
 // and the package-level names (the helper methods are claimed by each
 // struct, see memberNames).
 // sessionMethods are the requests of revisions with the initialize
-// handshake whose bookkeeping the runtime does (runtime/protocol/rpc_session.go): the
+// handshake whose bookkeeping the runtime does (runtime/protocol/session.go): the
 // dispatcher answers them with an empty result when the handler does not
 // (ir.DefaultSession), and keeps what they set in the session.
 var sessionMethods = map[string]bool{

@@ -8,7 +8,7 @@ import (
 
 // This file emits the typed glue of the server's HTTP transport and of the
 // requestState protection of multi round-trip requests; the machinery is
-// in runtime/protocol (rpc_http.go, rpc_state.go).
+// in runtime/protocol (server_http.go, request_state.go).
 
 // sealsState reports whether the server dispatcher protects requestState:
 // a revision with multi round-trip requests whose InputRequiredResult has

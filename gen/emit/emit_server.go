@@ -217,9 +217,9 @@ func (e *emitter) emitContentHelpers(f *jen.File, t *ir.ToolSupport) {
 		f.Func().Add(e.own("PromptResult")).Params(jen.Id("messages").Op("...").Id(c.PromptMessage)).Op("*").Id(pr.GetResult).Block(
 			jen.Return(jen.Op("&").Id(pr.GetResult).Values(jen.Dict{jen.Id("Messages"): jen.Id("messages")})),
 		)
-		f.Comment(commentText("TextPrompt is a prompts/get answer of one user message with text: what a prompt function returns, as TextResult is for a tool."))
-		f.Func().Id("TextPrompt").Params(jen.Id("text").String()).Op("*").Id(pr.GetResult).Block(
-			jen.Return(jen.Id("PromptResult").Call(jen.Id("UserMessage").Call(jen.Id("Text").Call(jen.Id("text"))))),
+		f.Comment(commentText(e.pkg.Own("TextPrompt") + " is a prompts/get answer of one user message with text: what a prompt function returns, as TextResult is for a tool."))
+		f.Func().Add(e.own("TextPrompt")).Params(jen.Id("text").String()).Op("*").Id(pr.GetResult).Block(
+			jen.Return(e.own("PromptResult").Call(e.own("UserMessage").Call(e.own("Text").Call(jen.Id("text"))))),
 		)
 	}
 }

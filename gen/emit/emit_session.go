@@ -11,7 +11,7 @@ import (
 )
 
 // This file emits the typed glue of what the runtime keeps per peer
-// (runtime/protocol: rpc_session.go, rpc_http_session.go): the option
+// (runtime/protocol: session.go, server_http_session.go): the option
 // that bounds requests sent to the peer, the dispatcher methods that notify
 // every session, and the documentation of the methods the runtime answers.
 

@@ -9,7 +9,7 @@ import (
 // This file emits the typed glue of the tasks extension (extensions/tasks,
 // SEP-2663) for the server dispatcher of revisions that have it: the
 // ServerOptions.Tasks field, its wiring in NewServerDispatcher, RunAsTask
-// and AwaitInput. The machinery is in runtime/protocol (rpc_tasks.go, tasks.go).
+// and AwaitInput. The machinery is in runtime/protocol (tasks_store.go, tasks.go).
 
 // tasksOption is the ServerOptions field that turns the extension on.
 func (e *emitter) tasksOption(p *ir.Protocol, s *ir.Side) []jen.Code {

@@ -9,7 +9,7 @@ import (
 )
 
 // This file is the exported part of the tasks extension's server side
-// (extensions/tasks, SEP-2663); the machinery is in rpc_tasks.go. It comes
+// (extensions/tasks, SEP-2663); the machinery is in tasks_store.go. It comes
 // with the revisions that have the extension, next to the generated
 // RunAsTask and AwaitInput.
 

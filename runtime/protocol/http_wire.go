@@ -21,7 +21,7 @@ import (
 // This file holds the wire formats of Streamable HTTP that both ends use:
 // the request metadata headers of 2026-07-28 (their value encoding and the
 // x-mcp-header bindings of tool arguments) and Server-Sent Events. The
-// server (rpc_http.go) checks headers and writes events; a client sets
+// server (server_http.go) checks headers and writes events; a client sets
 // headers and reads events with the same functions.
 
 // The Base64 sentinel of header values that are not plain visible ASCII
