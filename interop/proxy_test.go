@@ -52,11 +52,20 @@ func modernOnlyURL(t *testing.T) string {
 }
 
 // TestProxyTypeScriptToModernOnly: the official TypeScript client, which
-// opens with initialize at 2025-11-25, lists and calls the tools of a
+// opens with initialize at 2025-11-25 (and, offering only it, at
+// 2025-06-18), lists and calls the tools of a
 // 2026-07-28-only server through mcpgen's proxy (HTTP both sides), and
 // answers the server's input request as an elicitation/create; every
 // message crossing the proxy is checked, and none breaks its schema.
 func TestProxyTypeScriptToModernOnly(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2025-06-18"} {
+		t.Run(version, func(t *testing.T) { proxyTypeScript(t, version) })
+	}
+}
+
+// proxyTypeScript runs the TypeScript client at version (it offers only
+// that one) through the proxy to a 2026-07-28-only server.
+func proxyTypeScript(t *testing.T, version string) {
 	if _, err := os.Stat(nodeBin); err != nil {
 		if os.Getenv("MCPGEN_INTEROP_TS") != "" {
 			t.Fatalf("the TypeScript client is not installed (%v): run npm ci in interop/ts", err)
@@ -80,7 +89,7 @@ func TestProxyTypeScriptToModernOnly(t *testing.T) {
 	}
 	var stdout bytes.Buffer
 	stderr := new(logBuffer)
-	cmd := exec.CommandContext(testContext(t), abs, "ts/client.mjs", "--mode", "default", "--http", ps.URL)
+	cmd := exec.CommandContext(testContext(t), abs, "ts/client.mjs", "--mode", "default", "--http", ps.URL, "--versions", version)
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	cmd.SysProcAttr = procAttr()
 	cmd.WaitDelay = 5 * time.Second
@@ -98,7 +107,7 @@ func TestProxyTypeScriptToModernOnly(t *testing.T) {
 			t.Errorf("client: %s", e)
 		}
 	}
-	if r.ProtocolVersion != "2025-11-25" || r.ServerName != "modern-only" {
+	if r.ProtocolVersion != version || r.ServerName != "modern-only" {
 		t.Errorf("negotiated %q with %q", r.ProtocolVersion, r.ServerName)
 	}
 	if !slices.Equal(r.Tools, []string{"test_simple_text", "test_elicitation"}) {

@@ -43,7 +43,7 @@ Usage:
   mcpgen generate --all [--out DIR] [--check] [--strict]
   mcpgen diff --from R1 --to R2 [--format text|markdown|json] [--descriptions] [--from-schema PATH|URL] [--to-schema PATH|URL]
   mcpgen validate (--revision R | --schema PATH|URL) [--type DEFINITION] FILE...
-  mcpgen check [--revision R|all] [--format text|json] [--timeout D] URL | -- COMMAND [ARGS...]
+  mcpgen check [--revision R|all] [--format text|json|junit|sarif] [--timeout D] URL | -- COMMAND [ARGS...]
   mcpgen proxy [--listen stdio|HOST:PORT] [--strict] [--cache-bytes N] URL | -- COMMAND [ARGS...]
   mcpgen revisions
   mcpgen pin --revision R --schema PATH|URL [--url URL] [--protocol-version V] [--no-generate]

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // The methods the proxy forwards: each one the upstream client's, with the
@@ -17,30 +18,45 @@ import (
 // requests of its own), and the client's retry goes upstream.
 
 func (p *Proxy) ListTools(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	if r, err, ok := prefetched[mcp.ListToolsResult](ctx); ok {
+		return r, err
+	}
 	return cachedCall(p, ctx, mcp.MethodListTools, mcp.MethodListTools, pageKey(params), func(ctx context.Context) (*mcp.ListToolsResult, error) {
 		return p.up.ListTools(ctx, params)
 	}, func(r *mcp.ListToolsResult) (int64, mcp.CacheScope) { return r.TTLMs, r.CacheScope })
 }
 
 func (p *Proxy) ListPrompts(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
+	if r, err, ok := prefetched[mcp.ListPromptsResult](ctx); ok {
+		return r, err
+	}
 	return cachedCall(p, ctx, mcp.MethodListPrompts, mcp.MethodListPrompts, pageKey(params), func(ctx context.Context) (*mcp.ListPromptsResult, error) {
 		return p.up.ListPrompts(ctx, params)
 	}, func(r *mcp.ListPromptsResult) (int64, mcp.CacheScope) { return r.TTLMs, r.CacheScope })
 }
 
 func (p *Proxy) ListResources(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
+	if r, err, ok := prefetched[mcp.ListResourcesResult](ctx); ok {
+		return r, err
+	}
 	return cachedCall(p, ctx, mcp.MethodListResources, mcp.MethodListResources, pageKey(params), func(ctx context.Context) (*mcp.ListResourcesResult, error) {
 		return p.up.ListResources(ctx, params)
 	}, func(r *mcp.ListResourcesResult) (int64, mcp.CacheScope) { return r.TTLMs, r.CacheScope })
 }
 
 func (p *Proxy) ListResourceTemplates(ctx context.Context, params *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
+	if r, err, ok := prefetched[mcp.ListResourceTemplatesResult](ctx); ok {
+		return r, err
+	}
 	return cachedCall(p, ctx, mcp.MethodListResourceTemplates, mcp.MethodListResources, pageKey(params), func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
 		return p.up.ListResourceTemplates(ctx, params)
 	}, func(r *mcp.ListResourceTemplatesResult) (int64, mcp.CacheScope) { return r.TTLMs, r.CacheScope })
 }
 
 func (p *Proxy) ReadResource(ctx context.Context, params *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {
+	if r, err, ok := prefetched[mcp.ReadResourceResult](ctx); ok {
+		return r, err
+	}
 	if params != nil && (params.InputResponses != nil || params.RequestState != nil) {
 		// A retry of a multi round-trip request is never cached.
 		return forwardInput(ctx, func(ctx context.Context) (*mcp.ReadResourceResult, error) {
@@ -64,6 +80,9 @@ func (p *Proxy) ReadResource(ctx context.Context, params *mcp.ReadResourceReques
 }
 
 func (p *Proxy) CallTool(ctx context.Context, params *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	if r, err, ok := prefetched[mcp.CallToolResult](ctx); ok {
+		return r, err
+	}
 	p.count(mcp.MethodCallTool)
 	return forwardInput(ctx, func(ctx context.Context) (*mcp.CallToolResult, error) {
 		return p.up.CallTool(ctx, params)
@@ -71,6 +90,9 @@ func (p *Proxy) CallTool(ctx context.Context, params *mcp.CallToolRequestParams)
 }
 
 func (p *Proxy) GetPrompt(ctx context.Context, params *mcp.GetPromptRequestParams) (*mcp.GetPromptResult, error) {
+	if r, err, ok := prefetched[mcp.GetPromptResult](ctx); ok {
+		return r, err
+	}
 	p.count(mcp.MethodGetPrompt)
 	return forwardInput(ctx, func(ctx context.Context) (*mcp.GetPromptResult, error) {
 		return p.up.GetPrompt(ctx, params)
@@ -78,6 +100,9 @@ func (p *Proxy) GetPrompt(ctx context.Context, params *mcp.GetPromptRequestParam
 }
 
 func (p *Proxy) Complete(ctx context.Context, params *mcp.CompleteRequestParams) (*mcp.CompleteResult, error) {
+	if r, err, ok := prefetched[mcp.CompleteResult](ctx); ok {
+		return r, err
+	}
 	p.count(mcp.MethodComplete)
 	return p.up.Complete(ctx, params)
 }
@@ -117,11 +142,18 @@ func cachedCall[R any, P cacheable[R]](p *Proxy, ctx context.Context, method, ta
 	if who := p.principal(ctx); who != "" {
 		priv = "private\x00" + who + "\x00" + method + "\x00" + string(key)
 	}
+	fc := fastOf(ctx)
 	for _, k := range []string{pub, priv} {
 		if k == "" {
 			continue
 		}
 		if b, ok := s.Get(k); ok {
+			if fc != nil {
+				// The JSON goes down as it is.
+				p.tap.hit()
+				fc.raw = b
+				return nil, errRaw
+			}
 			r := P(new(R))
 			if err := r.UnmarshalJSON(b); err == nil {
 				p.tap.hit()
@@ -132,6 +164,11 @@ func cachedCall[R any, P cacheable[R]](p *Proxy, ctx context.Context, method, ta
 	p.tap.miss()
 	p.count(method)
 	r, err := fetch(ctx)
+	if errors.Is(err, errRaw) && fc != nil && fc.raw != nil {
+		ttl, scope := rawHints(fc.raw)
+		keep(s, pub, priv, tag, ttl, scope, fc.raw)
+		return r, err
+	}
 	if err != nil || r == nil {
 		return r, err
 	}
@@ -139,17 +176,27 @@ func cachedCall[R any, P cacheable[R]](p *Proxy, ctx context.Context, method, ta
 	if ttl <= 0 {
 		return r, nil
 	}
+	if b, err := r.AppendJSON(nil); err == nil {
+		keep(s, pub, priv, tag, ttl, scope, b)
+	}
+	return r, nil
+}
+
+// keep keeps a result's JSON for ttl milliseconds under the public key or
+// the principal's private one, as its scope says (a private result with
+// no principal is not kept).
+func keep(s Store, pub, priv, tag string, ttl int64, scope mcp.CacheScope, b []byte) {
+	if ttl <= 0 {
+		return
+	}
 	k := pub
 	if scope != mcp.CacheScopePublic {
 		k = priv
 	}
 	if k == "" {
-		return r, nil
+		return
 	}
-	if b, err := r.AppendJSON(nil); err == nil {
-		s.Set(k, tag, b, time.Duration(ttl)*time.Millisecond)
-	}
-	return r, nil
+	s.Set(k, tag, b, time.Duration(ttl)*time.Millisecond)
 }
 
 // principal names the downstream principal of ctx: Options.Principal's,
@@ -241,6 +288,7 @@ func (h upstreamHandler) invalidate(tag, method string, params *mcp.Notification
 	if h.p.opts.Cache != nil {
 		h.p.opts.Cache.Invalidate(tag)
 	}
+	h.p.changes.Notify(protocol.Change{Method: method})
 	if h.p.d != nil {
 		if params == nil {
 			params = &mcp.NotificationParams{}

@@ -19,18 +19,22 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
 // Options configure New.
 type Options struct {
 	// Upstream is the transport to the server the proxy forwards to (a
-	// CommandTransport, an HTTPTransport).
+	// CommandTransport, an HTTPTransport). An HTTPTransport without a
+	// Client is given one that keeps up to 256 connections open, as many
+	// as the proxy's concurrent requests need.
 	Upstream mcp.Transport
 	// Cache, if set, keeps the cacheable results (server/discover is
 	// answered by the proxy itself; tools/list, prompts/list,
@@ -64,9 +68,15 @@ type Proxy struct {
 	tap    *Tap
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	pool   *http.Transport // the upstream connections the proxy made, or nil
 
 	// Upstream counts the requests forwarded upstream, by method.
 	upstream sync.Map // method -> *atomic.Int64
+	// raw counts the results that went down as JSON (the fast path).
+	raw atomic.Int64
+	// changes fans the upstream's list changes out to the downstream
+	// subscriptions/listen streams.
+	changes protocol.Notifier
 }
 
 // New connects to the upstream and returns the proxy, whose Dispatcher
@@ -76,7 +86,20 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		return nil, errors.New("proxy: no upstream transport")
 	}
 	p := &Proxy{opts: opts, tap: newTap(opts.Logger, opts.Strict)}
-	up, err := mcp.Connect(ctx, opts.Upstream, upstreamHandler{p: p}, mcp.ClientOptions{
+	upstream := opts.Upstream
+	if ht, ok := upstream.(*mcp.HTTPTransport); ok && ht.Client == nil {
+		// Every downstream request is a request upstream, many at once:
+		// keep as many connections open as the upstream client sends
+		// requests at once (net/http's default keeps 2 per host, and
+		// opens and closes one per request beyond them).
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = upstreamConns
+		cp := *ht
+		cp.Client = &http.Client{Transport: tr}
+		upstream = &cp
+		p.pool = tr
+	}
+	up, err := mcp.Connect(ctx, upstream, upstreamHandler{p: p}, mcp.ClientOptions{
 		ClientInfo:             mcp.Implementation{Name: "mcpgen-proxy", Version: "1"},
 		Capabilities:           mcp.ClientCapabilities{Elicitation: &mcp.ClientCapabilitiesElicitation{}, Sampling: &mcp.ClientCapabilitiesSampling{}, Roots: &mcp.ClientCapabilitiesRoots{}},
 		NoCache:                true,
@@ -88,9 +111,13 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		RequestTimeout:         opts.RequestTimeout,
 	})
 	if err != nil {
+		if p.pool != nil {
+			p.pool.CloseIdleConnections()
+		}
 		return nil, fmt.Errorf("proxy: connecting to the upstream: %w", err)
 	}
 	p.up = up
+	p.tap.fast = p
 	so := mcp.ServerOptions{
 		Capabilities:         capabilities(up.ServerCapabilities()),
 		Instructions:         up.Instructions(),
@@ -171,7 +198,8 @@ func (p *Proxy) listen(ctx context.Context) {
 // the end of the input.
 func finishAtEOF(next mcp.Handler) mcp.Handler {
 	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
-		if req.Sent {
+		if req.Sent || req.HTTP != nil {
+			// Over HTTP a request ends with its own HTTP request.
 			return next(ctx, req)
 		}
 		detached, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
@@ -213,10 +241,18 @@ func (p *Proxy) count(method string) {
 	n.(*atomic.Int64).Add(1)
 }
 
+// upstreamConns is how many idle connections to an HTTP upstream the
+// proxy keeps open.
+const upstreamConns = 256
+
 // Close ends the upstream connection.
 func (p *Proxy) Close() error {
+	p.changes.End()
 	p.cancel()
 	err := p.up.Close()
 	p.wg.Wait()
+	if p.pool != nil {
+		p.pool.CloseIdleConnections()
+	}
 	return err
 }

@@ -251,13 +251,217 @@ func TestModernClientOlderServer(t *testing.T) {
 	if res.IsError == nil || !*res.IsError || !strings.Contains(res.Text(), "not forwarded") {
 		t.Errorf("roots through the proxy: %q", res.Text())
 	}
-	// The proxy does not forward subscriptions/listen: a clear -32601.
-	_, err = c.SubscriptionsListen(ctx, &mcp.SubscriptionsListenRequestParams{})
-	var re *mcp.RPCError
-	if !errors.As(err, &re) || re.Code != mcp.CodeMethodNotFound {
-		t.Errorf("subscriptions/listen through the proxy: %v", err)
+	// subscriptions/listen is served by the proxy: it acknowledges what
+	// the upstream declares, and ends with its result when the proxy
+	// closes.
+	lh := &listener{acked: make(chan *mcp.SubscriptionsAcknowledgedNotificationParams, 1), changed: make(chan *mcp.NotificationParams, 4)}
+	lc, err := mcp.Connect(ctx, &mcp.StreamTransport{Conn: stdioPair(t, p)}, lh, mcp.ClientOptions{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lc.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := lc.SubscriptionsListen(ctx, &mcp.SubscriptionsListenRequestParams{Notifications: mcp.SubscriptionFilter{ToolsListChanged: new(true), ResourceSubscriptions: []string{"test://static/resource/1"}}})
+		done <- err
+	}()
+	select {
+	case ack := <-lh.acked:
+		caps := p.up.ServerCapabilities()
+		want := caps != nil && caps.Tools != nil && caps.Tools.GetListChanged()
+		if ack.Notifications.GetToolsListChanged() != want || len(ack.Notifications.ResourceSubscriptions) != 0 {
+			t.Errorf("acknowledged %+v (the upstream's tools listChanged: %v)", ack.Notifications, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no acknowledgement")
+	}
+	p.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("subscriptions/listen ended with %v, want its result", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the stream did not end when the proxy closed")
 	}
 	if vs := p.Tap().Violations(); len(vs) != 0 {
 		t.Errorf("violations: %v", vs)
+	}
+}
+
+// modernElicitor is a 2026-07-28 client's handler that answers a form
+// with a name.
+type modernElicitor struct {
+	mcp.UnimplementedClientHandler
+	asked int
+}
+
+func (e *modernElicitor) Elicit(ctx context.Context, p mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+	e.asked++
+	return &mcp.ElicitResult{Action: mcp.ElicitResultActionAccept, Content: map[string]mcp.ElicitResultContentValue{"name": {Kind: mcp.KindString, Str: "Ada"}}}, nil
+}
+
+// A 2026-07-28 client uses a 2026-07-28 server through the proxy: results
+// go down as the JSON the upstream sent (the fast path), the same as a
+// direct client gets; an input request goes down and its retry up (the
+// dispatcher seals the upstream's requestState); an error comes back as
+// the upstream's.
+func TestModernClientModernServer(t *testing.T) {
+	_, up, url := modernServer(t, time.Hour, mcp.CacheScopePublic)
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}, Cache: NewMemoryStore(0)})
+	ctx := context.Background()
+	h := &modernElicitor{}
+	connect := func(url string) *mcp.Client {
+		c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: url}, h, mcp.ClientOptions{NoCache: true, Capabilities: mcp.ClientCapabilities{Elicitation: &mcp.ClientCapabilitiesElicitation{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	c, direct := connect(serveProxy(t, p)), connect(url)
+	encode := func(v interface{ AppendJSON([]byte) ([]byte, error) }) string {
+		b, err := v.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for range 2 { // a miss, then a hit
+		got, err := c.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := direct.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if encode(got) != encode(want) {
+			t.Errorf("tools/list through the proxy:\n%s\ndirect:\n%s", encode(got), encode(want))
+		}
+	}
+	if n := p.UpstreamRequests(mcp.MethodListTools); n != 1 {
+		t.Errorf("the proxy forwarded %d tools/list, want 1", n)
+	}
+	args := json.RawMessage(`{"a":40,"b":2}`)
+	got, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "add", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := direct.CallTool(ctx, &mcp.CallToolRequestParams{Name: "add", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Text() != "42" || encode(got) != encode(want) {
+		t.Errorf("add through the proxy: %s; direct: %s", encode(got), encode(want))
+	}
+	if n := p.raw.Load(); n != 3 {
+		t.Errorf("%d results went down as JSON, want 3 (tools/list twice, add)", n)
+	}
+	res, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "greet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Text(); got != "Hello, Ada!" || h.asked != 1 {
+		t.Errorf("greet = %q after %d elicitations", got, h.asked)
+	}
+	_, err = c.CallTool(ctx, &mcp.CallToolRequestParams{Name: "nope"})
+	_, derr := direct.CallTool(ctx, &mcp.CallToolRequestParams{Name: "nope"})
+	var re, dre *mcp.RPCError
+	if !errors.As(err, &re) || !errors.As(derr, &dre) || re.Code != dre.Code || re.Message != dre.Message {
+		t.Errorf("unknown tool through the proxy: %v; direct: %v", err, derr)
+	}
+	if n := up.get(mcp.MethodCallTool); n != 6 {
+		t.Errorf("the upstream got %d tools/call, want 6 (add, greet and its retry, nope; add and nope direct)", n)
+	}
+	if vs := p.Tap().Violations(); len(vs) != 0 {
+		t.Errorf("violations: %v", vs)
+	}
+}
+
+// listener is a 2026-07-28 client's handler that hands on the
+// acknowledgement of its subscriptions/listen and the tools/list_changed
+// notifications it gets.
+type listener struct {
+	mcp.UnimplementedClientHandler
+	acked   chan *mcp.SubscriptionsAcknowledgedNotificationParams
+	changed chan *mcp.NotificationParams
+}
+
+func (l *listener) OnSubscriptionsAcknowledged(ctx context.Context, p *mcp.SubscriptionsAcknowledgedNotificationParams) error {
+	l.acked <- p
+	return nil
+}
+
+func (l *listener) OnToolListChanged(ctx context.Context, p *mcp.NotificationParams) error {
+	select {
+	case l.changed <- p:
+	default:
+	}
+	return nil
+}
+
+// A 2026-07-28 client listening through the proxy hears the upstream's
+// tools/list_changed, tagged with its own subscription id, and its next
+// tools/list goes upstream.
+func TestListenThroughProxy(t *testing.T) {
+	s, up, url := modernServer(t, time.Hour, mcp.CacheScopePublic)
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}, Cache: NewMemoryStore(0)})
+	purl := serveProxy(t, p)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	lh := &listener{acked: make(chan *mcp.SubscriptionsAcknowledgedNotificationParams, 1), changed: make(chan *mcp.NotificationParams, 4)}
+	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: purl}, lh, mcp.ClientOptions{NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := toolNames(t, c); got != "add,greet" {
+		t.Fatalf("tools %q", got)
+	}
+	lctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.SubscriptionsListen(lctx, &mcp.SubscriptionsListenRequestParams{Notifications: mcp.SubscriptionFilter{ToolsListChanged: new(true), PromptsListChanged: new(true)}})
+		done <- err
+	}()
+	var ack *mcp.SubscriptionsAcknowledgedNotificationParams
+	select {
+	case ack = <-lh.acked:
+	case <-ctx.Done():
+		t.Fatal("no acknowledgement")
+	}
+	// The upstream has tools (listChanged) and no prompts.
+	if !ack.Notifications.GetToolsListChanged() || ack.Notifications.PromptsListChanged != nil || ack.Meta == nil {
+		t.Fatalf("acknowledged %+v", ack)
+	}
+	id := ack.Meta.SubscriptionID
+	for up.get(mcp.MethodSubscriptionsListen) == 0 {
+		if ctx.Err() != nil {
+			t.Fatal("the proxy did not listen upstream")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the upstream stream is acknowledged
+	mcp.AddTool(s, mcp.Tool{Name: "late"}, func(ctx context.Context, p *mcp.CallToolRequestParams, _ struct{}) (*mcp.CallToolResult, error) {
+		return mcp.TextResult("late"), nil
+	})
+	select {
+	case n := <-lh.changed:
+		if n == nil || n.Meta == nil || n.Meta.SubscriptionID != id {
+			t.Errorf("tools/list_changed %+v, want subscription id %v", n, id)
+		}
+	case <-ctx.Done():
+		t.Fatal("no tools/list_changed through the proxy")
+	}
+	if got := toolNames(t, c); got != "add,greet,late" {
+		t.Errorf("tools after the change %q", got)
+	}
+	if n := up.get(mcp.MethodListTools); n != 2 {
+		t.Errorf("the upstream got %d tools/list, want 2", n)
+	}
+	stop()
+	if err := <-done; err == nil {
+		t.Error("a stream the client closed ended with a result")
 	}
 }

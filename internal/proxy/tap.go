@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -44,6 +45,7 @@ func pointerText(p string) string {
 type Tap struct {
 	logger *slog.Logger
 	strict bool
+	fast   *Proxy // the proxy whose fast path the tap's requests take, or nil
 
 	checked, hits, misses atomic.Int64
 	mu                    sync.Mutex
@@ -151,10 +153,17 @@ func (t *Tap) upstream(next mcp.Handler) mcp.Handler {
 		}
 		t.checked.Add(1)
 		version := req.ProtocolVersion()
-		if cerr := checkResult(version, req.Method, raw); cerr != nil {
+		cerr := checkResult(version, req.Method, raw)
+		if cerr != nil {
 			vs := t.record("upstream", version, req.Method, "result", cerr)
 			if t.strict {
 				return nil, refusal(vs)
+			}
+		}
+		if fc := fastOf(ctx); fc != nil && cerr == nil && version == mcp.ProtocolVersion {
+			if ir, _ := protocol.ResultKind(raw, true); !ir {
+				fc.raw = json.RawMessage(raw)
+				return nil, errRaw
 			}
 		}
 		if slot, _ := ctx.Value(inputSlotKey{}).(*inputSlot); slot != nil && version == mcp.ProtocolVersion {
@@ -176,10 +185,17 @@ func (t *Tap) downstream(next mcp.Handler) mcp.Handler {
 		}
 		t.checked.Add(1)
 		version := req.ProtocolVersion()
-		if cerr := checkParams(version, req.Method, req.Params); cerr != nil {
+		params, cerr := checkParams(version, req.Method, req.Params)
+		if cerr != nil {
 			t.record("downstream", version, req.Method, "params", cerr)
 		}
-		res, err := next(ctx, req)
+		var res jsonrpc.Result
+		var err error
+		if cerr == nil && params != nil && t.fast != nil && t.fast.fastOK(req, version) {
+			res, err = t.fast.fast(ctx, req, params, next)
+		} else {
+			res, err = next(ctx, req)
+		}
 		if err != nil || req.Notification {
 			return res, err
 		}
@@ -239,20 +255,22 @@ func older(version string) *mcp.Older {
 }
 
 // checkParams checks a request's params against version's schema; methods
-// it does not know are not checked (the dispatcher answers them).
-func checkParams(version, method string, params []byte) error {
+// it does not know are not checked (the dispatcher answers them). The
+// params of 2026-07-28 come back decoded.
+func checkParams(version, method string, params []byte) (validatable, error) {
 	if o := older(version); o != nil {
 		if !o.Carries(method) {
-			return nil
+			return nil, nil
 		}
 		_, err := o.ParamsFromOlder(method, params)
-		return err
+		return nil, err
 	}
 	mk := modernParams[method]
 	if mk == nil || version != mcp.ProtocolVersion || params == nil {
-		return nil
+		return nil, nil
 	}
-	return codec.UnmarshalAndValidate(params, mk())
+	v := mk()
+	return v, codec.UnmarshalAndValidate(params, v)
 }
 
 // checkResult checks a result against version's schema. An

@@ -6,6 +6,10 @@
 //   node client.mjs --mode default|auto --stdio SERVER_BINARY
 //   node client.mjs --mode default|auto --http URL
 //
+// and, after either, --versions V1,V2 to offer only those protocol
+// versions (the client's supportedProtocolVersions: initialize offers the
+// first of the 2025 era).
+//
 // It connects (mode default: the client's own default, the legacy
 // initialize handshake; auto: versionNegotiation mode 'auto', which probes
 // with server/discover first), lists and calls tools, reads a resource,
@@ -23,18 +27,19 @@ const deadline = setTimeout(() => {
 }, 60_000);
 
 function usage(msg) {
-  process.stderr.write(`client.mjs: ${msg}\nusage: node client.mjs --mode default|auto (--stdio SERVER_BINARY | --http URL)\n`);
+  process.stderr.write(`client.mjs: ${msg}\nusage: node client.mjs --mode default|auto (--stdio SERVER_BINARY | --http URL) [--versions V1,V2]\n`);
   process.exit(2);
 }
 
 const argv = process.argv.slice(2);
-let mode = 'default', stdio, http;
+let mode = 'default', stdio, http, versions;
 for (let i = 0; i < argv.length; i += 2) {
   const [flag, value] = [argv[i], argv[i + 1]];
   if (value === undefined) usage(`${flag} needs a value`);
   if (flag === '--mode') mode = value;
   else if (flag === '--stdio') stdio = value;
   else if (flag === '--http') http = value;
+  else if (flag === '--versions') versions = value.split(',');
   else usage(`unknown flag ${flag}`);
 }
 if (mode !== 'default' && mode !== 'auto') usage(`unknown mode ${mode}`);
@@ -43,6 +48,7 @@ if ((stdio === undefined) === (http === undefined)) usage('give exactly one of -
 const res = { errors: [], logs: [], logLevels: [], transport: stdio !== undefined ? 'stdio' : 'http' };
 const options = { capabilities: { elicitation: { form: {} } } };
 if (mode === 'auto') options.versionNegotiation = { mode: 'auto' };
+if (versions !== undefined) options.supportedProtocolVersions = versions;
 const client = new Client({ name: 'interop-matrix-ts', version: '1.0.0' }, options);
 
 client.setNotificationHandler('notifications/message', (n) => {

@@ -19,7 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/internal/cli"
 )
 
-const checkSynopsis = "mcpgen check [--revision R|all] [--schema PATH|URL [--protocol-version V]] [--format text|json] [--timeout D] [flags] URL | -- COMMAND [ARGS...]"
+const checkSynopsis = "mcpgen check [--revision R|all] [--schema PATH|URL [--protocol-version V]] [--format text|json|junit|sarif] [--timeout D] [flags] URL | -- COMMAND [ARGS...]"
 
 // runCheck is mcpgen check: the server at URL (Streamable HTTP) or the
 // command after -- (stdio) against the rules of the revision it
@@ -30,7 +30,7 @@ func init() { cli.Register("check", runCheck) }
 func runCheck(ctx context.Context, args []string, env cli.Env) error {
 	fs := cli.NewFlags("check", env)
 	revision := fs.String("revision", "", "revision to check: one, or all of those the server serves (default: the one it negotiates, as mcpgen's client does)")
-	format := fs.String("format", "text", "output: text or json (with --list-rules also markdown)")
+	format := fs.String("format", "text", "output: text, json, junit (JUnit XML) or sarif (SARIF 2.1.0); with --list-rules text, json or markdown")
 	timeout := fs.Duration("timeout", check.DefaultOptions().Limits.Timeout, "how long each request may take")
 	deadline := fs.Duration("deadline", check.DefaultOptions().Deadline, "how long the whole check may take")
 	headers := fs.StringArray("header", nil, "send the header `'NAME: VALUE'` with every HTTP request (such as Authorization); repeatable")
@@ -56,8 +56,8 @@ func runCheck(ctx context.Context, args []string, env cli.Env) error {
 		}
 		return check.WriteRules(env.Stdout, *format)
 	}
-	if *format != "text" && *format != "json" {
-		return cli.UsageError(fmt.Sprintf("--format %q: want text or json", *format))
+	if *format != "text" && *format != "json" && *format != "junit" && *format != "sarif" {
+		return cli.UsageError(fmt.Sprintf("--format %q: want text, json, junit or sarif", *format))
 	}
 	if *failOn != "must" && *failOn != "should" {
 		return cli.UsageError(fmt.Sprintf("--fail-on %q: want must or should", *failOn))
@@ -135,12 +135,18 @@ func runCheck(ctx context.Context, args []string, env cli.Env) error {
 	if err != nil {
 		return err
 	}
-	if *format == "json" {
-		if err := rep.WriteJSON(env.Stdout); err != nil {
-			return err
-		}
-	} else {
+	switch *format {
+	case "json":
+		err = rep.WriteJSON(env.Stdout)
+	case "junit":
+		err = rep.WriteJUnit(env.Stdout)
+	case "sarif":
+		err = rep.WriteSARIF(env.Stdout)
+	default:
 		rep.WriteText(env.Stdout, *verbose)
+	}
+	if err != nil {
+		return err
 	}
 	if rep.Summary.ExitCode != 0 {
 		return cli.ExitError(rep.Summary.ExitCode, nil)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,6 +124,30 @@ func TestCheckFixture(t *testing.T) {
 	code, out, errOut = runStdin(t, "", append(append([]string{"check"}, quick...), fixtureURL(t, fixture.Config{Break: "allow-origin"}))...)
 	if code != 1 || !strings.Contains(out, "MUST   FAIL  origin-foreign-403") || !strings.Contains(out, "1 MUST failed") {
 		t.Errorf("allow-origin: exit %d\n%s%s", code, out, errOut)
+	}
+	// The same broken MUST in the CI formats, with the same exit code.
+	broken := fixtureURL(t, fixture.Config{Break: "allow-origin"})
+	code, out, errOut = runStdin(t, "", append(append([]string{"check", "--format", "sarif"}, quick...), broken)...)
+	var sarif struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+				Level  string `json:"level"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); code != 1 || err != nil || sarif.Version != "2.1.0" || len(sarif.Runs) != 1 || !slices.ContainsFunc(sarif.Runs[0].Results, func(r struct {
+		RuleID string `json:"ruleId"`
+		Level  string `json:"level"`
+	}) bool {
+		return r.RuleID == "origin-foreign-403" && r.Level == "error"
+	}) {
+		t.Errorf("allow-origin as SARIF: exit %d, %v\n%s%s", code, err, out, errOut)
+	}
+	code, out, errOut = runStdin(t, "", append(append([]string{"check", "--format", "junit"}, quick...), broken)...)
+	if code != 1 || !strings.HasPrefix(out, "<?xml") || !strings.Contains(out, `<testcase name="origin-foreign-403" classname="mcpgen.check.2026-07-28">`) || !strings.Contains(out, `type="MUST"`) {
+		t.Errorf("allow-origin as JUnit: exit %d\n%s%s", code, out, errOut)
 	}
 	url := fixtureURL(t, fixture.Config{Break: "allow-host"})
 	code, out, errOut = runStdin(t, "", append(append([]string{"check"}, quick...), url)...)
