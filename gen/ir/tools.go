@@ -1,18 +1,18 @@
 package ir
 
-// ToolSupport is what the tool set of a package (Tools, AddTool,
-// AddStructuredTool, TextResult, ToolAdder) is emitted from: the Go names of
+// ToolSupport is what the tool set of a package (Server, AddTool,
+// AddStructuredTool, TextResult, Registry) is emitted from: the Go names of
 // the revision's tool types and of the members it reads and fills. The
 // builder sets it when the revision's schema has tools/list and tools/call
 // of the shape the specification gives them; every name is decided here,
 // and the exported ones are claimed.
 type ToolSupport struct {
 	// Exported names the tool set declares.
-	Set        string // Tools
+	Set        string // Server
 	Add        string // AddTool
 	AddOutput  string // AddStructuredTool; "" when the revision has no structured results
 	TextResult string // TextResult
-	Adder      string // ToolAdder: a *Tools, or a dispatcher whose handler is one
+	Adder      string // Registry: a *Server, or a dispatcher whose handler is one
 
 	Tool        string // Tool
 	ToolName    string // Tool.Name

@@ -19,7 +19,7 @@ type AddArgs struct {
 // package's work. Serve runs the same dispatcher over stdio, and
 // NewHTTPHandler over Streamable HTTP.
 func Example() {
-	d := mcp.NewServerDispatcher(&mcp.Tools{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "adder", Version: "1.0.0"}})
+	d := mcp.NewServerDispatcher(&mcp.Server{}, mcp.ServerOptions{ServerInfo: mcp.Implementation{Name: "adder", Version: "1.0.0"}})
 	mcp.AddTool(d, mcp.Tool{Name: "add", Description: new("Adds two integers.")},
 		func(ctx context.Context, p *mcp.CallToolRequestParams, in AddArgs) (*mcp.CallToolResult, error) {
 			return mcp.TextResult(strconv.FormatInt(in.A+in.B, 10)), nil
