@@ -716,7 +716,11 @@ func DecodeParams(raw []byte, p Params, required bool) error {
 // a *ValidationError with every violation.
 func CheckValue(raw []byte, v Params) error {
 	var d codec.Decoder
-	d.Init(raw) // handlers may keep strings; they must not alias the message
+	if isOwned(raw) {
+		d.InitShared(raw) // handed over by CallOwned: the handler's own
+	} else {
+		d.Init(raw) // handlers may keep strings; they must not alias the message
+	}
 	v.DecodeJSON(&d)
 	derr := d.Finish()
 	var dv *codec.ValidationError
