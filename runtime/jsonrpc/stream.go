@@ -361,13 +361,9 @@ func (c *Conn) Serve(ctx context.Context) error {
 					}
 				}
 			case errors.Is(r.err, ErrTooLong):
-				// The rest of the line was skipped: answer and go on.
-				resp := d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
-				if d.OnBadMessage != nil {
-					d.OnBadMessage(nil, resp)
-				} else {
-					c.write(resp)
-				}
+				// The rest of the line was skipped: answer (or fail the
+				// request it answers) and go on.
+				c.tooLong(r.err)
 			case r.err == io.EOF:
 				end(io.EOF, nil)
 			default:
@@ -626,7 +622,7 @@ func readStream(ctx context.Context, st Stream, reads chan<- serveRead, stop <-c
 			send(serveRead{err: err})
 			return
 		case len(msg) > MaxMessageSize:
-			if !send(serveRead{err: ErrTooLong}) {
+			if !send(serveRead{err: newTooLong(MaxMessageSize, msg)}) {
 				return
 			}
 			continue
@@ -748,14 +744,20 @@ func readLineMax(r *bufio.Reader, max int) ([]byte, error) {
 			chunk = chunk[:len(chunk)-1] // the newline
 		}
 		if g.total+len(chunk) > max {
-			// Drop the rest of the oversized line.
+			// Keep the first bytes (what the message is, and its id);
+			// drop the rest of the oversized line.
+			first := chunk
+			if len(g.bufs) > 0 {
+				first = g.bufs[0]
+			}
+			tl := newTooLong(max, first)
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
 			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				return nil, err
 			}
-			return nil, ErrTooLong
+			return nil, tl
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			if g.bufs == nil {
