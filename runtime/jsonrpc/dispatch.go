@@ -184,7 +184,8 @@ type Dispatcher struct {
 	// no request of the peer awaits, if set.
 	OnResponse func(msg []byte)
 	// OnBadMessage, if set, receives what Serve reads that is not a
-	// message it can route (msg nil for a line too long), with the error
+	// message it can route (msg nil for a line too long that is not a
+	// response: a response fails the request it answers), with the error
 	// response it would send otherwise: a client does not answer them.
 	OnBadMessage func(msg, errResp []byte)
 	// Logger, if set, receives what goes wrong outside a response: handler

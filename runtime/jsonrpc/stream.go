@@ -29,7 +29,8 @@ const MaxMessageSize = 64 << 20
 type Stream interface {
 	// Read returns the next message. It returns io.EOF once the peer has
 	// ended the stream, an error wrapping ErrTooLong for a message it
-	// skipped for its size (the connection answers it and reads on), and
+	// skipped for its size (the connection answers it, or fails the
+	// request of its own that it may answer, and reads on), and
 	// ctx's error once ctx is done (the connection stops reading then).
 	Read(ctx context.Context) ([]byte, error)
 	// Write sends one message. The connection does not call it
