@@ -63,19 +63,3 @@ func watchedVersion() string {
 	return time.Since(started).Truncate(watchedPeriod).String()
 }
 
-// watch announces a change of the watched resource every period until ctx
-// is done.
-func (s *server) watch(ctx context.Context) {
-	t := time.NewTicker(watchedPeriod)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI}); err != nil {
-				s.logf("publish the watched resource's update: %v", err)
-			}
-		}
-	}
-}
