@@ -63,3 +63,21 @@ func watchedVersion() string {
 	return time.Since(started).Truncate(watchedPeriod).String()
 }
 
+// watch announces a change of the watched resource every period until ctx
+// is done.
+//
+//lint:ignore U1000 main.go starts it; replicas/cmd/everything-replicas shares this file and publishes under a lead instead.
+func (s *server) watch(ctx context.Context) {
+	t := time.NewTicker(watchedPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI}); err != nil {
+				s.logf("publish the watched resource's update: %v", err)
+			}
+		}
+	}
+}
