@@ -95,7 +95,17 @@ func runReplica(ctx context.Context, name, addr string, rdb redis.UniversalClien
 	s := newServer(logger.Printf)
 	s.tasks = mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond,
 		Shared: replicas.NewTasks(rdb, ropts), Replica: name, Lease: 3 * time.Second})
-	opts := s.options()
+	opts, flush, err := withTelemetry(s.options())
+	if err != nil {
+		return err
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := flush(ctx); err != nil {
+			logger.Printf("telemetry: %v", err)
+		}
+	}()
 	opts.RequestStateKeys = [][]byte{key}
 	d := mcp.NewServerDispatcher(s, opts)
 
