@@ -50,9 +50,6 @@ func Setup(ctx context.Context, service string) (shutdown func(context.Context) 
 		}
 		return errors.Join(errs...)
 	}
-	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
-		return shutdown, nil
-	}
 	traces, metrics := Enabled()
 	if !traces && !metrics {
 		return shutdown, nil
@@ -90,10 +87,14 @@ func Setup(ctx context.Context, service string) (shutdown func(context.Context) 
 	return shutdown, nil
 }
 
-// Enabled reports which signals the environment gives an endpoint:
-// OTEL_EXPORTER_OTLP_ENDPOINT both, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
-// and OTEL_EXPORTER_OTLP_METRICS_ENDPOINT one each.
+// Enabled reports which signals Setup exports: those the environment
+// gives an endpoint (OTEL_EXPORTER_OTLP_ENDPOINT both,
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_EXPORTER_OTLP_METRICS_ENDPOINT
+// one each), none when OTEL_SDK_DISABLED is true.
 func Enabled() (traces, metrics bool) {
+	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
+		return false, false
+	}
 	all := os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != ""
 	return all || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "",
 		all || os.Getenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT") != ""
