@@ -50,12 +50,14 @@ type faultCluster struct {
 // with -sentinel and write to with -sync-replicas 1.
 func startFaultCluster(t *testing.T, sentinel bool) *faultCluster {
 	c := &faultCluster{redis: testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true})}
+	redises := []*testinfra.Proc{c.redis.Proc}
 	redisArgs := " -redis " + c.redis.Addr
 	if sentinel {
 		for range 2 {
-			testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true, ReplicaOf: c.redis.Addr})
+			redises = append(redises, testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true, ReplicaOf: c.redis.Addr}).Proc)
 		}
 		c.sentinel = testinfra.StartSentinel(t, "mcp", c.redis, time.Second)
+		redises = append(redises, c.sentinel.Proc)
 		// Both replicas in sync with the primary (WAIT counts them), and
 		// known to the sentinel.
 		sc := redis.NewSentinelClient(&redis.Options{Addr: c.sentinel.Addr})
@@ -101,7 +103,10 @@ func startFaultCluster(t *testing.T, sentinel bool) *faultCluster {
 	t.Cleanup(func() {
 		if t.Failed() {
 			for _, p := range c.replicas {
-				t.Logf("%s:\n%s", p.Name, p.Tail(20))
+				t.Logf("%s:\n%s", p.Name, p.Tail(400))
+			}
+			for _, p := range redises {
+				t.Logf("%s:\n%s", p.Name, p.Tail(30))
 			}
 		}
 	})

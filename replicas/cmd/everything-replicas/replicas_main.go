@@ -192,7 +192,7 @@ var stateName = map[string]string{
 // changed meanwhile is missed), trying until Redis answers or ctx ends:
 // the replica serves the same lists as the others from its first request.
 func (l *sharedLists) start(ctx context.Context) (<-chan protocol.BusMessage, error) {
-	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
 		ch, err := l.bus.Subscribe(ctx)
 		if err == nil {
 			if err = l.catchUp(ctx); err == nil {
@@ -251,7 +251,10 @@ func (l *sharedLists) forward(e event) error {
 func (l *sharedLists) follow(ctx context.Context, ch <-chan protocol.BusMessage) {
 	for m := range ch {
 		if m.Gap {
-			for wait := 50 * time.Millisecond; l.catchUp(ctx) != nil && ctx.Err() == nil; wait = min(2*wait, time.Second) {
+			// Tried every 200 ms at most, as the bus's reader does: the
+			// messages wait meanwhile, so the replica applies them
+			// within 1 s of Redis (TestSentinelFaults).
+			for wait := 50 * time.Millisecond; l.catchUp(ctx) != nil && ctx.Err() == nil; wait = min(2*wait, 200*time.Millisecond) {
 				time.Sleep(wait)
 			}
 			continue
