@@ -208,7 +208,11 @@ func (l *sharedLists) start(ctx context.Context) (<-chan protocol.BusMessage, er
 	}
 }
 
-// catchUp applies the shared state if it is not the one applied.
+// catchUp applies the shared state. Newer, older (Redis lost what it
+// had) or of the same version: its values are the truth, even at the
+// version applied (a change whose write a failover lost, read from the
+// old primary's stream, and another made since on the new one may share
+// a version). Applying a list as it is changes nothing.
 func (l *sharedLists) catchUp(ctx context.Context) error {
 	vals, v, err := l.bus.State(ctx)
 	if err != nil {
@@ -216,10 +220,6 @@ func (l *sharedLists) catchUp(ctx context.Context) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if v == l.applied && v != 0 {
-		return nil
-	}
-	// Newer, or older (Redis lost what it had: its state is the truth).
 	for method, name := range stateName {
 		l.s.hub.deliver(event{method: method, on: vals[name] == "1"})
 	}
