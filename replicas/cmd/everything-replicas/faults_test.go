@@ -615,7 +615,7 @@ func TestSentinelFaults(t *testing.T) {
 	if p, err := promptNames(c.urls[0]); err != nil || !strings.Contains(p, "test_transient_prompt") {
 		t.Fatalf("after the prompt change: %q %v", p, err)
 	}
-	killAt := time.Now()
+	killAt := time.Now() // before the signal: a request can fail while Kill9 waits for the exit
 	c.redis.Kill9()
 
 	// No primary: a change fails with the retryable error (the dead

@@ -282,10 +282,6 @@ func (l *sharedLists) follow(ctx context.Context, ch <-chan protocol.BusMessage)
 	}
 }
 
-// The example's own watcher, (*server).watch, publishes from one process;
-// a replica publishes under the lead (sharedLists.watch) instead.
-var _ = (*server).watch
-
 // leadTerm is how long the lead to publish the watched resource's updates
 // lasts unless renewed (every second).
 const leadTerm = 3 * time.Second
