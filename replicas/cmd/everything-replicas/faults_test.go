@@ -46,7 +46,7 @@ type faultCluster struct {
 
 // startFaultCluster starts three replicas and nginx in front of them, on
 // one Redis, or with sentinel on a primary with two Redis replicas watched
-// by redis-sentinel (master mcp, down-after 1 s), which the replicas find
+// by redis-sentinel (master mcp, down-after 2 s), which the replicas find
 // with -sentinel and write to with -sync-replicas 1.
 func startFaultCluster(t *testing.T, sentinel bool) *faultCluster {
 	c := &faultCluster{redis: testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true})}
@@ -56,7 +56,9 @@ func startFaultCluster(t *testing.T, sentinel bool) *faultCluster {
 		for range 2 {
 			redises = append(redises, testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true, ReplicaOf: c.redis.Addr}).Proc)
 		}
-		c.sentinel = testinfra.StartSentinel(t, "mcp", c.redis, time.Second)
+		// down-after 2 s: with 1 s, a loaded machine that stalls the
+		// promoted primary for a second made Sentinel fail over again.
+		c.sentinel = testinfra.StartSentinel(t, "mcp", c.redis, 2*time.Second)
 		redises = append(redises, c.sentinel.Proc)
 		// Both replicas in sync with the primary (WAIT counts them), and
 		// known to the sentinel.
@@ -612,6 +614,7 @@ func TestSentinelFaults(t *testing.T) {
 		t.Fatalf("the prompt list change: %v", a)
 	}
 	wantListChanged(t, events, "before the kill")
+	c.agreeWithin(t, true, time.Second)
 	if p, err := promptNames(c.urls[0]); err != nil || !strings.Contains(p, "test_transient_prompt") {
 		t.Fatalf("after the prompt change: %q %v", p, err)
 	}
@@ -619,7 +622,7 @@ func TestSentinelFaults(t *testing.T) {
 	c.redis.Kill9()
 
 	// No primary: a change fails with the retryable error (the dead
-	// primary cannot have made it, and Sentinel waits 1 s to promote).
+	// primary cannot have made it, and Sentinel waits 2 s to promote).
 	time.Sleep(300 * time.Millisecond)
 	if a, _ := c.trigger(t, c.url); a.ok() || !a.retryable() || a.status != 503 {
 		t.Errorf("a list change with the primary dead answered %v (Retry-After %q), want 503 with Retry-After", a, a.retryAfter)
@@ -631,10 +634,11 @@ func TestSentinelFaults(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var promoted time.Duration
+	var newPrimary string
 	for {
 		addr, err := sc.GetMasterAddrByName(ctx, "mcp").Result()
 		if err == nil && addr[1] != strconv.Itoa(c.redis.Port) {
-			promoted = time.Since(killAt)
+			promoted, newPrimary = time.Since(killAt), addr[1]
 			break
 		}
 		if time.Since(killAt) > 30*time.Second {
@@ -695,6 +699,9 @@ func TestSentinelFaults(t *testing.T) {
 
 	time.Sleep(2 * time.Second) // tasks created after the recovery run to their end
 	l.end()
+	if addr, err := sc.GetMasterAddrByName(ctx, "mcp").Result(); err != nil || addr[1] != newPrimary {
+		t.Fatalf("sentinel names %v (%v) as the primary, not the one it promoted (port %s): it failed over again, the machine stalled Redis for the down-after time", addr, err, newPrimary)
+	}
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
