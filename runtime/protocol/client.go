@@ -444,8 +444,9 @@ func (c *ClientCore) probe(ctx context.Context) error {
 	}
 	if unreachable(err) {
 		// Not a question of eras: the server cannot be reached for now
-		// (retried already, as far as HTTPTransport's retries go).
-		return fmt.Errorf("mcp: server/discover: %w", err)
+		// (retried already, as far as HTTPTransport's retries go); the
+		// error names server/discover.
+		return err
 	}
 	if err == nil {
 		vs, isDiscover := supportedVersions(raw)
