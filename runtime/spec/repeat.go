@@ -1,15 +1,5 @@
 package spec
 
-// MethodComplete asks the server for completions of an argument.
-const MethodComplete = "completion/complete"
-
-// The requests of the tasks extension (and of 2025-11-25) that read a
-// task.
-const (
-	MethodTasksList   = "tasks/list"
-	MethodTasksResult = "tasks/result"
-)
-
 // SafeToRepeat reports whether a client may send the request method again
 // when it cannot tell whether the server got it (a connection that broke,
 // a response stream cut before its response) or when the server refused it
