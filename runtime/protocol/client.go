@@ -181,6 +181,8 @@ type ClientCore struct {
 	// authorization context of private entries.
 	serverKey, authKey string
 	overHTTP           bool
+	// restart, for a server process, starts it again (client_restart.go).
+	restart func() (jsonrpc.Stream, error)
 
 	mu      sync.RWMutex
 	version string          // the negotiated protocol version
@@ -335,6 +337,9 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 		if k, ok := tr.(keyedTransport); ok {
 			key = k.serverKey()
 		}
+		if ct, ok := tr.(*CommandTransport); ok {
+			c.restart = ct.restart
+		}
 		if key == "" {
 			// A transport of one's own: its server is its own.
 			key = "transport#" + strconv.FormatUint(clientSerial.Add(1), 10)
@@ -360,7 +365,7 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 		}
 	}
 	if err := c.negotiate(ctx); err != nil {
-		t.close()
+		c.t.close()
 		return nil, err
 	}
 	return c, nil
@@ -416,6 +421,16 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 	if !c.cfg.Modern {
 		return c.initialize(ctx, c.cfg.Revision)
 	}
+	err := c.probe(ctx)
+	if err != nil && connEnded(err) && ctx.Err() == nil {
+		return c.restartOlder(ctx, err)
+	}
+	return err
+}
+
+// probe negotiates as a modern client: server/discover, and the initialize
+// handshake when the answer identifies a server of that era.
+func (c *ClientCore) probe(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, c.cfg.ProbeTimeout)
 	raw, err := c.discover(pctx)
 	cancel()
@@ -423,7 +438,14 @@ func (c *ClientCore) negotiate(ctx context.Context) error {
 		return ctx.Err()
 	}
 	if connEnded(err) {
-		// The server is gone: nothing to fall back to.
+		// The server is gone: nothing to fall back to (but see
+		// restartOlder).
+		return err
+	}
+	if unreachable(err) {
+		// Not a question of eras: the server cannot be reached for now
+		// (retried already, as far as HTTPTransport's retries go); the
+		// error names server/discover.
 		return err
 	}
 	if err == nil {

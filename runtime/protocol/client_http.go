@@ -64,8 +64,25 @@ type HTTPTransport struct {
 	MaxMessageBytes int
 	// MaxReconnects bounds how many times in a row the client reconnects
 	// to a stream that ended early without progress (a response stream
-	// before its response, the session's GET stream); 0 means 5.
+	// before its response, the session's GET stream, a 2026-07-28
+	// subscriptions/listen); 0 means 5.
 	MaxReconnects int
+	// MaxAttempts bounds how many times the client sends a request that is
+	// safe to repeat (spec.SafeToRepeat: server/discover, initialize,
+	// ping, the lists, resources/read, prompts/get, completion/complete,
+	// ...) when it fails in a way that may pass: the connection is refused
+	// or breaks, the server answers 429, 502, 503 or 504, or the response
+	// stream ends before the response. 0 means 4; 1 turns retries off. A
+	// request that is not safe to repeat, tools/call first, is sent once
+	// whatever MaxAttempts: its error says it was not sent again, and
+	// whether the server may have carried it out.
+	MaxAttempts int
+	// RetryDelay is the wait before the first retry, doubled for each
+	// further one up to MaxRetryDelay, each less up to a fifth at random;
+	// 0 means 250 ms. A server's Retry-After (or the retryAfterMs of its
+	// error) takes its place; one longer than MaxRetryDelay (0: 10 s) ends
+	// the retries with the server's answer.
+	RetryDelay, MaxRetryDelay time.Duration
 }
 
 // HTTPStatusError is an HTTP response that carries no JSON-RPC message
@@ -110,6 +127,7 @@ func (t *HTTPTransport) open(c *ClientCore) (clientTransport, string, error) {
 		return nil, "", errors.New("mcp: HTTPTransport: URL is empty")
 	}
 	ht := &httpTransport{httpBase: t.base(), core: c, serverReqs: map[string]context.CancelCauseFunc{}}
+	ht.gap = c.mayHaveMissed
 	// Every request says how it is sent (a POST of its own, its
 	// cancellation another).
 	ht.out = jsonrpc.NewPeer(&c.in.Dispatcher, func([]byte) error { return errors.New("mcp: HTTP requests are sent one POST each") })
@@ -143,6 +161,9 @@ type httpBase struct {
 	hc         *http.Client
 	own        *http.Transport // the connection's own transport, closed with it
 	reconnects int
+	// gap, when not nil, is called when the session's GET stream opens
+	// again without Last-Event-ID: what the server sent meanwhile is lost.
+	gap func()
 	// ctx ends when the connection closes: it bounds streams,
 	// reconnections and the answers to the server's requests.
 	ctx  context.Context
@@ -174,10 +195,15 @@ type httpTransport struct {
 }
 
 func (t *httpTransport) request(ctx context.Context, r clientRequest) (json.RawMessage, error) {
-	if r.modern {
-		return t.modernRequest(ctx, &r)
+	if r.modern && r.method == spec.MethodListen {
+		return t.listenModern(ctx, &r)
 	}
-	return t.legacyRequest(ctx, &r)
+	return t.retrying(ctx, r.method, func() (json.RawMessage, error) {
+		if r.modern {
+			return t.modernRequest(ctx, &r, nil)
+		}
+		return t.legacyRequest(ctx, &r)
+	})
 }
 
 // newRequest makes a POST with the headers every message carries.
@@ -241,8 +267,10 @@ func requestBody(id []byte, method string, params []byte) []byte {
 // response: one JSON object, or a stream of events (notifications about
 // the request, then the response). Closing the stream is how a modern
 // client cancels a request (streamable-http.mdx, "Cancellation"), so ctx
-// ending closes it.
-func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (json.RawMessage, error) {
+// ending closes it. st, when not nil, is what the stream of an earlier
+// sending of the request showed (its last event id is sent as
+// Last-Event-ID) and gets what this one shows.
+func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest, st *streamState) (json.RawMessage, error) {
 	timeout := r.timeout
 	if timeout == 0 {
 		timeout = jsonrpc.DefaultRequestTimeout
@@ -271,40 +299,61 @@ func (t *httpTransport) modernRequest(ctx context.Context, r *clientRequest) (js
 	if err != nil {
 		return nil, err
 	}
+	if st != nil && st.lastID != "" {
+		req.Header["Last-Event-Id"] = []string{st.lastID}
+	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ended()
 		}
-		return nil, fmt.Errorf("mcp: %s: %w", codec.Quote(r.method), err)
+		return nil, transportFailure(fmt.Errorf("mcp: %s: %w", codec.Quote(r.method), err))
 	}
 	defer resp.Body.Close()
-	raw, err := t.readModern(ctx, resp, id, r.method)
+	raw, err := t.readModern(ctx, resp, id, r.method, st)
 	if err != nil && ctx.Err() != nil {
 		return nil, ended()
 	}
 	return raw, err
 }
 
-// readModern reads the response to the request id.
-func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id []byte, method string) (json.RawMessage, error) {
+// readModern reads the response to the request id (recording in st,
+// when not nil, what its stream shows of itself).
+func (t *httpTransport) readModern(ctx context.Context, resp *http.Response, id []byte, method string, st *streamState) (json.RawMessage, error) {
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	if resp.StatusCode/100 != 2 {
-		return nil, statusError(resp, ct)
+		return nil, statusFailure(resp, ct)
 	}
 	switch ct {
 	case "application/json":
 		body, err := readBodySized(resp.Body, resp.ContentLength, t.maxMessage())
 		if err != nil {
-			return nil, fmt.Errorf("mcp: %s: reading the response: %w", codec.Quote(method), err)
+			err = fmt.Errorf("mcp: %s: reading the response: %w", codec.Quote(method), err)
+			if transientNet(err) {
+				err = &transientError{err: err, reached: maybeRun}
+			}
+			return nil, err
 		}
 		return answerFor(body, id, method)
 	case "text/event-stream":
 		sr := newSSEReader(resp.Body, t.maxMessage())
+		if st != nil {
+			sr.lastID, sr.retry = st.lastID, st.retry
+		}
 		for {
 			ev, err := sr.next()
+			if st != nil {
+				st.lastID, st.retry = sr.lastID, sr.retry
+			}
 			if err != nil {
+				if err == io.EOF || transientNet(err) {
+					// Cut before the response.
+					return nil, &transientError{err: streamEnded(method, err), reached: maybeRun}
+				}
 				return nil, streamEnded(method, err)
+			}
+			if st != nil {
+				st.events++
 			}
 			if codec.FirstByte(ev.data) < 0 {
 				continue // a priming event
@@ -588,7 +637,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("mcp: %s: %w", codec.Quote(r.method), err)
+		return transportFailure(fmt.Errorf("mcp: %s: %w", codec.Quote(r.method), err))
 	}
 	if r.method == spec.MethodInitialize {
 		if sid := resp.Header.Get(spec.HeaderSessionID); sid != "" {
@@ -603,7 +652,7 @@ func (t *httpTransport) legacyPost(ctx context.Context, msg []byte, r *clientReq
 		if resp.StatusCode == http.StatusNotFound && r.method != spec.MethodInitialize && t.hasSession() {
 			return errSessionGone
 		}
-		return statusError(resp, ct)
+		return statusFailure(resp, ct)
 	}
 	id := codec.Lookup(msg, "id")
 	switch ct {
@@ -646,7 +695,7 @@ func (t *httpTransport) consumeResponse(ctx context.Context, body io.Reader, id 
 	failures := 0
 	for t.out.IsWaiting(key) && ctx.Err() == nil {
 		if lastID == "" {
-			t.out.Fail(key, fmt.Errorf("%w (and named no event id to resume it from)", legacyStreamEnd(r.method, err)))
+			t.out.Fail(key, &transientError{err: fmt.Errorf("%w (and named no event id to resume it from)", legacyStreamEnd(r.method, err)), reached: maybeRun})
 			return
 		}
 		if failures >= t.reconnects {
@@ -738,7 +787,7 @@ func (t *httpBase) get(ctx context.Context, lastID string) (*http.Response, erro
 	}
 	resp, err := t.hc.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, transportFailure(err)
 	}
 	if resp.StatusCode == http.StatusOK && mediaType(resp.Header.Get("Content-Type")) == "text/event-stream" {
 		return resp, nil
@@ -750,7 +799,7 @@ func (t *httpBase) get(ctx context.Context, lastID string) (*http.Response, erro
 	case http.StatusMethodNotAllowed:
 		return nil, errNoGetStream
 	}
-	return nil, statusError(resp, mediaType(resp.Header.Get("Content-Type")))
+	return nil, statusFailure(resp, mediaType(resp.Header.Get("Content-Type")))
 }
 
 // errNoGetStream is a server without a GET stream (405).
@@ -880,14 +929,17 @@ func (t *httpTransport) started() {
 
 // listen keeps the session's GET stream open, reconnecting (with
 // Last-Event-ID) when the server ends it, until the transport closes, the
-// server says it has no such stream (405) or the session ends.
+// server says it has no such stream (405) or the session ends. A GET that
+// fails is tried again after the delay the server asked for (retry field,
+// Retry-After), doubled for each failure in a row, up to MaxReconnects
+// times in a row.
 func (t *httpBase) listen(ready chan struct{}, route func(context.Context, []byte)) {
 	defer func() {
 		if ready != nil {
 			close(ready)
 		}
 	}()
-	lastID, retry, failures := "", 0, 0
+	lastID, retry, failures, opened := "", 0, 0, false
 	for t.ctx.Err() == nil {
 		resp, err := t.get(t.ctx, lastID)
 		if ready != nil {
@@ -899,11 +951,19 @@ func (t *httpBase) listen(ready chan struct{}, route func(context.Context, []byt
 			return
 		case err != nil:
 			failures++
-			if failures > t.reconnects || !sleepCtx(t.ctx, retryDelay(retry, failures)) {
+			wait := retryDelay(retry, failures)
+			if te := asTransient(err); te != nil && te.retryAfter > wait {
+				wait = te.retryAfter
+			}
+			if failures > t.reconnects || !sleepCtx(t.ctx, wait) {
 				return
 			}
 			continue
 		}
+		if opened && lastID == "" && t.gap != nil {
+			t.gap()
+		}
+		opened = true
 		sr := newSSEReader(resp.Body, t.maxMessage())
 		sr.lastID, sr.retry = lastID, retry
 		t.readLegacyStream(t.ctx, sr, route)

@@ -40,6 +40,17 @@ type Transport interface {
 // standard input and output. Close ends it as stdio.mdx says: it closes
 // the server's input, waits for it to exit, then terminates it (SIGTERM,
 // then SIGKILL) if it does not.
+//
+// A server of an earlier revision may exit when it receives the
+// server/discover probe of a 2026-07-28 client, or right after answering
+// it (an unknown method before initialize). When the process ends during
+// the version negotiation of a client whose package converts to older
+// revisions (mcpgen generate --serve-older), the client starts the command
+// once more and opens with the initialize handshake at the newest of them,
+// without a probe: a copy of Command (Path, Args, Env, Dir, ExtraFiles,
+// SysProcAttr, WaitDelay and a Stderr of the caller's) that is not bound
+// to the context of an exec.CommandContext (Close ends it all the same).
+// Command is left as it is: it names the first process.
 type CommandTransport struct {
 	// Command is the server to start. Its Stdin and Stdout must be nil: the
 	// transport connects them. A nil Stderr keeps the last 4 KiB the server
@@ -69,6 +80,22 @@ func (t *CommandTransport) Connect(ctx context.Context) (jsonrpc.Stream, error) 
 	case cmd.Stdin != nil || cmd.Stdout != nil:
 		return nil, errors.New("mcp: CommandTransport: the command's Stdin and Stdout must be nil; the transport connects them")
 	}
+	return t.start(cmd)
+}
+
+// restart starts a copy of the command, whose first process has ended
+// (see CommandTransport).
+func (t *CommandTransport) restart() (jsonrpc.Stream, error) {
+	old := t.Command
+	cmd := &exec.Cmd{Path: old.Path, Args: old.Args, Env: old.Env, Dir: old.Dir, ExtraFiles: old.ExtraFiles, SysProcAttr: old.SysProcAttr, WaitDelay: old.WaitDelay}
+	if _, ours := old.Stderr.(*tailBuffer); !ours {
+		cmd.Stderr = old.Stderr
+	}
+	return t.start(cmd)
+}
+
+// start starts cmd, whose Stdin and Stdout are nil, and returns its stream.
+func (t *CommandTransport) start(cmd *exec.Cmd) (jsonrpc.Stream, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -187,7 +214,9 @@ func (s *commandStream) endError() error {
 // exited (with its exit status and the end of its standard error). The
 // client reports it as it is, once, whatever request noticed it first,
 // and does not retry it in another way (such as the initialize handshake
-// after a failed server/discover).
+// after a failed server/discover), except that a CommandTransport's
+// process that ends during the version negotiation is started once more
+// (see CommandTransport).
 type ConnEndedError struct{ Msg string }
 
 func (e *ConnEndedError) Error() string { return e.Msg }

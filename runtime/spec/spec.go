@@ -57,6 +57,10 @@ const (
 	MethodTasksGet    = "tasks/get"
 	MethodTasksUpdate = "tasks/update"
 	MethodTasksCancel = "tasks/cancel"
+	MethodTasksList   = "tasks/list"   // 2025-11-25
+	MethodTasksResult = "tasks/result" // 2025-11-25
+
+	MethodComplete = "completion/complete"
 )
 
 // The error codes MCP defines beyond JSON-RPC's (2026-07-28, and
