@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -368,4 +369,215 @@ func checkAccount(t *testing.T, tap *proxy.Tap, din, dout, uout tally) {
 	if want := fmt.Sprintf("mcpgen proxy: %d messages checked, 0 violations, %d not checked;", tap.Checked(), unchecked); !strings.HasPrefix(sum, want) {
 		t.Errorf("summary %q, want it to start %q", sum, want)
 	}
+}
+
+// pipeConn is a child process's standard input and output as one
+// connection whose lines (the stdio framing) w counts: what the proxy
+// writes as "in", what the server writes as "out".
+type pipeConn struct {
+	w        *wire
+	r        io.ReadCloser
+	wc       io.WriteCloser
+	inBuf    []byte
+	outBuf   []byte
+	mu       sync.Mutex
+	closeFn  func() error
+	closeOne sync.Once
+	closeErr error
+}
+
+// lines counts the complete lines of *buf after appending p.
+func (c *pipeConn) lines(buf *[]byte, p []byte, t *tally, in bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	*buf = append(*buf, p...)
+	for {
+		i := bytes.IndexByte(*buf, '\n')
+		if i < 0 {
+			return
+		}
+		c.w.mu.Lock()
+		c.w.count(t, in, (*buf)[:i])
+		c.w.mu.Unlock()
+		*buf = (*buf)[i+1:]
+	}
+}
+
+func (c *pipeConn) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.lines(&c.outBuf, p[:n], &c.w.out, false)
+	return n, err
+}
+
+func (c *pipeConn) Write(p []byte) (int, error) {
+	c.lines(&c.inBuf, p, &c.w.in, true)
+	return c.wc.Write(p)
+}
+
+func (c *pipeConn) Close() error {
+	c.closeOne.Do(func() { c.closeErr = c.closeFn() })
+	return c.closeErr
+}
+
+// TestProxyServerEverything: mcpgen's 2026-07-28 client uses npm's
+// server-everything (@modelcontextprotocol/server-everything 2026.8.31, a
+// server of the TypeScript SDK 1.x that speaks 2025-11-25 at the newest)
+// over stdio through the proxy, HTTP on the client's side: it lists and
+// calls tools (text, arguments, structured content), lists and reads a
+// resource, lists and gets a prompt. Every message that crossed either hop
+// was checked by the tap or is named by it, and none broke a rule.
+func TestProxyServerEverything(t *testing.T) {
+	node, files := needNPM(t, serverEverything)
+	var down, up wire
+	stderr := new(logBuffer)
+	cmd := exec.CommandContext(testContext(t), node, files[0], "stdio")
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = procAttr()
+	cmd.WaitDelay = 5 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	conn := &pipeConn{w: &up, r: stdout, wc: stdin, closeFn: func() error {
+		// server-everything keeps running after the end of its input
+		// (its timers): SIGTERM it, as a client would.
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		for _, sig := range []os.Signal{syscall.SIGTERM, os.Kill} {
+			select {
+			case err := <-done:
+				return err
+			case <-time.After(time.Second):
+				_ = cmd.Process.Signal(sig)
+			}
+		}
+		return <-done
+	}}
+	defer conn.Close()
+
+	ctx, cancel := context.WithTimeout(testContext(t), 30*time.Second)
+	defer cancel()
+	p, err := proxy.New(ctx, proxy.Options{Upstream: &mcp.StreamTransport{Conn: conn}, Cache: proxy.NewMemoryStore(0)})
+	if err != nil {
+		t.Fatalf("%v\nserver stderr: %s", err, stderr.String())
+	}
+	ps := httptest.NewServer(down.handler(mcp.NewHTTPHandler(p.Dispatcher(), mcp.HTTPOptions{})))
+	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: ps.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ProtocolVersion() != mcp.ProtocolVersion || p.UpstreamVersion() != "2025-11-25" {
+		t.Errorf("client at %q, upstream at %q", c.ProtocolVersion(), p.UpstreamVersion())
+	}
+	if info := c.ServerInfo(); info == nil || !strings.Contains(info.Name, "everything") {
+		t.Errorf("serverInfo %+v", info)
+	}
+
+	var tools []string
+	for tool, err := range c.Tools(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, tool.Name)
+	}
+	for _, want := range []string{"echo", "get-sum", "get-structured-content", "get-tiny-image"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("tools %v: no %s", tools, want)
+		}
+	}
+	call := func(name, args string) map[string]any {
+		t.Helper()
+		res, err := c.CallTool(ctx, &mcp.CallToolRequestParams{Name: name, Arguments: json.RawMessage(args)})
+		if err != nil {
+			t.Fatalf("tools/call %s: %v", name, err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["isError"] == true {
+			t.Errorf("tools/call %s: %s", name, b)
+		}
+		return m
+	}
+	text := func(m map[string]any) string {
+		c, _ := m["content"].([]any)
+		if len(c) == 0 {
+			return ""
+		}
+		s, _ := c[0].(map[string]any)["text"].(string)
+		return s
+	}
+	if got := text(call("echo", `{"message":"through the proxy"}`)); got != "Echo: through the proxy" {
+		t.Errorf("echo: %q", got)
+	}
+	if got := text(call("get-sum", `{"a":40,"b":2}`)); got != "The sum of 40 and 2 is 42." {
+		t.Errorf("get-sum: %q", got)
+	}
+	sc, _ := call("get-structured-content", `{"location":"Chicago"}`)["structuredContent"].(map[string]any)
+	if sc["temperature"] != 36.0 || sc["conditions"] != "Light rain / drizzle" {
+		t.Errorf("get-structured-content: structuredContent %v", sc)
+	}
+
+	var uri string
+	for r, err := range c.Resources(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(r.URI, "demo://resource/static/document/") {
+			uri = r.URI
+			break
+		}
+	}
+	if uri == "" {
+		t.Fatal("no demo://resource/static/document/ resource listed")
+	}
+	rr, err := c.ReadResource(ctx, &mcp.ReadResourceRequestParams{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(rr); !strings.Contains(string(b), `"uri":"`+uri+`"`) || !strings.Contains(string(b), `"text":"`) {
+		t.Errorf("resources/read %s: %s", uri, b)
+	}
+
+	var prompts []string
+	for pr, err := range c.Prompts(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		prompts = append(prompts, pr.Name)
+	}
+	if !slices.Contains(prompts, "simple-prompt") {
+		t.Fatalf("prompts %v", prompts)
+	}
+	gp, err := c.GetPrompt(ctx, &mcp.GetPromptRequestParams{Name: "simple-prompt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(gp); !strings.Contains(string(b), `"text":"This is a simple prompt without arguments."`) {
+		t.Errorf("prompts/get simple-prompt: %s", b)
+	}
+
+	c.Close()
+	ps.Close()
+	if err := p.Close(); err != nil {
+		t.Logf("closing the upstream: %v", err)
+	}
+	din, dout, methods, _, _, _ := down.snapshot()
+	uin, uout, umethods, _, _, _ := up.snapshot()
+	t.Logf("downstream: client sent %+v %v, got %+v; upstream: proxy sent %+v %v, got %+v", din, methods, dout, uin, umethods, uout)
+	t.Logf("%s", p.Tap().Summary())
+	checkAccount(t, p.Tap(), din, dout, uout)
 }

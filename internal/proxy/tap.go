@@ -182,8 +182,21 @@ func (t *Tap) upstream(next mcp.Handler) mcp.Handler {
 	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
 		res, err := next(ctx, req)
 		if !req.Sent {
-			// A notification or request of the upstream's own.
-			t.pass("upstream", req.Method, "params")
+			// A notification or request of the upstream's own (a list
+			// change, an older server's roots/list), of the upstream's
+			// revision.
+			version := req.ProtocolVersion()
+			if version == "" && t.fast != nil {
+				version = t.fast.up.ProtocolVersion()
+			}
+			if _, checked, cerr := checkParams(version, req.Method, req.Params); !checked {
+				t.pass("upstream", req.Method, "params")
+			} else {
+				t.checked.Add(1)
+				if cerr != nil {
+					t.record("upstream", version, req.Method, "params", cerr)
+				}
+			}
 			return res, err
 		}
 		if err != nil || req.Notification {
