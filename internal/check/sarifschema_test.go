@@ -18,7 +18,7 @@ import (
 // file lib/schemas/sarif-2.1.0-rtm.5.json of the npm package
 // @microsoft/jest-sarif 1.0.0-beta.0, MIT), copied byte for byte into
 // testdata/ and pinned by its sha256 (testdata/README.md). Nothing is
-// downloaded when the tests run; interop/check_test.go pins the same file.
+// downloaded when the tests run; interop/reports_test.go pins the same file.
 const (
 	sarifSchemaFile   = "sarif-2.1.0-rtm.5.json"
 	sarifSchemaSHA256 = "2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8"
