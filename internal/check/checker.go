@@ -94,6 +94,11 @@ type checker struct {
 	schemaRev *revision
 	// facts from one run that another needs
 	discovered []string // supportedVersions of the 2026-07-28 run
+	// probe is the server/discover probe of the 2026-07-28 run over
+	// stdio, nil when none was sent; probeExit says the process exited on
+	// it (discover-probe-survived).
+	probe     *wire.Exchange
+	probeExit string
 }
 
 // Run checks the server t. The error is a *SetupError when no check could
