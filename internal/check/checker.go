@@ -36,6 +36,11 @@ type Options struct {
 	Deadline time.Duration
 	// Header is added to every HTTP request (such as Authorization).
 	Header http.Header
+	// SecondHeader, if set, names a second principal (another
+	// Authorization, say): the public results of server/discover and the
+	// lists are asked for with it in place of Header too, and must be the
+	// same (cache-public-same-for-principals).
+	SecondHeader http.Header
 	// Calls are the tools/call requests allowed (--call TOOL=ARGS).
 	Calls []Call
 	// FailOnShould makes a SHOULD warning exit 1.

@@ -117,6 +117,7 @@ func (r *run) runModern() {
 	if r.out.Aborted == "" {
 		r.initializeProbe()
 		r.walk()
+		r.publicAcrossPrincipals()
 		r.listen()
 		r.probesModern()
 		if r.http != nil {

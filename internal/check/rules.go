@@ -230,6 +230,10 @@ var Rules = []*Rule{
 		Check:   "every page of one list has the cacheScope of its first page",
 		Sources: []Source{{r26, p26 + "server/utilities/caching.mdx", 166, "Servers MUST apply the same cacheScope to all response pages for a given list request."}}},
 
+	{ID: "cache-public-same-for-principals", Level: Must, Derived: true, Revs: r26, Transport: HTTP,
+		Check:   "with --second-principal-header: server/discover and the first page of each list, when public for both principals, are the same for the second as for the first (ttlMs and _meta aside)",
+		Sources: []Source{{r26, p26 + "server/utilities/caching.mdx", 173, "A cacheScope of \"public\" indicates that the response does not contain user-specific data and can be safely shared."}}},
+
 	// Pagination.
 	{ID: "pagination-terminates", Level: Should, Derived: true, Revs: all, Transport: Any,
 		Check:   "following nextCursor never returns a cursor already followed (more than --max-pages pages is reported, not failed)",
