@@ -177,9 +177,10 @@ interop: interop-deps
 interop-hydra:
 	cd auth/interop && $(GO) test -count=1 -timeout 30m -run '^TestHydra' ./...
 
-# npm ci installs the official TypeScript client and a Node binary pinned
-# by interop/ts/package-lock.json, only when the lock file changed since
-# the last install (this needs the npm registry).
+# npm ci installs the official TypeScript client, the MCP Inspector (run in
+# its CLI mode), npm's server-everything and a Node binary pinned by
+# interop/ts/package-lock.json, only when the lock file changed since the
+# last install (this needs the npm registry).
 INTEROP_TS = interop/ts
 interop-deps:
 	@if ! cmp -s $(INTEROP_TS)/package-lock.json $(INTEROP_TS)/node_modules/.mcpgen-installed-lock; then \

@@ -326,8 +326,11 @@ var checkTargets = []struct {
 
 // TestCheckSDKServers runs mcpgen check against the servers of go-sdk
 // v1.8.0 and mcp-go v1.2.1 and compares what it reports with what the
-// servers are known to do.
+// servers are known to do; each report, written as --format sarif and
+// junit, validates against the SARIF 2.1.0 schema and reads back through
+// a JUnit report parser (checkReportFormats).
 func TestCheckSDKServers(t *testing.T) {
+	schema := sarifSchema(t)
 	for _, c := range checkTargets {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
@@ -356,6 +359,7 @@ func TestCheckSDKServers(t *testing.T) {
 				rep.WriteText(&b, false)
 				t.Errorf("reported %q, want %q\n%s", got, want, b.String())
 			}
+			checkReportFormats(t, rep, schema)
 			var revs []string
 			for _, r := range rep.Runs {
 				revs = append(revs, r.Revision)

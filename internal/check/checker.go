@@ -36,6 +36,11 @@ type Options struct {
 	Deadline time.Duration
 	// Header is added to every HTTP request (such as Authorization).
 	Header http.Header
+	// SecondHeader, if set, names a second principal (another
+	// Authorization, say): the public results of server/discover and the
+	// lists are asked for with it in place of Header too, and must be the
+	// same (cache-public-same-for-principals).
+	SecondHeader http.Header
 	// Calls are the tools/call requests allowed (--call TOOL=ARGS).
 	Calls []Call
 	// FailOnShould makes a SHOULD warning exit 1.
@@ -94,6 +99,11 @@ type checker struct {
 	schemaRev *revision
 	// facts from one run that another needs
 	discovered []string // supportedVersions of the 2026-07-28 run
+	// probe is the server/discover probe of the 2026-07-28 run over
+	// stdio, nil when none was sent; probeExit says the process exited on
+	// it (discover-probe-survived).
+	probe     *wire.Exchange
+	probeExit string
 }
 
 // Run checks the server t. The error is a *SetupError when no check could

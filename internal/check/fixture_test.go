@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"slices"
@@ -31,6 +32,7 @@ func testOptions() Options {
 	o.Quiet = 200 * time.Millisecond
 	o.Deadline = time.Minute
 	o.NoClient = true
+	o.SecondHeader = http.Header{"Authorization": {fixture.SecondPrincipal}}
 	return o
 }
 
@@ -198,5 +200,44 @@ func TestRulesCovered(t *testing.T) {
 		if RuleByID(id) == nil {
 			t.Errorf("unbroken %q is no rule", id)
 		}
+	}
+}
+
+// cache-public-same-for-principals is judged (and passes) on the clean
+// fixture when a second principal is given, and is skipped, saying why,
+// without one; its break is reported with both results.
+func TestPublicAcrossPrincipals(t *testing.T) {
+	status := func(rep *Report) *RuleStatus {
+		for _, st := range rep.Runs[0].Rules {
+			if st.Rule == "cache-public-same-for-principals" {
+				return st
+			}
+		}
+		t.Fatal("no status of cache-public-same-for-principals")
+		return nil
+	}
+	o := testOptions()
+	rep, err := Run(context.Background(), fixtureTarget(t, fixture.Config{}, "http"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := status(rep); st.Status != Pass {
+		t.Errorf("clean fixture: %+v", st)
+	}
+	o.SecondHeader = nil
+	rep, err = Run(context.Background(), fixtureTarget(t, fixture.Config{}, "http"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := status(rep); st.Status != Skip || st.Reason != "no second principal (--second-principal-header)" {
+		t.Errorf("without a second principal: %+v", st)
+	}
+	rep, err = Run(context.Background(), fixtureTarget(t, fixture.Config{Break: "public-per-principal"}, "http"), testOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	np := notPassing(rep)["cache-public-same-for-principals"]
+	if len(np) != 1 || !strings.Contains(np[0], "fail: tools/list (second principal): a public tools/list result differs between the two principals") {
+		t.Errorf("the break: %q", np)
 	}
 }

@@ -54,6 +54,15 @@ func (r *run) initialize(rev string) (string, string) {
 
 // runLegacy checks a revision of the initialize era once initialized.
 func (r *run) runLegacy() {
+	switch {
+	case r.tr != Stdio:
+	case r.ck.probe == nil:
+		r.skip("discover-probe-survived", "no server/discover probe was sent (--revision names an older revision)")
+	case r.ck.probeExit != "":
+		r.failf("discover-probe-survived", "server/discover (the 2026-07-28 probe, another process)", r.ck.probe, "the server exited on the probe instead of answering it or ignoring it (%s): a client that probes first must start it again to fall back to initialize", r.ck.probeExit)
+	default:
+		r.pass("discover-probe-survived")
+	}
 	step := "initialize at " + r.rev.name
 	if r.initResult != nil {
 		r.validate(step, r.initX, r.initResult, "/result", []string{"InitializeResult"}, nil)

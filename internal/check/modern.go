@@ -3,6 +3,7 @@ package check
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -32,6 +33,13 @@ func (r *run) negotiateModern() (served bool, reason string) {
 	r.vehicle = "server/discover"
 	step := "server/discover"
 	x := r.send(req{step: step, method: "server/discover", params: r.params("")})
+	if r.tr == Stdio {
+		r.ck.probe = x
+		var ee *wire.ExitError
+		if errors.As(x.Err, &ee) {
+			r.ck.probeExit = ee.Error()
+		}
+	}
 	p, ok := parseResponse(x.Response)
 	switch {
 	case x.Response == nil || !ok:
@@ -109,6 +117,7 @@ func (r *run) runModern() {
 	if r.out.Aborted == "" {
 		r.initializeProbe()
 		r.walk()
+		r.publicAcrossPrincipals()
 		r.listen()
 		r.probesModern()
 		if r.http != nil {

@@ -230,6 +230,10 @@ var Rules = []*Rule{
 		Check:   "every page of one list has the cacheScope of its first page",
 		Sources: []Source{{r26, p26 + "server/utilities/caching.mdx", 166, "Servers MUST apply the same cacheScope to all response pages for a given list request."}}},
 
+	{ID: "cache-public-same-for-principals", Level: Must, Derived: true, Revs: r26, Transport: HTTP,
+		Check:   "with --second-principal-header: server/discover and the first page of each list, when public for both principals, are the same for the second as for the first (ttlMs and _meta aside)",
+		Sources: []Source{{r26, p26 + "server/utilities/caching.mdx", 173, "A cacheScope of \"public\" indicates that the response does not contain user-specific data and can be safely shared."}}},
+
 	// Pagination.
 	{ID: "pagination-terminates", Level: Should, Derived: true, Revs: all, Transport: Any,
 		Check:   "following nextCursor never returns a cursor already followed (more than --max-pages pages is reported, not failed)",
@@ -380,6 +384,9 @@ var Rules = []*Rule{
 	{ID: "stdio-no-requests", Level: Must, Revs: r26, Transport: Stdio,
 		Check:   "no JSON-RPC request on stdout",
 		Sources: []Source{{r26, p26 + "basic/transports/stdio.mdx", 55, "The server MUST NOT write JSON-RPC requests to stdout."}}},
+	{ID: "discover-probe-survived", Level: Should, Derived: true, Revs: r25 | r18 | r0326 | r1105, Transport: Stdio,
+		Check:   "a server of an older revision survives the server/discover probe a dual-era client sends first over stdio (an error or no answer, then initialize on the same process); exiting on it fails (judged from the 2026-07-28 run's probe)",
+		Sources: []Source{{r25 | r18 | r0326 | r1105, p26 + "basic/transports/stdio.mdx", 123, "A client that supports both modern (per-request-metadata) MCP versions and a legacy version that requires an initialize handshake SHOULD probe with server/discover before sending any other request, setting its preferred modern version in _meta."}}},
 	{ID: "stdio-exits-on-eof", Level: Should, Revs: r26, Transport: Stdio,
 		Check:   "the server exits within 5s of its standard input closing",
 		Sources: []Source{{r26, p26 + "basic/transports/stdio.mdx", 102, "Servers SHOULD exit promptly when their standard input is closed"}}},

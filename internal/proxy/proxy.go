@@ -15,11 +15,14 @@ package proxy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -57,6 +60,14 @@ type Options struct {
 	ProbeTimeout time.Duration
 	// RequestTimeout bounds each forwarded request (0: 5 minutes).
 	RequestTimeout time.Duration
+	// InitializeVersions, if set, are the initialize-era revisions the
+	// proxy offers its clients, preferred first (each one of
+	// mcp.OlderRevisions): a client's initialize asking for another is
+	// answered for the first, as a server that does not support the
+	// requested version answers. Clients of 2026-07-28 are served as
+	// before. Empty: every revision of mcp.OlderRevisions, each client at
+	// the version it asks for.
+	InitializeVersions []string
 }
 
 // Proxy forwards a downstream dispatcher's requests to an upstream client.
@@ -84,6 +95,10 @@ type Proxy struct {
 func New(ctx context.Context, opts Options) (*Proxy, error) {
 	if opts.Upstream == nil {
 		return nil, errors.New("proxy: no upstream transport")
+	}
+	offer, err := initializeVersions(opts.InitializeVersions)
+	if err != nil {
+		return nil, err
 	}
 	p := &Proxy{opts: opts, tap: newTap(opts.Logger, opts.Strict)}
 	upstream := opts.Upstream
@@ -123,7 +138,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		Instructions:         up.Instructions(),
 		Principal:            opts.Principal,
 		SkipResultValidation: !opts.Strict,
-		Middleware:           []mcp.Middleware{p.tap.downstream, finishAtEOF},
+		Middleware:           []mcp.Middleware{p.tap.downstream, offer, finishAtEOF},
 		Logger:               opts.Logger,
 		RequestTimeout:       opts.RequestTimeout,
 	}
@@ -190,6 +205,48 @@ func (p *Proxy) listen(ctx context.Context) {
 			}
 		}
 	}()
+}
+
+// initializeVersions returns the middleware that answers an initialize
+// asking for a revision not in versions as one asking for versions[0]
+// (the dispatcher answers the version it is given); nil versions: a
+// middleware that passes every request on.
+func initializeVersions(versions []string) (mcp.Middleware, error) {
+	var served []string
+	for _, o := range mcp.OlderRevisions {
+		served = append(served, o.Revision())
+	}
+	for _, v := range versions {
+		if !slices.Contains(served, v) {
+			return nil, fmt.Errorf("proxy: initialize version %q is not one the proxy serves (%s)", v, strings.Join(served, ", "))
+		}
+	}
+	return func(next mcp.Handler) mcp.Handler {
+		if len(versions) == 0 {
+			return next
+		}
+		return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
+			if req.Method != "initialize" || req.Sent || req.Notification {
+				return next(ctx, req)
+			}
+			var params map[string]json.RawMessage
+			if json.Unmarshal(req.Params, &params) != nil {
+				return next(ctx, req) // the dispatcher refuses it
+			}
+			var asked string
+			if json.Unmarshal(params["protocolVersion"], &asked) != nil || slices.Contains(versions, asked) {
+				return next(ctx, req)
+			}
+			params["protocolVersion"], _ = json.Marshal(versions[0])
+			b, err := json.Marshal(params)
+			if err != nil {
+				return nil, err
+			}
+			r := *req
+			r.Params = b
+			return next(ctx, &r)
+		}
+	}, nil
 }
 
 // finishAtEOF lets the requests in flight when the downstream input ends

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -463,5 +464,54 @@ func TestListenThroughProxy(t *testing.T) {
 	stop()
 	if err := <-done; err == nil {
 		t.Error("a stream the client closed ended with a result")
+	}
+}
+
+// InitializeVersions: a client whose initialize asks for 2025-11-25 meets
+// a proxy that offers 2025-06-18 only, is answered 2025-06-18 (with that
+// revision's capabilities) as by a server of that revision, and goes on at
+// 2025-06-18; a revision the proxy does not serve is refused by New.
+func TestInitializeVersions(t *testing.T) {
+	_, up, url := modernServer(t, 0, "")
+	p := newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}, InitializeVersions: []string{"2025-06-18"}})
+	purl := serveProxy(t, p)
+	post := func(session, version, body string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", purl, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("MCP-Protocol-Version", version)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	resp, body := post("", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	session := resp.Header.Get("Mcp-Session-Id")
+	if !strings.Contains(body, `"protocolVersion":"2025-06-18"`) || session == "" {
+		t.Fatalf("initialize answered %d %q (session %q)", resp.StatusCode, body, session)
+	}
+	if resp, _ := post(session, "2025-06-18", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); resp.StatusCode != http.StatusAccepted {
+		t.Errorf("notifications/initialized: %d", resp.StatusCode)
+	}
+	resp, body = post(session, "2025-06-18", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"a":40,"b":2}}}`)
+	if !strings.Contains(body, `"text":"42"`) || up.get(mcp.MethodCallTool) != 1 {
+		t.Errorf("tools/call answered %d %q, upstream got %d tools/call", resp.StatusCode, body, up.get(mcp.MethodCallTool))
+	}
+	if vs := p.Tap().Violations(); len(vs) != 0 {
+		t.Errorf("violations: %v", vs)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := New(ctx, Options{Upstream: &mcp.HTTPTransport{URL: url}, InitializeVersions: []string{"2024-11-05"}})
+	if err == nil || !strings.Contains(err.Error(), `initialize version "2024-11-05" is not one the proxy serves (2025-11-25, 2025-06-18, 2025-03-26)`) {
+		t.Errorf("New with 2024-11-05: %v", err)
 	}
 }

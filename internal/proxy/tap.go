@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sort"
 	"strings"
 	"sync"
@@ -51,20 +52,40 @@ type Tap struct {
 	mu                    sync.Mutex
 	counts                map[string]int // side method part pointer keyword -> n
 	first                 []Violation    // the first maxKept violations
+	// unchecked counts, by side and method, the messages received that
+	// the tap has no schema rule for (the initialize handshake, which the
+	// dispatcher answers itself, and the upstream's notifications).
+	unchecked map[string]int
 }
 
 // maxKept bounds the violations a Tap keeps (the counts go on).
 const maxKept = 100
 
 func newTap(logger *slog.Logger, strict bool) *Tap {
-	return &Tap{logger: logger, strict: strict, counts: map[string]int{}}
+	return &Tap{logger: logger, strict: strict, counts: map[string]int{}, unchecked: map[string]int{}}
 }
 
 func (t *Tap) hit()  { t.hits.Add(1) }
 func (t *Tap) miss() { t.misses.Add(1) }
 
-// Checked returns how many messages the tap checked.
+// Checked returns how many messages (params or a result) the tap checked
+// against their revision's schema.
 func (t *Tap) Checked() int64 { return t.checked.Load() }
+
+// Unchecked returns how many messages of each side and method ("downstream
+// initialize") crossed without a schema check: those the tap has no rule
+// for.
+func (t *Tap) Unchecked() map[string]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return maps.Clone(t.unchecked)
+}
+
+func (t *Tap) pass(side, method, part string) {
+	t.mu.Lock()
+	t.unchecked[side+" "+method+" "+part]++
+	t.mu.Unlock()
+}
 
 // CacheHits and CacheMisses count the cacheable requests answered from
 // the cache and forwarded.
@@ -88,7 +109,23 @@ func (t *Tap) Summary() string {
 	for _, n := range t.counts {
 		total += n
 	}
-	fmt.Fprintf(&b, "mcpgen proxy: %d messages checked, %d violations; cache: %d hits, %d misses\n", t.checked.Load(), total, t.hits.Load(), t.misses.Load())
+	unchecked := 0
+	for _, n := range t.unchecked {
+		unchecked += n
+	}
+	fmt.Fprintf(&b, "mcpgen proxy: %d messages checked, %d violations, %d not checked; cache: %d hits, %d misses\n", t.checked.Load(), total, unchecked, t.hits.Load(), t.misses.Load())
+	if unchecked > 0 {
+		keys := make([]string, 0, len(t.unchecked))
+		for k := range t.unchecked {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, fmt.Sprintf("%dx %s", t.unchecked[k], k))
+		}
+		fmt.Fprintf(&b, "  not checked (no schema rule here): %s\n", strings.Join(parts, ", "))
+	}
 	keys := make([]string, 0, len(t.counts))
 	for k := range t.counts {
 		keys = append(keys, k)
@@ -144,16 +181,38 @@ func refusal(vs []Violation) error {
 func (t *Tap) upstream(next mcp.Handler) mcp.Handler {
 	return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
 		res, err := next(ctx, req)
-		if err != nil || req.Notification || !req.Sent {
+		if !req.Sent {
+			// A notification or request of the upstream's own (a list
+			// change, an older server's roots/list), of the upstream's
+			// revision.
+			version := req.ProtocolVersion()
+			if version == "" && t.fast != nil {
+				version = t.fast.up.ProtocolVersion()
+			}
+			if _, checked, cerr := checkParams(version, req.Method, req.Params); !checked {
+				t.pass("upstream", req.Method, "params")
+			} else {
+				t.checked.Add(1)
+				if cerr != nil {
+					t.record("upstream", version, req.Method, "params", cerr)
+				}
+			}
+			return res, err
+		}
+		if err != nil || req.Notification {
 			return res, err
 		}
 		raw, ok := res.(jsonrpc.RawResult)
 		if !ok {
 			return res, err
 		}
-		t.checked.Add(1)
 		version := req.ProtocolVersion()
-		cerr := checkResult(version, req.Method, raw)
+		checked, cerr := checkResult(version, req.Method, raw)
+		if !checked {
+			t.pass("upstream", req.Method, "result")
+		} else {
+			t.checked.Add(1)
+		}
 		if cerr != nil {
 			vs := t.record("upstream", version, req.Method, "result", cerr)
 			if t.strict {
@@ -183,9 +242,13 @@ func (t *Tap) downstream(next mcp.Handler) mcp.Handler {
 		if req.Sent {
 			return next(ctx, req)
 		}
-		t.checked.Add(1)
 		version := req.ProtocolVersion()
-		params, cerr := checkParams(version, req.Method, req.Params)
+		params, checked, cerr := checkParams(version, req.Method, req.Params)
+		if checked {
+			t.checked.Add(1)
+		} else {
+			t.pass("downstream", req.Method, "params")
+		}
 		if cerr != nil {
 			t.record("downstream", version, req.Method, "params", cerr)
 		}
@@ -199,10 +262,31 @@ func (t *Tap) downstream(next mcp.Handler) mcp.Handler {
 		if err != nil || req.Notification {
 			return res, err
 		}
-		if v, ok := res.(interface{ Validate() error }); ok {
+		switch v := res.(type) {
+		case interface{ Validate() error }:
 			t.checked.Add(1)
 			if cerr := v.Validate(); cerr != nil {
 				vs := t.record("downstream", mcp.ProtocolVersion, req.Method, "result", cerr)
+				if t.strict {
+					return nil, refusal(vs)
+				}
+			}
+		case jsonrpc.RawResult:
+			if version == mcp.ProtocolVersion {
+				// The fast path's: the upstream's result as it came (or
+				// as the cache kept it), checked then and found clean.
+				t.checked.Add(1)
+				break
+			}
+			// An older client's result, converted to its revision.
+			checked, cerr := checkResult(version, req.Method, v)
+			if !checked {
+				t.pass("downstream", req.Method, "result")
+				break
+			}
+			t.checked.Add(1)
+			if cerr != nil {
+				vs := t.record("downstream", version, req.Method, "result", cerr)
 				if t.strict {
 					return nil, refusal(vs)
 				}
@@ -254,41 +338,82 @@ func older(version string) *mcp.Older {
 	return nil
 }
 
-// checkParams checks a request's params against version's schema; methods
-// it does not know are not checked (the dispatcher answers them). The
-// params of 2026-07-28 come back decoded.
-func checkParams(version, method string, params []byte) (validatable, error) {
+// handshake are the parts of the older revisions' schemas (below their
+// definitions) that the messages the dispatcher answers itself, with no
+// conversion, are checked against.
+var handshake = map[string]struct{ params, result string }{
+	"initialize":                {"/InitializeRequest/properties/params", "/InitializeResult"},
+	"notifications/initialized": {"/InitializedNotification/properties/params", ""},
+	"logging/setLevel":          {"/SetLevelRequest/properties/params", "/EmptyResult"},
+	"ping":                      {"/PingRequest/properties/params", "/EmptyResult"},
+}
+
+// checkOlder checks data (absent params: nil, which every params member
+// of these allows unless the message requires it) against o's schema at
+// path.
+func checkOlder(o *mcp.Older, path string, data []byte) error {
+	if data == nil {
+		if strings.HasSuffix(path, "/properties/params") && path != "/InitializeRequest/properties/params" && path != "/SetLevelRequest/properties/params" {
+			return nil
+		}
+		return &codec.ValidationError{Violations: []codec.Violation{{Keyword: "required", Message: "params are required"}}}
+	}
+	return o.Validate(path, data)
+}
+
+// checkParams checks a request's params against version's schema and
+// says whether it did: methods it does not know are not checked (the
+// dispatcher answers them). The params of 2026-07-28 come back decoded.
+func checkParams(version, method string, params []byte) (validatable, bool, error) {
+	if method == "initialize" {
+		// Checked as the revision it asks for (the newest older one if
+		// the proxy does not serve that).
+		version, _ = protocol.HeaderText(codec.Lookup(params, "protocolVersion"))
+		if older(version) == nil {
+			version = mcp.OlderRevisions[0].Revision()
+		}
+	}
 	if o := older(version); o != nil {
+		if h, ok := handshake[method]; ok {
+			return nil, true, checkOlder(o, h.params, params)
+		}
 		if !o.Carries(method) {
-			return nil, nil
+			return nil, false, nil
 		}
 		_, err := o.ParamsFromOlder(method, params)
-		return nil, err
+		return nil, true, err
 	}
 	mk := modernParams[method]
 	if mk == nil || version != mcp.ProtocolVersion || params == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	v := mk()
-	return v, codec.UnmarshalAndValidate(params, v)
+	return v, true, codec.UnmarshalAndValidate(params, v)
 }
 
-// checkResult checks a result against version's schema. An
-// InputRequiredResult is checked as one.
-func checkResult(version, method string, result []byte) error {
+// checkResult checks a result against version's schema and says whether
+// it did. An InputRequiredResult is checked as one.
+func checkResult(version, method string, result []byte) (bool, error) {
+	if method == "initialize" {
+		// Checked as the revision it answers.
+		version, _ = protocol.HeaderText(codec.Lookup(result, "protocolVersion"))
+	}
 	if o := older(version); o != nil {
+		if h, ok := handshake[method]; ok && h.result != "" {
+			return true, checkOlder(o, h.result, result)
+		}
 		if !o.Carries(method) {
-			return nil
+			return false, nil
 		}
 		_, err := o.ResultFromOlder(method, result)
-		return err
+		return true, err
 	}
 	mk := modernResults[method]
 	if mk == nil || version != mcp.ProtocolVersion {
-		return nil
+		return false, nil
 	}
 	if ir, _ := protocol.ResultKind(result, true); ir {
-		return codec.UnmarshalAndValidate(result, new(mcp.InputRequiredResult))
+		return true, codec.UnmarshalAndValidate(result, new(mcp.InputRequiredResult))
 	}
-	return codec.UnmarshalAndValidate(result, mk())
+	return true, codec.UnmarshalAndValidate(result, mk())
 }

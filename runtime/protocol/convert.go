@@ -382,6 +382,23 @@ func (o *Older) ToOlder(definition string, v any) ([]byte, error) {
 	return b, nil
 }
 
+// Validate checks data against the part of the older revision's schema at
+// path, a JSON pointer below its definitions ("/InitializeResult",
+// "/InitializeRequest/properties/params"): for the messages no conversion
+// carries, such as the initialize handshake, which a tap between a client
+// and a server checks as they pass.
+func (o *Older) Validate(path string, data []byte) error {
+	s, err := o.older()
+	if err != nil {
+		return err
+	}
+	p := o.t.Definitions + path
+	if !s.Has(p) {
+		return o.fail(&ConversionError{Message: o.t.Revision + "'s schema has no " + strconv.Quote(path) + " below its definitions"}, false)
+	}
+	return o.checkOlder(p, data)
+}
+
 // FromOlder converts the older revision's JSON of a definition to a value
 // of this package's type for it, as ToOlder does the other way.
 func (o *Older) FromOlder(definition string, data []byte) (any, error) {

@@ -34,6 +34,7 @@ func runCheck(ctx context.Context, args []string, env cli.Env) error {
 	timeout := fs.Duration("timeout", check.DefaultOptions().Limits.Timeout, "how long each request may take")
 	deadline := fs.Duration("deadline", check.DefaultOptions().Deadline, "how long the whole check may take")
 	headers := fs.StringArray("header", nil, "send the header `'NAME: VALUE'` with every HTTP request (such as Authorization); repeatable")
+	second := fs.StringArray("second-principal-header", nil, "a second principal's `'NAME: VALUE'` (another Authorization), sent in place of --header to compare the public results of server/discover and the lists; repeatable")
 	calls := fs.StringArray("call", nil, "call a tool: `TOOL=ARGS`, ARGS a JSON object (tools are never called otherwise); repeatable")
 	failOn := fs.String("fail-on", "must", "what exits 1: must (a MUST failed) or should (a SHOULD warned too)")
 	maxPages := fs.Int("max-pages", check.DefaultOptions().MaxPages, "pages read of each list")
@@ -111,6 +112,16 @@ func runCheck(ctx context.Context, args []string, env cli.Env) error {
 				return cli.UsageError(fmt.Sprintf("--header %q: want 'NAME: VALUE'", h))
 			}
 			o.Header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+		}
+	}
+	if len(*second) > 0 {
+		o.SecondHeader = http.Header{}
+		for _, h := range *second {
+			k, v, ok := strings.Cut(h, ":")
+			if !ok || strings.TrimSpace(k) == "" {
+				return cli.UsageError(fmt.Sprintf("--second-principal-header %q: want 'NAME: VALUE'", h))
+			}
+			o.SecondHeader.Add(strings.TrimSpace(k), strings.TrimSpace(v))
 		}
 	}
 	for _, c := range *calls {

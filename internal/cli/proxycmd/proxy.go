@@ -38,6 +38,7 @@ func runProxy(ctx context.Context, args []string, env cli.Env) error {
 	cacheBytes := fs.Int("cache-bytes", 64<<20, "bytes of results cached by their ttlMs and cacheScope; 0 turns the cache off")
 	headers := fs.StringArray("header", nil, "send the header `'NAME: VALUE'` with every HTTP request upstream (such as Authorization); repeatable")
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long a forwarded request may take")
+	initVersions := fs.StringArray("initialize-version", nil, "offer the clients that open with initialize this `REVISION` only (2025-11-25, 2025-06-18 or 2025-03-26); repeatable, preferred first (default: each client's own)")
 	quiet := fs.Bool("quiet", false, "do not log each violation (the summary at exit stays)")
 	if done, err := cli.Parse(fs, args, env, proxySynopsis); done || err != nil {
 		return err
@@ -88,10 +89,11 @@ func runProxy(ctx context.Context, args []string, env cli.Env) error {
 		level = slog.LevelError
 	}
 	opts := proxy.Options{
-		Upstream:       upstream,
-		Strict:         *strict,
-		Logger:         slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level})),
-		RequestTimeout: *timeout,
+		Upstream:           upstream,
+		Strict:             *strict,
+		Logger:             slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level})),
+		RequestTimeout:     *timeout,
+		InitializeVersions: *initVersions,
 	}
 	if *cacheBytes > 0 {
 		opts.Cache = proxy.NewMemoryStore(*cacheBytes)
