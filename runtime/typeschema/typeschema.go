@@ -105,17 +105,17 @@ type argNode struct {
 	umax       uint64
 	bits       int           // integer and float size
 	enum       []string      // allowed strings, or nil
+	typeName   string        // for messages about text values
+	marshalTxt bool          // argText: the type implements encoding.TextMarshaler
+	kw         *argKeywords  // the keywords of an mcp tag, or nil
+	custom     *codec.Schema // argCustom: the type's own schema
+	customText []byte        // argCustom: its text
 	// titles are the display names of enum's values (mcp tag titles= or
 	// enumNames=), in the same order; titledAs is how the schema writes
 	// them: "oneOf" or "anyOf" of {const, title}, or "enumNames" (the
 	// legacy form beside enum).
 	titles   []string
 	titledAs string
-	typeName   string        // for messages about text values
-	marshalTxt bool          // argText: the type implements encoding.TextMarshaler
-	kw         *argKeywords  // the keywords of an mcp tag, or nil
-	custom     *codec.Schema // argCustom: the type's own schema
-	customText []byte        // argCustom: its text
 }
 
 // argField is one member of a struct.
