@@ -176,7 +176,8 @@ func (c *ClientCore) Listen(ctx context.Context, s Subscription, on func(Change)
 		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unsubscribeTimeout)
 		defer cancel()
 		for _, uri := range subscribed {
-			c.send(uctx, &ClientMethod{Name: spec.MethodUnsubscribe}, uriParams(uri)) //nolint:errcheck // best effort: the subscription ends with the session anyway
+			// Best effort: the subscription ends with the session anyway.
+			_, _ = c.send(uctx, &ClientMethod{Name: spec.MethodUnsubscribe}, uriParams(uri))
 		}
 	}
 	defer unsubscribe()
