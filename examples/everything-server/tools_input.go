@@ -37,9 +37,9 @@ func addInputTools(s *mcp.Server) {
 	mcp.AddTool(s, tool("test_elicitation", "Asks the user for their user name and email address, with message."),
 		callElicitation)
 	mcp.AddTool(s, tool("test_elicitation_sep1034_defaults", "Asks the user for a form whose fields have default values (SEP-1034)."),
-		elicitForm("Please review your profile (the fields have defaults)", sep1034Schema))
+		elicitForm[sep1034Form]("Please review your profile (the fields have defaults)"))
 	mcp.AddTool(s, tool("test_elicitation_sep1330_enums", "Asks the user to choose from every kind of enum field (SEP-1330)."),
-		elicitForm("Please choose from the options", sep1330Schema))
+		elicitForm[sep1330Form]("Please choose from the options"))
 }
 
 func callGreetByName(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
@@ -214,29 +214,29 @@ func callElicitation(_ context.Context, p *mcp.CallToolRequestParams, args elici
 }
 
 // The forms of SEP-1034 and SEP-1330, as the conformance scenarios give
-// them: every kind of field with a default, and every kind of enum
-// (titled, untitled, legacy enumNames, multiple choice).
-const sep1034Schema = `{"type":"object","properties":{` +
-	`"name":{"type":"string","description":"User name","default":"John Doe"},` +
-	`"age":{"type":"integer","description":"User age","default":30},` +
-	`"score":{"type":"number","description":"User score","default":95.5},` +
-	`"status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},` +
-	`"verified":{"type":"boolean","description":"Verification status","default":true}}}`
+// them, from struct tags: every kind of field with a default, and every
+// kind of enum (titled, untitled, legacy enumNames, multiple choice). No
+// field is required.
+type sep1034Form struct {
+	Name     string  `json:"name,omitempty" jsonschema:"User name" mcp:"default=John Doe"`
+	Age      int64   `json:"age,omitempty" jsonschema:"User age" mcp:"default=30"`
+	Score    float64 `json:"score,omitempty" jsonschema:"User score" mcp:"default=95.5"`
+	Status   string  `json:"status,omitempty" jsonschema:"User status" mcp:"enum=active|inactive|pending,default=active"`
+	Verified bool    `json:"verified,omitempty" jsonschema:"Verification status" mcp:"default=true"`
+}
 
-const sep1330Schema = `{"type":"object","properties":{` +
-	`"untitledSingle":{"type":"string","description":"Choose an option","enum":["option1","option2","option3"]},` +
-	`"titledSingle":{"type":"string","description":"Choose a titled option","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},` +
-	`"legacyEnum":{"type":"string","description":"Choose a legacy option","enum":["opt1","opt2","opt3"],"enumNames":["Option One","Option Two","Option Three"]},` +
-	`"untitledMulti":{"type":"array","description":"Choose multiple options","items":{"type":"string","enum":["option1","option2","option3"]}},` +
-	`"titledMulti":{"type":"array","description":"Choose multiple titled options","items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`
+type sep1330Form struct {
+	UntitledSingle string   `json:"untitledSingle,omitempty" jsonschema:"Choose an option" mcp:"enum=option1|option2|option3"`
+	TitledSingle   string   `json:"titledSingle,omitempty" jsonschema:"Choose a titled option" mcp:"enum=value1|value2|value3,titles=First Option|Second Option|Third Option"`
+	LegacyEnum     string   `json:"legacyEnum,omitempty" jsonschema:"Choose a legacy option" mcp:"enum=opt1|opt2|opt3,enumNames=Option One|Option Two|Option Three"`
+	UntitledMulti  []string `json:"untitledMulti,omitempty" jsonschema:"Choose multiple options" mcp:"enum=option1|option2|option3"`
+	TitledMulti    []string `json:"titledMulti,omitempty" jsonschema:"Choose multiple titled options" mcp:"enum=value1|value2|value3,titles=First Choice|Second Choice|Third Choice"`
+}
 
-// elicitForm is a tool that asks the user to fill in a form, given as JSON,
-// and reports what came back.
-func elicitForm(message, schema string) func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
-	f := &mcp.ElicitRequestFormParams{Message: message}
-	if err := f.RequestedSchema.UnmarshalJSON([]byte(schema)); err != nil {
-		panic("everything-server: " + err.Error())
-	}
+// elicitForm is a tool that asks the user to fill in the form of T's
+// fields (mcp.Form) and reports what came back.
+func elicitForm[T any](message string) func(context.Context, *mcp.CallToolRequestParams, none) (*mcp.CallToolResult, error) {
+	f := mcp.Form[T](message)
 	return func(_ context.Context, p *mcp.CallToolRequestParams, _ none) (*mcp.CallToolResult, error) {
 		in := mcp.Ask(p.InputResponses)
 		answer := in.Elicit("form", f)

@@ -82,6 +82,9 @@ func (e *emitter) emitClient() *jen.File {
 	f.Func().Params(recv.Clone()).Id("Close").Params().Error().Block(jen.Return(jen.Id("c").Dot("core").Dot("Close").Call()))
 
 	e.emitClientMethods(f, p, c)
+	if e.pkg.MCP {
+		e.emitClientListen(f, p, c)
+	}
 	for _, call := range c.Requests {
 		e.emitClientRequest(f, p, c, call, ctx)
 	}
@@ -566,4 +569,47 @@ func paramsCode(m *ir.Method, call *ir.ClientCall) ([]jen.Code, *jen.Statement) 
 		body = append(body, jen.Id("p").Op(":=").Id("params"))
 	}
 	return body, jen.Op("&").Id("p")
+}
+
+// emitClientListen writes Client.Listen: the server's list changes and
+// resource updates, the same way whatever the revision the connection
+// speaks (runtime/protocol: ClientCore.Listen).
+func (e *emitter) emitClientListen(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) {
+	var listen *ir.ClientCall
+	for _, call := range c.Requests {
+		if call.Listen {
+			listen = call
+		}
+	}
+	modern := listen != nil && p.Tools != nil && p.Tools.Listen
+	doc := "Listen calls on with each change the server announces that s asks for: a list that changed (notifications/tools/list_changed, .../prompts/list_changed, .../resources/list_changed) or a resource that was updated (notifications/resources/updated, with its URI), in the order the server sent them, on the goroutine that handles the server's notifications (the ClientHandler's On methods are called too, first). It returns when ctx ends (ctx's error), when the server ends the subscription (nil), or when the connection ends; s.Ready, if set, is called once no change can be missed.\n\nIt works alike whatever revision the connection speaks: "
+	if modern {
+		doc += "with a 2026-07-28 server it sends subscriptions/listen with s as its filter and stays open while the server sends; "
+	}
+	rest := "it sends resources/subscribe for each of s.ResourceSubscriptions, and resources/unsubscribe when it returns, and the list_changed notifications come unasked (a server sends those of the lists whose capability says listChanged). Give on quick work, or hand the change to a goroutine of your own: the notifications after it wait."
+	if modern {
+		doc += "with a server of a revision with the initialize handshake (" + c.Connect + " falls back to one) " + rest
+	} else {
+		doc = strings.TrimSuffix(doc, "It works alike whatever revision the connection speaks: ") + "In this revision " + rest
+	}
+	var fn jen.Code = jen.Nil()
+	if modern {
+		isTrue := func(field string) jen.Code {
+			return jen.If(jen.Id("s").Dot(field)).Block(jen.Id("filter").Dot(field).Op("=").New(jen.True()))
+		}
+		fn = jen.Func().Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+			jen.Id("filter").Op(":=").Id("SubscriptionFilter").Values(jen.Dict{jen.Id("ResourceSubscriptions"): jen.Id("s").Dot("ResourceSubscriptions")}),
+			isTrue("ToolsListChanged"),
+			isTrue("PromptsListChanged"),
+			isTrue("ResourcesListChanged"),
+			jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("c").Dot(listen.Name).Call(jen.Id("ctx"), jen.Op("&").Id("SubscriptionsListenRequestParams").Values(jen.Dict{jen.Id("Notifications"): jen.Id("filter")})),
+			jen.Return(jen.Err()),
+		)
+	}
+	f.Comment(commentText(doc))
+	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id("Listen").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("s").Add(e.rt(protocolPkg, "Subscription")), jen.Id("on").Func().Params(e.rt(protocolPkg, "Change")),
+	).Error().Block(
+		jen.Return(jen.Id("c").Dot("core").Dot("Listen").Call(jen.Id("ctx"), jen.Id("s"), jen.Id("on"), fn)),
+	)
 }

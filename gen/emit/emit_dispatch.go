@@ -354,10 +354,21 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		)
 		fields = append(fields, e.tasksOption(p, s)...)
 	}
+	// The reader of a client package meets these options as Connect's:
+	// their comments speak of the Client and its ClientHandler.
+	client := s.Dir == ir.ServerToClient && p.Client != nil
+	skipDoc, logDoc := "SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.", loggerDoc(e.pkg.MCP)
+	if client {
+		skipDoc = "SkipResultValidation stops the Client from checking its ClientHandler's\nanswers to the server's requests against the schema before sending them. An\nanswer that breaks the schema is otherwise not sent: the server gets an\ninternal error instead."
+		if len(p.Client.Inputs) > 0 {
+			skipDoc = "SkipResultValidation stops the Client from checking its ClientHandler's\nanswers (to the input requests of multi round-trip requests, and to the\nrequests of a server of an older revision) against the schema before sending\nthem. An answer that breaks the schema is otherwise not sent: the request that\nneeded it fails, or the older server gets an internal error."
+		}
+		logDoc = "Logger, if set, receives what goes wrong outside a response: a ClientHandler\nmethod that panics (Error); messages from the server no request could take,\ndropped notifications, failed writes (Warn). Nothing is logged per request at\nInfo; log requests with a Middleware."
+	}
 	fields = append(fields,
-		jen.Comment(commentText("SkipResultValidation stops the dispatcher from checking handler results\nagainst the schema before sending them. A result that breaks the schema is\notherwise answered with an internal error, not sent.")),
+		jen.Comment(commentText(skipDoc)),
 		jen.Id("SkipResultValidation").Bool(),
-		jen.Comment(commentText(loggerDoc(e.pkg.MCP))),
+		jen.Comment(commentText(logDoc)),
 		jen.Id("Logger").Op("*").Qual("log/slog", "Logger"),
 		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text (message key=value ...). Prefer Logger.")),
 		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
@@ -365,8 +376,25 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 	if e.pkg.MCP {
 		fields = append(fields, e.middlewareOptionField(s.Dir == ir.ClientToServer))
 	}
-	fields = append(fields, serveOptionFields(e.pkg.MCP)...)
-	fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
+	if client {
+		fields = append(fields, clientServeOptionFields()...)
+	} else {
+		fields = append(fields, serveOptionFields(e.pkg.MCP)...)
+	}
+	if client {
+		which := "each request the Client sends"
+		for _, call := range p.Client.Requests {
+			if call.Listen {
+				which += " (not subscriptions/listen, which stays open until its context ends)"
+			}
+		}
+		fields = append(fields,
+			jen.Comment(commentText("RequestTimeout bounds how long "+which+" waits for its response; then\nnotifications/cancelled tells the server, and the call fails with an error\nwrapping context.DeadlineExceeded. A shorter deadline of the call's context\nwins. 0 means 5 minutes; a negative value, no limit but the context's.")),
+			jen.Id("RequestTimeout").Qual("time", "Duration"),
+		)
+	} else {
+		fields = append(fields, sessionOptionFields(s.Dir == ir.ClientToServer)...)
+	}
 	if s.Dir == ir.ServerToClient {
 		fields = append(fields, e.clientOptionFields(p)...)
 		fields = append(fields, typedOptionFields(p)...)

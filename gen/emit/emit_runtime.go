@@ -103,6 +103,8 @@ var runtimeNames = []runtimeName{
 	{name: "HTTPTransport", pkg: protocolPkg, kind: "type"},
 	{name: "HTTPStatusError", pkg: protocolPkg, kind: "type"},
 	{name: "ToolError", pkg: protocolPkg, kind: "type"},
+	{name: "Subscription", pkg: protocolPkg, kind: "type"},
+	{name: "Change", pkg: protocolPkg, kind: "type"},
 	{name: "HTTPHandler", pkg: protocolPkg, kind: "type"},
 	{name: "HTTPOptions", pkg: protocolPkg, kind: "type"},
 	{name: "Middleware", pkg: protocolPkg, kind: "type"},

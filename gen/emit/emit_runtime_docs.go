@@ -25,6 +25,8 @@ var aliasDocs = map[string]string{
 	"HTTPTransport":     "the Streamable HTTP transport of a client: the server's endpoint URL, headers and http.Client",
 	"HTTPStatusError":   "the error of an HTTP answer that carries no JSON-RPC message: status, headers and the start of the body",
 	"ToolError":         "the error a Client's tool calls return when the tool answers with isError: true (the tool's name and the text of its result)",
+	"Subscription":      "the changes a Client's Listen receives: list changes (tools, prompts, resources) and the updates of resources by URI, in every revision",
+	"Change":            "one change a server announced, as a Client's Listen receives it: Method is the notification (MethodToolListChangedNotification, ..., MethodResourceUpdatedNotification) and URI the updated resource's",
 	"HTTPHandler":       "the http.Handler NewHTTPHandler returns: Streamable HTTP at one endpoint, with ListenAndServe and NewServer",
 	"HTTPOptions":       "the options of NewHTTPHandler: allowed origins and hosts, limits, sessions of the older revisions; the zero value is the defaults",
 	"Middleware":        "a function around every request a dispatcher answers or a Client sends (ServerOptions.Middleware, ClientOptions.Middleware; RequestLog is one)",

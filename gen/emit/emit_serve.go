@@ -24,6 +24,22 @@ func serveOptionFields(mcp bool) []jen.Code {
 	}
 }
 
+// clientServeOptionFields declares the same fields for a package's
+// Client, which serves what the server sends on its connection: the
+// comments speak of the Client and its ClientHandler.
+func clientServeOptionFields() []jen.Code {
+	return []jen.Code{
+		jen.Comment(commentText("ShutdownGrace is how long Close waits for the ClientHandler methods still\nrunning on a stdio or stream connection (their contexts are cancelled then)\nbefore it returns without their answers. 0 means 5 seconds; a negative value\nmeans no wait.")),
+		jen.Id("ShutdownGrace").Qual("time", "Duration"),
+		jen.Comment(commentText("MaxInFlight is how many requests from the server (such as roots/list or\nping) the ClientHandler answers at once; later ones wait in order.\nNotifications are handled one at a time, in order. 0 means 64.")),
+		jen.Id("MaxInFlight").Int(),
+		jen.Comment(commentText("MaxBufferedBytes bounds the messages from the server the Client holds on a\nstdio or stream connection (read, and waiting or being handled; each counts\nits size plus 256 bytes): once they reach it, the Client stops reading until\nsome finish. 0 means 16 MiB.")),
+		jen.Id("MaxBufferedBytes").Int(),
+		jen.Comment(commentText("MaxResultBytes bounds the answer the Client sends to one request of the\nserver's (the whole JSON-RPC message): a longer answer is not sent, and the\nserver gets an internal error instead. 0 means 64 MiB (MaxMessageSize); a\nnegative value means no limit.")),
+		jen.Id("MaxResultBytes").Int(),
+	}
+}
+
 // serveLimitsValue sets the dispatcher's serveLimits from opts.
 func serveLimitsValue() jen.Code {
 	return jen.Id("Limits").Op(":").Qual(jsonrpcPkg, "Limits").Values(

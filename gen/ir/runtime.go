@@ -74,6 +74,8 @@ var RuntimeNames = []RuntimeName{
 	{Name: "HTTPTransport", Layer: LayerMCP},
 	{Name: "HTTPStatusError", Layer: LayerMCP},
 	{Name: "ToolError", Layer: LayerMCP},
+	{Name: "Subscription", Layer: LayerMCP},
+	{Name: "Change", Layer: LayerMCP},
 	{Name: "HTTPHandler", Layer: LayerMCP},
 	{Name: "HTTPOptions", Layer: LayerMCP},
 	{Name: "Middleware", Layer: LayerMCP},

@@ -43,14 +43,17 @@ var _ codec.EnforceVersion[struct {
 //   - Names match exactly, and a member the struct does not declare is refused
 //     (additionalProperties: false).
 //   - A jsonschema tag is the member's description (as in the official Go SDK). An mcp tag
-//     holds keywords, comma-separated: enum=a|b (strings), minimum=, maximum=,
+//     holds keywords, comma-separated: enum=a|b (strings, and the items of slices of
+//     strings), titles=A|B (a title for each enum value: oneOf, or anyOf for a slice, of
+//     const and title) or enumNames=A|B (the legacy form), minimum=, maximum=,
 //     exclusiveMinimum=, exclusiveMaximum= (numbers), minLength=, maxLength= (strings),
 //     minItems=, maxItems= (slices), pattern= (a regular expression, no comma), format=
-//     (date-time, date, time, email, uri, uuid, ...), default= and example= (JSON values, or
-//     a string's text), and header=Name, which mirrors an argument into an Mcp-Param-Name
-//     header over HTTP (x-mcp-header: for strings, integers and booleans reached through
-//     struct fields; such integers are bounded to ±(2^53-1)). A value against them is
-//     refused like one of the wrong type.
+//     (date-time, date, time, email, uri, uuid, ...), default= and example= (JSON values, a
+//     string's text, or a|b for a slice of strings; a default must fit the member), and
+//     header=Name, which mirrors an argument into an Mcp-Param-Name header over HTTP
+//     (x-mcp-header: for strings, integers and booleans reached through struct fields; such
+//     integers are bounded to ±(2^53-1)). A value against them is refused like one of the
+//     wrong type.
 //   - Booleans, strings, integers (bounded by their size: int8 is -128 to 127, unsigned ones
 //     are at least 0; the schema states no bound for 64-bit ones, and a value beyond the Go
 //     type is refused), floats, slices, arrays, maps with string keys, pointers and structs

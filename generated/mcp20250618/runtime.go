@@ -81,6 +81,14 @@ type (
 	// ToolError is the error a Client's tool calls return when the tool answers with isError:
 	// true (the tool's name and the text of its result) (see [protocol.ToolError]).
 	ToolError = protocol.ToolError
+	// Subscription is the changes a Client's Listen receives: list changes (tools, prompts,
+	// resources) and the updates of resources by URI, in every revision (see
+	// [protocol.Subscription]).
+	Subscription = protocol.Subscription
+	// Change is one change a server announced, as a Client's Listen receives it: Method is the
+	// notification (MethodToolListChangedNotification, ..., MethodResourceUpdatedNotification)
+	// and URI the updated resource's (see [protocol.Change]).
+	Change = protocol.Change
 	// HTTPHandler is the http.Handler NewHTTPHandler returns: Streamable HTTP at one endpoint,
 	// with ListenAndServe and NewServer (see [protocol.HTTPHandler]).
 	HTTPHandler = protocol.HTTPHandler

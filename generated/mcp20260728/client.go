@@ -137,6 +137,38 @@ var (
 	clientListTools             = protocol.ClientMethod{Name: MethodListTools, Cacheable: true, Defaults: []string{"resultType", "ttlMs", "cacheScope"}}
 )
 
+// Listen calls on with each change the server announces that s asks for: a list that changed
+// (notifications/tools/list_changed, .../prompts/list_changed, .../resources/list_changed)
+// or a resource that was updated (notifications/resources/updated, with its URI), in the
+// order the server sent them, on the goroutine that handles the server's notifications (the
+// ClientHandler's On methods are called too, first). It returns when ctx ends (ctx's error),
+// when the server ends the subscription (nil), or when the connection ends; s.Ready, if set,
+// is called once no change can be missed.
+//
+// It works alike whatever revision the connection speaks: with a 2026-07-28 server it sends
+// subscriptions/listen with s as its filter and stays open while the server sends; with a
+// server of a revision with the initialize handshake (Connect falls back to one) it sends
+// resources/subscribe for each of s.ResourceSubscriptions, and resources/unsubscribe when it
+// returns, and the list_changed notifications come unasked (a server sends those of the
+// lists whose capability says listChanged). Give on quick work, or hand the change to a
+// goroutine of your own: the notifications after it wait.
+func (c *Client) Listen(ctx context.Context, s Subscription, on func(Change)) error {
+	return c.core.Listen(ctx, s, on, func(ctx context.Context) error {
+		filter := SubscriptionFilter{ResourceSubscriptions: s.ResourceSubscriptions}
+		if s.ToolsListChanged {
+			filter.ToolsListChanged = new(true)
+		}
+		if s.PromptsListChanged {
+			filter.PromptsListChanged = new(true)
+		}
+		if s.ResourcesListChanged {
+			filter.ResourcesListChanged = new(true)
+		}
+		_, err := c.SubscriptionsListen(ctx, &SubscriptionsListenRequestParams{Notifications: filter})
+		return err
+	})
+}
+
 // Complete sends the request "completion/complete" ([CompleteRequest]) and returns its
 // result. params may be nil (no members); the Client fills its _meta: the protocol version,
 // and the clientInfo and clientCapabilities of ClientOptions unless params sets them.

@@ -1344,15 +1344,16 @@ func (UnimplementedClientHandler) mustEmbedUnimplementedClientHandler() {}
 // says it is and declares, timeouts, validation), and the ClientDispatcher that hands what
 // the server sends to the ClientHandler. The zero value is the defaults.
 type ClientOptions struct {
-	// SkipResultValidation stops the dispatcher from checking handler results against the schema
-	// before sending them. A result that breaks the schema is otherwise answered with an
-	// internal error, not sent.
+	// SkipResultValidation stops the Client from checking its ClientHandler's answers (to the
+	// input requests of multi round-trip requests, and to the requests of a server of an older
+	// revision) against the schema before sending them. An answer that breaks the schema is
+	// otherwise not sent: the request that needed it fails, or the older server gets an internal
+	// error.
 	SkipResultValidation bool
-	// Logger, if set, receives what goes wrong outside a response: handler panics (Error),
-	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
-	// (Debug). Nothing is logged per request at Info; log requests with a Middleware. Records
-	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
-	// jsonrpc.request.id).
+	// Logger, if set, receives what goes wrong outside a response: a ClientHandler method that
+	// panics (Error); messages from the server no request could take, dropped notifications,
+	// failed writes (Warn). Nothing is logged per request at Info; log requests with a
+	// Middleware.
 	Logger *slog.Logger
 	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
 	// of text (message key=value ...). Prefer Logger.
@@ -1362,26 +1363,25 @@ type ClientOptions struct {
 	// answers from the cache), and the serving of every one the server sends it; the first is
 	// the outermost. See docs/middleware.md.
 	Middleware []Middleware
-	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
-	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
-	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
-	// value means no wait.
+	// ShutdownGrace is how long Close waits for the ClientHandler methods still running on a
+	// stdio or stream connection (their contexts are cancelled then) before it returns without
+	// their answers. 0 means 5 seconds; a negative value means no wait.
 	ShutdownGrace time.Duration
-	// MaxInFlight is how many requests Serve handles at once on one connection; later ones wait
-	// in order. 0 means 64.
+	// MaxInFlight is how many requests from the server (such as roots/list or ping) the
+	// ClientHandler answers at once; later ones wait in order. Notifications are handled one at
+	// a time, in order. 0 means 64.
 	MaxInFlight int
-	// MaxBufferedBytes bounds the messages Serve holds on one connection (read, and waiting or
-	// being handled; each counts its size plus 256 bytes): once they reach it, Serve stops
-	// reading until some finish. 0 means 16 MiB.
+	// MaxBufferedBytes bounds the messages from the server the Client holds on a stdio or stream
+	// connection (read, and waiting or being handled; each counts its size plus 256 bytes): once
+	// they reach it, the Client stops reading until some finish. 0 means 16 MiB.
 	MaxBufferedBytes int
-	// MaxResultBytes bounds the response to one request (the whole JSON-RPC message) the
-	// dispatcher sends, on any transport: a longer result is not sent. A tools/call is answered
-	// with a tool error (isError) that says so instead, any other request with an internal
-	// error. 0 means 64 MiB (MaxMessageSize, what a peer that reads with the default limit
-	// takes); a negative value means no limit.
+	// MaxResultBytes bounds the answer the Client sends to one request of the server's (the
+	// whole JSON-RPC message): a longer answer is not sent, and the server gets an internal
+	// error instead. 0 means 64 MiB (MaxMessageSize); a negative value means no limit.
 	MaxResultBytes int
-	// RequestTimeout bounds how long a request sent to the peer waits for its response; then
-	// notifications/cancelled tells the peer, and the call fails with an error wrapping
+	// RequestTimeout bounds how long each request the Client sends (not subscriptions/listen,
+	// which stays open until its context ends) waits for its response; then
+	// notifications/cancelled tells the server, and the call fails with an error wrapping
 	// context.DeadlineExceeded. A shorter deadline of the call's context wins. 0 means 5
 	// minutes; a negative value, no limit but the context's.
 	RequestTimeout time.Duration

@@ -204,6 +204,12 @@ type ClientCore struct {
 	live atomic.Pointer[clientTransport]
 	// mw is cfg.Middleware, applied.
 	mw *chain
+	// watchers are the Listens in progress; closing is closed by Close,
+	// endCh (made once, by ended) when the connection has ended.
+	watchers watchers
+	closing  chan struct{}
+	endOnce  sync.Once
+	endCh    chan struct{}
 }
 
 // badNote is a message the server sent that no request could take.
@@ -315,7 +321,7 @@ func NewClientCore(ctx context.Context, tr Transport, cfg ClientConfig) (*Client
 	if err != nil {
 		return nil, err
 	}
-	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1, mw: newChain(cfg.Middleware)}
+	c := &ClientCore{cfg: cfg, olders: olders, version: cfg.Revision, modern: cfg.Modern, older: -1, mw: newChain(cfg.Middleware), closing: make(chan struct{})}
 	c.in = c.incoming(cfg.Incoming)
 	var t clientTransport
 	var key string
@@ -1186,6 +1192,7 @@ func (c *ClientCore) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
+	close(c.closing)
 	return c.t.close()
 }
 
@@ -1244,17 +1251,29 @@ func (c *ClientCore) incoming(d *Core) *Core {
 					c.cache.invalidate(c.serverKey, lm, "")
 				}
 			}
-			return m.Call(ctx, params)
+			res, err := m.Call(ctx, params)
+			c.watchers.announce(Change{Method: name})
+			return res, err
 		}}
 	}
 	if m := in.Methods[spec.MethodResourceUpdated]; m != nil {
 		in.Methods[spec.MethodResourceUpdated] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
-			if c.cache != nil {
-				if uri, ok := HeaderText(codec.Lookup(params, "uri")); ok {
-					c.cache.invalidate(c.serverKey, spec.MethodReadResource, uri)
-				}
+			uri, ok := HeaderText(codec.Lookup(params, "uri"))
+			if c.cache != nil && ok {
+				c.cache.invalidate(c.serverKey, spec.MethodReadResource, uri)
 			}
-			return m.Call(ctx, params)
+			res, err := m.Call(ctx, params)
+			if ok {
+				c.watchers.announce(Change{Method: spec.MethodResourceUpdated, URI: uri})
+			}
+			return res, err
+		}}
+	}
+	if m := in.Methods[spec.MethodListenAcknowledged]; m != nil {
+		in.Methods[spec.MethodListenAcknowledged] = &jsonrpc.Method{Notification: true, Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
+			res, err := m.Call(ctx, params)
+			c.watchers.acknowledged()
+			return res, err
 		}}
 	}
 	c.olderMethods(in)

@@ -314,6 +314,9 @@ func (t *streamClient) notify(ctx context.Context, r *clientRequest) error {
 
 func (t *streamClient) started() {}
 
+// doneChan is closed when the connection has ended (ClientCore.ended).
+func (t *streamClient) doneChan() <-chan struct{} { return t.done }
+
 func (t *streamClient) peerCancelled(id []byte) {
 	if key, isInt, inRange := codec.ParseInt(id); isInt && inRange && id[0] != '"' {
 		t.rc.Peer().Fail(key, errPeerCancelled)

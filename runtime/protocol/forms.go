@@ -34,8 +34,8 @@ func formCodec[T any]() *typeschema.Codec {
 
 // SetFormSchema fills dst, the requestedSchema of a form elicitation, with
 // the schema of T's fields: the schema AddTool derives from a struct (its
-// json names, required unless optional, descriptions, enum, bounds, format,
-// default), but for additionalProperties, which a form's schema does not
+// json names, required unless optional, descriptions, enum and its
+// titles, bounds, format, default), but for additionalProperties, which a form's schema does not
 // have. It panics, naming T, when that is not a schema a form may hold
 // (dst's decoding or Validate refuses it: a nested struct, a slice that is
 // not of enum strings, ...).

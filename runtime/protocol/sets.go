@@ -155,8 +155,11 @@ type NotifyTarget interface {
 	Announce(c Change)
 }
 
-// Change is one change a Notifier announces: a list_changed notification
-// (Method), or notifications/resources/updated (Method, URI).
+// Change is one change a server announces: a list_changed notification
+// (Method: notifications/tools/list_changed, .../prompts/list_changed or
+// .../resources/list_changed), or notifications/resources/updated (Method
+// and the resource's URI). A Notifier sends them; a Client's Listen
+// receives them.
 type Change struct {
 	Method string
 	URI    string

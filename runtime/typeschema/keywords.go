@@ -12,15 +12,18 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/codec"
 )
 
-// The schema keywords of an mcp tag beyond enum= and header=:
+// The schema keywords of an mcp tag beyond enum=, titles=, enumNames= and
+// header=:
 //
 //	minimum=, maximum=, exclusiveMinimum=, exclusiveMaximum=  numbers
 //	minLength=, maxLength=, pattern=, format=                 strings
 //	minItems=, maxItems=                                      slices and arrays
-//	default=, example=                                        any (a JSON value, or a string's text)
+//	default=, example=                                        any (a JSON value, or a string's text,
+//	                                                          or a slice of strings as a|b)
 //
 // A tag's options are comma-separated, so a pattern or a value cannot hold
-// a comma. The schema states them, and decoding refuses a value against
+// a comma. A default must be a value the member takes (of its type, within
+// its enum and bounds), or the codec is not built. The schema states them, and decoding refuses a value against
 // them like one of the wrong type.
 
 // argKeywords are the keywords of one member.
@@ -107,11 +110,15 @@ func (n *argNode) keyword(key, val, path string) error {
 		k.format, k.formatCheck = val, codec.FormatChecker(val)
 	case "default", "example":
 		b := []byte(val)
-		if !json.Valid(b) || (isString && !strings.HasPrefix(val, `"`)) {
-			if !isString {
-				return errors.New(path + ": mcp tag " + key + "=" + val + ": not a JSON value")
-			}
+		switch {
+		case isString && !strings.HasPrefix(val, `"`):
 			b = jsonString(val)
+		case isList && n.elem.kind == argString && !strings.HasPrefix(val, "["):
+			// The strings of a multiple choice, separated by | (a tag's
+			// value cannot hold the commas of a JSON array).
+			b, _ = json.Marshal(strings.Split(val, "|"))
+		case !json.Valid(b):
+			return errors.New(path + ": mcp tag " + key + "=" + val + ": not a JSON value")
 		}
 		if key == "default" {
 			k.def = b
@@ -119,7 +126,7 @@ func (n *argNode) keyword(key, val, path string) error {
 			k.examples = append(k.examples, b)
 		}
 	default:
-		return errors.New(path + ": unknown mcp tag option " + strconv.Quote(key) + " (want enum, header, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems, pattern, format, default or example)")
+		return errors.New(path + ": unknown mcp tag option " + strconv.Quote(key) + " (want enum, titles, enumNames, header, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems, pattern, format, default or example)")
 	}
 	return nil
 }

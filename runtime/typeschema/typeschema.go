@@ -34,8 +34,12 @@
 //   - `jsonschema:"text"` is the member's description (the tag of the
 //     official Go SDK); `mcp:"enum=a|b,header=Name"` restricts a string to
 //     the listed values and marks an argument for an Mcp-Param-Name header
-//     (x-mcp-header); its other keywords (keywords.go) state
-//     bounds, lengths, a pattern, a format, a default and examples.
+//     (x-mcp-header); enum= on a slice or array of strings restricts its
+//     items; titles=A|B gives each enum value a title (oneOf of const and
+//     title, or the items' anyOf for a slice: the titled enums of form
+//     elicitation) and enumNames=A|B the legacy enumNames; its other
+//     keywords (keywords.go) state bounds, lengths, a pattern, a format,
+//     a default (which must fit the member) and examples.
 //   - bool, strings, integers (their range: int8 is -128..127; no bound
 //     is stated for 64-bit ones, whose range is checked all the same), floats,
 //     slices, arrays, maps with string keys, pointers, structs, []byte (a
@@ -106,6 +110,12 @@ type argNode struct {
 	kw         *argKeywords  // the keywords of an mcp tag, or nil
 	custom     *codec.Schema // argCustom: the type's own schema
 	customText []byte        // argCustom: its text
+	// titles are the display names of enum's values (mcp tag titles= or
+	// enumNames=), in the same order; titledAs is how the schema writes
+	// them: "oneOf" or "anyOf" of {const, title}, or "enumNames" (the
+	// legacy form beside enum).
+	titles   []string
+	titledAs string
 }
 
 // argField is one member of a struct.
@@ -438,17 +448,36 @@ func (b *argsBuilder) mcpTag(f *argField, tag, path string, static bool) error {
 	for base.kind == argPtr {
 		base = base.elem
 	}
+	// enum= restricts a string, or the items of a slice or array of
+	// strings (a multiple choice); titles= and enumNames= name its values.
+	strs := base
+	if base.kind == argSlice || base.kind == argArray {
+		strs = base.elem
+		for strs.kind == argPtr {
+			strs = strs.elem
+		}
+	}
+	var titleKey string
+	var titles []string
 	for opt := range strings.SplitSeq(tag, ",") {
 		key, val, _ := strings.Cut(opt, "=")
 		switch key {
 		case "enum":
-			if base.kind != argString {
-				return errors.New(path + ": mcp tag enum= applies to strings, not " + f.node.typ.String())
+			if strs.kind != argString {
+				return errors.New(path + ": mcp tag enum= applies to strings and slices of strings, not " + f.node.typ.String())
 			}
 			if val == "" {
 				return errors.New(path + ": mcp tag enum= lists no values")
 			}
-			base.enum = strings.Split(val, "|")
+			strs.enum = strings.Split(val, "|")
+		case "titles", "enumNames":
+			if titleKey != "" {
+				return errors.New(path + ": mcp tag has both " + titleKey + "= and " + key + "= (titles= writes oneOf/anyOf with a title for each value, enumNames= the legacy enumNames; choose one)")
+			}
+			if val == "" {
+				return errors.New(path + ": mcp tag " + key + "= lists no titles")
+			}
+			titleKey, titles = key, strings.Split(val, "|")
 		case "header":
 			if b.output {
 				return errors.New(path + ": mcp tag header= applies to tool arguments, not to structured results")
@@ -481,6 +510,44 @@ func (b *argsBuilder) mcpTag(f *argField, tag, path string, static bool) error {
 			if err := base.keyword(key, val, path); err != nil {
 				return err
 			}
+		}
+	}
+	if titleKey != "" {
+		switch {
+		case strs.enum == nil:
+			return errors.New(path + ": mcp tag " + titleKey + "= names the values of enum=, which the tag does not have")
+		case len(titles) != len(strs.enum):
+			return errors.New(path + ": mcp tag " + titleKey + "= lists " + strconv.Itoa(len(titles)) + " titles for the " + strconv.Itoa(len(strs.enum)) + " values of enum=")
+		case titleKey == "enumNames" && strs != base:
+			return errors.New(path + ": mcp tag enumNames= applies to a single string (the legacy form); name the values of a multiple choice with titles=")
+		}
+		strs.titles, strs.titledAs = titles, titleKey
+		if titleKey == "titles" {
+			// As the titled enums of form elicitation write them
+			// (SEP-1330): oneOf for a single choice, anyOf for the items
+			// of a multiple one.
+			strs.titledAs = "oneOf"
+			if strs != base {
+				strs.titledAs = "anyOf"
+			}
+		}
+	}
+	if base.kw != nil && base.kw.def != nil {
+		// The default must be a value the member takes.
+		var d codec.Decoder
+		d.Init(base.kw.def)
+		base.decode(&d, reflect.New(base.typ).Elem())
+		if err := d.Finish(); err != nil {
+			why := err.Error()
+			var ve *codec.ValidationError
+			if errors.As(err, &ve) && len(ve.Violations) > 0 {
+				v := ve.Violations[0]
+				why = v.Message + " (" + v.Keyword + ")"
+				if v.Pointer != "" {
+					why = v.Pointer + ": " + why
+				}
+			}
+			return errors.New(path + ": mcp tag default=" + string(base.kw.def) + " is not a value of the member: " + why)
 		}
 	}
 	return nil
@@ -518,9 +585,27 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 		e.Name(`"type":`)
 		e.Str("boolean")
 	case argString:
-		e.Name(`"type":`)
-		e.Str("string")
-		if n.enum != nil {
+		if n.titledAs != "anyOf" {
+			// The items of a titled multiple choice are the anyOf alone,
+			// as elicitation's TitledMultiSelectEnumSchema has them.
+			e.Name(`"type":`)
+			e.Str("string")
+		}
+		switch {
+		case n.titledAs == "oneOf" || n.titledAs == "anyOf":
+			e.Name(`"` + n.titledAs + `":`)
+			e.Buf = append(e.Buf, '[')
+			for i, v := range n.enum {
+				e.Comma()
+				e.Buf = append(e.Buf, '{')
+				e.Name(`"const":`)
+				e.Str(v)
+				e.Name(`"title":`)
+				e.Str(n.titles[i])
+				e.Buf = append(e.Buf, '}')
+			}
+			e.Buf = append(e.Buf, ']')
+		case n.enum != nil:
 			e.Name(`"enum":`)
 			e.Buf = append(e.Buf, '[')
 			for _, v := range n.enum {
@@ -528,6 +613,15 @@ func (n *argNode) writeSchema(e *codec.Encoder, f *argField) {
 				e.Str(v)
 			}
 			e.Buf = append(e.Buf, ']')
+			if n.titledAs == "enumNames" {
+				e.Name(`"enumNames":`)
+				e.Buf = append(e.Buf, '[')
+				for _, v := range n.titles {
+					e.Comma()
+					e.Str(v)
+				}
+				e.Buf = append(e.Buf, ']')
+			}
 		}
 	case argInt:
 		e.Name(`"type":`)

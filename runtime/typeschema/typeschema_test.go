@@ -241,13 +241,46 @@ func TestToolSchemaErrors(t *testing.T) {
 		}](), false, `struct { N int "jsonschema:\"description=a number\"" }.N: jsonschema tag "description=a number" looks like key=value; it holds only the member's description (put enum and header in the mcp tag)`},
 		{reflect.TypeFor[struct {
 			N int `mcp:"min=1"`
-		}](), false, `struct { N int "mcp:\"min=1\"" }.N: unknown mcp tag option "min" (want enum, header, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems, pattern, format, default or example)`},
+		}](), false, `struct { N int "mcp:\"min=1\"" }.N: unknown mcp tag option "min" (want enum, titles, enumNames, header, minimum, maximum, exclusiveMinimum, exclusiveMaximum, minLength, maxLength, minItems, maxItems, pattern, format, default or example)`},
 		{reflect.TypeFor[struct {
 			N int `mcp:"enum=1|2"`
-		}](), false, `struct { N int "mcp:\"enum=1|2\"" }.N: mcp tag enum= applies to strings, not int`},
+		}](), false, `struct { N int "mcp:\"enum=1|2\"" }.N: mcp tag enum= applies to strings and slices of strings, not int`},
 		{reflect.TypeFor[struct {
 			S string `mcp:"enum="`
 		}](), false, `struct { S string "mcp:\"enum=\"" }.S: mcp tag enum= lists no values`},
+		{reflect.TypeFor[struct {
+			S []int `mcp:"enum=1|2"`
+		}](), false, `struct { S []int "mcp:\"enum=1|2\"" }.S: mcp tag enum= applies to strings and slices of strings, not []int`},
+		{reflect.TypeFor[struct {
+			S string `mcp:"titles=A|B"`
+		}](), false, `struct { S string "mcp:\"titles=A|B\"" }.S: mcp tag titles= names the values of enum=, which the tag does not have`},
+		{reflect.TypeFor[struct {
+			S string `mcp:"enum=a|b,titles=A"`
+		}](), false, `struct { S string "mcp:\"enum=a|b,titles=A\"" }.S: mcp tag titles= lists 1 titles for the 2 values of enum=`},
+		{reflect.TypeFor[struct {
+			S string `mcp:"enum=a|b,titles=A|B,enumNames=A|B"`
+		}](), false, `struct { S string "mcp:\"enum=a|b,titles=A|B,enumNames=A|B\"" }.S: mcp tag has both titles= and enumNames= (titles= writes oneOf/anyOf with a title for each value, enumNames= the legacy enumNames; choose one)`},
+		{reflect.TypeFor[struct {
+			S string `mcp:"enum=a|b,titles="`
+		}](), false, `struct { S string "mcp:\"enum=a|b,titles=\"" }.S: mcp tag titles= lists no titles`},
+		{reflect.TypeFor[struct {
+			S []string `mcp:"enum=a|b,enumNames=A|B"`
+		}](), false, `struct { S []string "mcp:\"enum=a|b,enumNames=A|B\"" }.S: mcp tag enumNames= applies to a single string (the legacy form); name the values of a multiple choice with titles=`},
+		{reflect.TypeFor[struct {
+			S string `mcp:"enum=a|b,default=c"`
+		}](), false, `struct { S string "mcp:\"enum=a|b,default=c\"" }.S: mcp tag default="c" is not a value of the member: "c" is not one of "a", "b" (enum)`},
+		{reflect.TypeFor[struct {
+			N int8 `mcp:"default=300"`
+		}](), false, `struct { N int8 "mcp:\"default=300\"" }.N: mcp tag default=300 is not a value of the member: must be <= 127, got 300 (maximum)`},
+		{reflect.TypeFor[struct {
+			N int `mcp:"minimum=1,default=0"`
+		}](), false, `struct { N int "mcp:\"minimum=1,default=0\"" }.N: mcp tag default=0 is not a value of the member: must be >= 1, got 0 (minimum)`},
+		{reflect.TypeFor[struct {
+			B bool `mcp:"default=yes"`
+		}](), false, `struct { B bool "mcp:\"default=yes\"" }.B: mcp tag default=yes: not a JSON value`},
+		{reflect.TypeFor[struct {
+			S []string `mcp:"enum=a|b,default=a|c"`
+		}](), false, `struct { S []string "mcp:\"enum=a|b,default=a|c\"" }.S: mcp tag default=["a","c"] is not a value of the member: /1: "c" is not one of "a", "b" (enum)`},
 		{reflect.TypeFor[struct {
 			F float64 `mcp:"header=F"`
 		}](), false, `struct { F float64 "mcp:\"header=F\"" }.F: x-mcp-header "F": a number cannot be a header (only strings, integers and booleans)`},
@@ -639,6 +672,60 @@ func TestToolSchemaKeywords(t *testing.T) {
 		if _, err := build(typ, false); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("%s: %v, want %q", tc.tag, err, tc.err)
 		}
+	}
+}
+
+// choices has every kind of enum a form elicitation knows (SEP-1330).
+type choices struct {
+	Plain   string    `json:"plain" mcp:"enum=a|b"`
+	Titled  *string   `json:"titled,omitempty" mcp:"enum=a|b,titles=Alpha|Beta,default=b"`
+	Legacy  string    `json:"legacy,omitempty" mcp:"enumNames=Alpha|Beta,enum=a|b"`
+	Many    []string  `json:"many,omitempty" mcp:"enum=a|b|c,minItems=1,default=a|c"`
+	Labeled []string  `json:"labeled,omitempty" mcp:"enum=a|b,titles=Alpha|Beta"`
+	Pair    [2]string `json:"pair,omitzero" mcp:"enum=x|y"`
+}
+
+func TestToolSchemaEnums(t *testing.T) {
+	checkSchema[choices](t, `{"type":"object","properties":{`+
+		`"plain":{"type":"string","enum":["a","b"]},`+
+		`"titled":{"type":"string","oneOf":[{"const":"a","title":"Alpha"},{"const":"b","title":"Beta"}],"default":"b"},`+
+		`"legacy":{"type":"string","enum":["a","b"],"enumNames":["Alpha","Beta"]},`+
+		`"many":{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1,"default":["a","c"]},`+
+		`"labeled":{"type":"array","items":{"anyOf":[{"const":"a","title":"Alpha"},{"const":"b","title":"Beta"}]}},`+
+		`"pair":{"type":"array","items":{"type":"string","enum":["x","y"]},"minItems":2,"maxItems":2}},`+
+		`"required":["plain"],"additionalProperties":false}`)
+	c := mustCodec[choices](t, false)
+	var ok choices
+	if err := c.Decode([]byte(`{"plain":"a","titled":"b","legacy":"a","many":["c"],"labeled":["a","b"],"pair":["y","x"]}`), &ok); err != nil {
+		t.Fatalf("valid arguments: %v", err)
+	}
+	if *ok.Titled != "b" || ok.Many[0] != "c" || ok.Pair != [2]string{"y", "x"} {
+		t.Errorf("decoded %+v", ok)
+	}
+	var bad choices
+	err := c.Decode([]byte(`{"plain":"z","titled":"Alpha","legacy":"Beta","many":["a","d"],"labeled":["c"],"pair":["x","z"]}`), &bad)
+	var ve *codec.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("invalid arguments: %v, want a validation error", err)
+	}
+	var got []string
+	for _, v := range ve.Violations {
+		got = append(got, v.Pointer+" "+v.Keyword+" "+v.Message)
+	}
+	want := []string{
+		`/plain enum "z" is not one of "a", "b"`,
+		`/titled enum "Alpha" is not one of "a", "b"`,
+		`/legacy enum "Beta" is not one of "a", "b"`,
+		`/many/1 enum "d" is not one of "a", "b", "c"`,
+		`/labeled/0 enum "c" is not one of "a", "b"`,
+		`/pair/1 enum "z" is not one of "x", "y"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("violations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A value outside the enum is not encoded either.
+	if _, err := c.Encode(choices{Plain: "a", Many: []string{"q"}}); err == nil || !strings.Contains(err.Error(), `"q" is not one of "a", "b", "c"`) {
+		t.Errorf("encoding a value outside the enum: %v", err)
 	}
 }
 
