@@ -57,6 +57,25 @@ type Options struct {
 	ProbeTimeout time.Duration
 	// RequestTimeout bounds each forwarded request (0: 5 minutes).
 	RequestTimeout time.Duration
+
+	// The plug-in seam, for what needs modules of its own (the main
+	// module depends on the standard library only): the otel module's
+	// mcpotel.ProxyOptions fills Middleware and OnCache, the replicas
+	// module's ProxyCache is a Store for Cache, and an OAuth client goes
+	// in the Upstream HTTPTransport's Client (its Transport adds the
+	// token), while a token verifier is a Middleware that refuses and a
+	// Principal that names the verified subject.
+
+	// Middleware wraps the serving of every downstream request and
+	// notification, and the sending of what the proxy's dispatcher sends
+	// its clients (Call.Sent), outermost first, outside the proxy's own
+	// validation and cache: protocol.RequestLog, tracing, an access
+	// check.
+	Middleware []mcp.Middleware
+	// OnCache, if set, is called for each cacheable request the proxy
+	// answers from Cache (hit) or forwards (miss), with the request's
+	// context and method: a metric's hook.
+	OnCache func(ctx context.Context, method string, hit bool)
 }
 
 // Proxy forwards a downstream dispatcher's requests to an upstream client.
@@ -123,7 +142,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		Instructions:         up.Instructions(),
 		Principal:            opts.Principal,
 		SkipResultValidation: !opts.Strict,
-		Middleware:           []mcp.Middleware{p.tap.downstream, finishAtEOF},
+		Middleware:           append(append([]mcp.Middleware(nil), opts.Middleware...), p.tap.downstream, finishAtEOF),
 		Logger:               opts.Logger,
 		RequestTimeout:       opts.RequestTimeout,
 	}
