@@ -60,11 +60,12 @@ type Options struct {
 
 	// The plug-in seam, for what needs modules of its own (the main
 	// module depends on the standard library only): the otel module's
-	// mcpotel.ProxyOptions fills Middleware and OnCache, the replicas
-	// module's ProxyCache is a Store for Cache, and an OAuth client goes
-	// in the Upstream HTTPTransport's Client (its Transport adds the
-	// token), while a token verifier is a Middleware that refuses and a
-	// Principal that names the verified subject.
+	// mcpotel gives a Middleware for each side and, with
+	// ProxyCacheCounter, an OnCache; the replicas module's ProxyCache is
+	// a Store for Cache. An OAuth client goes in the Upstream
+	// HTTPTransport's Client (its Transport adds the token); a token
+	// verifier is a Middleware that refuses and a Principal that names
+	// the verified subject. proxycmd.Plugin sets these from flags.
 
 	// Middleware wraps the serving of every downstream request and
 	// notification, and the sending of what the proxy's dispatcher sends
@@ -72,6 +73,12 @@ type Options struct {
 	// validation and cache: protocol.RequestLog, tracing, an access
 	// check.
 	Middleware []mcp.Middleware
+	// UpstreamMiddleware wraps the sending of every request and
+	// notification to the upstream (ClientOptions.Middleware), outermost
+	// first, outside the proxy's validation of the upstream's results: a
+	// tracer's CLIENT spans, whose trace context the request's _meta
+	// carries upstream.
+	UpstreamMiddleware []mcp.Middleware
 	// OnCache, if set, is called for each cacheable request the proxy
 	// answers from Cache (hit) or forwards (miss), with the request's
 	// context and method: a metric's hook.
@@ -124,7 +131,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		NoCache:                true,
 		SkipRequestValidation:  !opts.Strict,
 		SkipResponseValidation: !opts.Strict,
-		Middleware:             []mcp.Middleware{p.tap.upstream},
+		Middleware:             append(append([]mcp.Middleware(nil), opts.UpstreamMiddleware...), p.tap.upstream),
 		Logger:                 opts.Logger,
 		ProbeTimeout:           opts.ProbeTimeout,
 		RequestTimeout:         opts.RequestTimeout,
