@@ -68,15 +68,17 @@ func BenchmarkProxy(b *testing.B) {
 			}
 			return err
 		}
+		listed := false
 		for _, n := range []int{1, 16, 256} {
 			b.Run(fmt.Sprintf("%s/call/clients=%d", name, n), func(b *testing.B) {
 				side(b, "direct", "proxy", connectN(b, url, n), connectN(b, purl, n), call)
 			})
 			b.Run(fmt.Sprintf("%s/list/clients=%d", name, n), func(b *testing.B) {
+				listed = true
 				side(b, "hit", "miss", connectN(b, purl, n), connectN(b, nurl, n), list)
 			})
 		}
-		if h := p.Tap().CacheHits(); h == 0 {
+		if h := p.Tap().CacheHits(); listed && h == 0 {
 			b.Errorf("%s: no cache hit", name)
 		}
 	}
