@@ -163,13 +163,19 @@ func cachedCall[R any, P cacheable[R]](p *Proxy, ctx context.Context, method, ta
 	}
 	p.cacheEvent(ctx, method, false)
 	p.count(method)
+	gen := p.invalidations.Load()
 	r, err := fetch(ctx)
+	// A result fetched while a change was heard may be older than the
+	// change: it goes down but is not kept.
+	changed := p.invalidations.Load() != gen
 	if errors.Is(err, errRaw) && fc != nil && fc.raw != nil {
-		ttl, scope := rawHints(fc.raw)
-		keep(ctx, s, pub, priv, tag, ttl, scope, fc.raw)
+		if !changed {
+			ttl, scope := rawHints(fc.raw)
+			keep(ctx, s, pub, priv, tag, ttl, scope, fc.raw)
+		}
 		return r, err
 	}
-	if err != nil || r == nil {
+	if err != nil || r == nil || changed {
 		return r, err
 	}
 	ttl, scope := hints(r)
@@ -232,6 +238,7 @@ func (p *Proxy) invalidateAll() {
 	if p.opts.Cache == nil {
 		return
 	}
+	p.invalidations.Add(1)
 	for _, t := range []string{mcp.MethodListTools, mcp.MethodListPrompts, mcp.MethodListResources} {
 		p.opts.Cache.Invalidate(context.Background(), t)
 	}
@@ -288,6 +295,7 @@ func (h upstreamHandler) OnResourceListChanged(ctx context.Context, params *mcp.
 
 func (h upstreamHandler) OnResourceUpdated(ctx context.Context, params *mcp.ResourceUpdatedNotificationParams) error {
 	if h.p.opts.Cache != nil && params != nil {
+		h.p.invalidations.Add(1)
 		h.p.opts.Cache.Invalidate(ctx, readTag(params.URI))
 	}
 	if params != nil && h.p.d != nil {
@@ -298,6 +306,7 @@ func (h upstreamHandler) OnResourceUpdated(ctx context.Context, params *mcp.Reso
 
 func (h upstreamHandler) invalidate(ctx context.Context, tag, method string, params *mcp.NotificationParams) {
 	if h.p.opts.Cache != nil {
+		h.p.invalidations.Add(1)
 		h.p.opts.Cache.Invalidate(ctx, tag)
 	}
 	h.p.changes.Notify(protocol.Change{Method: method})

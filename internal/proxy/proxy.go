@@ -100,6 +100,9 @@ type Proxy struct {
 	upstream sync.Map // method -> *atomic.Int64
 	// raw counts the results that went down as JSON (the fast path).
 	raw atomic.Int64
+	// invalidations counts the changes heard (any tag): a result fetched
+	// while it moved is not cached.
+	invalidations atomic.Int64
 	// changes fans the upstream's list changes out to the downstream
 	// subscriptions/listen streams.
 	changes protocol.Notifier
