@@ -70,7 +70,8 @@ func run(t *testing.T, ctx context.Context, args ...string) (string, *syncBuffer
 
 // TestRedisFlag: two mcpgen-proxy processes' worth of runs with the same
 // --redis share the cache (a public list through both reaches the
-// upstream once); a Redis that does not answer is exit 2.
+// upstream once); a Redis that does not answer, or --redis with the cache
+// off, is exit 2.
 func TestRedisFlag(t *testing.T) {
 	r := testinfra.StartRedis(t, testinfra.RedisOptions{})
 	s := &mcp.Server{TTL: time.Minute, CacheScope: mcp.CacheScopePublic}
@@ -120,6 +121,10 @@ func TestRedisFlag(t *testing.T) {
 		if n := <-c; n != 0 {
 			t.Errorf("exit %d", n)
 		}
+	}
+
+	if u, stderr, code := run(t, context.Background(), "--listen", "127.0.0.1:0", "--redis", r.Addr, "--cache-bytes", "0", hs.URL); u != "" || <-code != 2 || !strings.Contains(stderr.String(), "no cache to share") {
+		t.Errorf("--redis with --cache-bytes 0: %s", stderr.String())
 	}
 
 	addr := r.Addr
