@@ -2,7 +2,9 @@
 // Redis (github.com/redis/go-redis/v9): the tasks of the tasks extension
 // (Tasks, a protocol.SharedTasks for TaskStoreOptions.Shared) and the
 // notification bus (Bus, a protocol.Bus). docs/replicas.md shows a server
-// with three replicas behind nginx.
+// with three replicas behind nginx. ProxyCache is the result cache that
+// several mcpgen proxy instances share (docs/proxy.md), under a prefix of
+// its own (ProxyCacheOptions.Prefix) and described there.
 //
 // Data layout, every key beginning with Options.Prefix (P):
 //

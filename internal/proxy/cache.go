@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -8,14 +9,22 @@ import (
 // A Store keeps cached results for the proxy: the JSON of a result under
 // a key, until its expiry. Tags group entries that one notification drops
 // (tools/list's pages, a resource's reads). A Store is safe for
-// concurrent use; several proxies may share one (a Redis store, say).
+// concurrent use; several proxies may share one: the replicas module's
+// ProxyCache keeps the entries in Redis, so that a public result one
+// proxy instance fetched is a hit in every other.
+//
+// A Store has no errors to return: one that cannot reach its backing
+// (Redis down) answers Get with a miss and drops Set, and the proxy
+// forwards the request upstream as without a cache. ctx is the
+// downstream request's (for Get and Set) or the proxy's (Invalidate),
+// for the store's deadlines and traces.
 type Store interface {
 	// Get returns the value of key if it is there and not expired.
-	Get(key string) ([]byte, bool)
+	Get(ctx context.Context, key string) ([]byte, bool)
 	// Set keeps value under key for ttl, tagged with tag.
-	Set(key, tag string, value []byte, ttl time.Duration)
+	Set(ctx context.Context, key, tag string, value []byte, ttl time.Duration)
 	// Invalidate drops every entry of tag.
-	Invalidate(tag string)
+	Invalidate(ctx context.Context, tag string)
 }
 
 // MemoryStore is a Store in this process's memory, bounded in bytes: when
@@ -45,7 +54,7 @@ func NewMemoryStore(maxBytes int) *MemoryStore {
 }
 
 // Get implements Store.
-func (s *MemoryStore) Get(key string) ([]byte, bool) {
+func (s *MemoryStore) Get(_ context.Context, key string) ([]byte, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.entries[key]
@@ -60,7 +69,7 @@ func (s *MemoryStore) Get(key string) ([]byte, bool) {
 }
 
 // Set implements Store. A value larger than the whole bound is not kept.
-func (s *MemoryStore) Set(key, tag string, value []byte, ttl time.Duration) {
+func (s *MemoryStore) Set(_ context.Context, key, tag string, value []byte, ttl time.Duration) {
 	size := len(key) + len(value)
 	if ttl <= 0 || size > s.maxBytes {
 		return
@@ -93,7 +102,7 @@ func (s *MemoryStore) Set(key, tag string, value []byte, ttl time.Duration) {
 }
 
 // Invalidate implements Store.
-func (s *MemoryStore) Invalidate(tag string) {
+func (s *MemoryStore) Invalidate(_ context.Context, tag string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k, e := range s.entries {

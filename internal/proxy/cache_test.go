@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -176,6 +177,35 @@ func TestTapReportsBrokenServer(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("strict %v: %v", strict, err)
+		}
+	}
+}
+
+// TestCacheChangeDuringFetch: a result fetched while a change
+// notification arrived may predate the change: it is answered but not
+// kept, and the next request goes upstream.
+func TestCacheChangeDuringFetch(t *testing.T) {
+	var p *Proxy
+	var once sync.Once
+	changeMidway := func(next mcp.Handler) mcp.Handler {
+		return func(ctx context.Context, req *mcp.Call) (jsonrpc.Result, error) {
+			res, err := next(ctx, req)
+			if req.Method == mcp.MethodListTools {
+				// The change is heard while the result is on its way.
+				once.Do(func() { upstreamHandler{p: p}.OnToolListChanged(context.Background(), nil) })
+			}
+			return res, err
+		}
+	}
+	_, up, url := modernServer(t, time.Hour, mcp.CacheScopePublic, changeMidway)
+	p = newProxy(t, Options{Upstream: &mcp.HTTPTransport{URL: url}, Cache: NewMemoryStore(0)})
+	c := clientAs(t, serveProxy(t, p), "")
+	for i, want := range []int{1, 2, 2} {
+		if got := toolNames(t, c); got != "add,greet" {
+			t.Fatalf("tools %q", got)
+		}
+		if n := up.get(mcp.MethodListTools); n != want {
+			t.Errorf("after list %d the upstream got %d tools/list, want %d", i+1, n, want)
 		}
 	}
 }

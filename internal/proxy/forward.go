@@ -147,29 +147,35 @@ func cachedCall[R any, P cacheable[R]](p *Proxy, ctx context.Context, method, ta
 		if k == "" {
 			continue
 		}
-		if b, ok := s.Get(k); ok {
+		if b, ok := s.Get(ctx, k); ok {
 			if fc != nil {
 				// The JSON goes down as it is.
-				p.tap.hit()
+				p.cacheEvent(ctx, method, true)
 				fc.raw = b
 				return nil, errRaw
 			}
 			r := P(new(R))
 			if err := r.UnmarshalJSON(b); err == nil {
-				p.tap.hit()
+				p.cacheEvent(ctx, method, true)
 				return r, nil
 			}
 		}
 	}
-	p.tap.miss()
+	p.cacheEvent(ctx, method, false)
 	p.count(method)
+	gen := p.invalidations.Load()
 	r, err := fetch(ctx)
+	// A result fetched while a change was heard may be older than the
+	// change: it goes down but is not kept.
+	changed := p.invalidations.Load() != gen
 	if errors.Is(err, errRaw) && fc != nil && fc.raw != nil {
-		ttl, scope := rawHints(fc.raw)
-		keep(s, pub, priv, tag, ttl, scope, fc.raw)
+		if !changed {
+			ttl, scope := rawHints(fc.raw)
+			keep(ctx, s, pub, priv, tag, ttl, scope, fc.raw)
+		}
 		return r, err
 	}
-	if err != nil || r == nil {
+	if err != nil || r == nil || changed {
 		return r, err
 	}
 	ttl, scope := hints(r)
@@ -177,15 +183,27 @@ func cachedCall[R any, P cacheable[R]](p *Proxy, ctx context.Context, method, ta
 		return r, nil
 	}
 	if b, err := r.AppendJSON(nil); err == nil {
-		keep(s, pub, priv, tag, ttl, scope, b)
+		keep(ctx, s, pub, priv, tag, ttl, scope, b)
 	}
 	return r, nil
+}
+
+// cacheEvent counts a hit or a miss and tells Options.OnCache.
+func (p *Proxy) cacheEvent(ctx context.Context, method string, hit bool) {
+	if hit {
+		p.tap.hit()
+	} else {
+		p.tap.miss()
+	}
+	if p.opts.OnCache != nil {
+		p.opts.OnCache(ctx, method, hit)
+	}
 }
 
 // keep keeps a result's JSON for ttl milliseconds under the public key or
 // the principal's private one, as its scope says (a private result with
 // no principal is not kept).
-func keep(s Store, pub, priv, tag string, ttl int64, scope mcp.CacheScope, b []byte) {
+func keep(ctx context.Context, s Store, pub, priv, tag string, ttl int64, scope mcp.CacheScope, b []byte) {
 	if ttl <= 0 {
 		return
 	}
@@ -196,7 +214,7 @@ func keep(s Store, pub, priv, tag string, ttl int64, scope mcp.CacheScope, b []b
 	if k == "" {
 		return
 	}
-	s.Set(k, tag, b, time.Duration(ttl)*time.Millisecond)
+	s.Set(ctx, k, tag, b, time.Duration(ttl)*time.Millisecond)
 }
 
 // principal names the downstream principal of ctx: Options.Principal's,
@@ -220,8 +238,9 @@ func (p *Proxy) invalidateAll() {
 	if p.opts.Cache == nil {
 		return
 	}
+	p.invalidations.Add(1)
 	for _, t := range []string{mcp.MethodListTools, mcp.MethodListPrompts, mcp.MethodListResources} {
-		p.opts.Cache.Invalidate(t)
+		p.opts.Cache.Invalidate(context.Background(), t)
 	}
 }
 
@@ -260,23 +279,24 @@ type upstreamHandler struct {
 }
 
 func (h upstreamHandler) OnToolListChanged(ctx context.Context, params *mcp.NotificationParams) error {
-	h.invalidate(mcp.MethodListTools, mcp.MethodToolListChangedNotification, params)
+	h.invalidate(ctx, mcp.MethodListTools, mcp.MethodToolListChangedNotification, params)
 	return nil
 }
 
 func (h upstreamHandler) OnPromptListChanged(ctx context.Context, params *mcp.NotificationParams) error {
-	h.invalidate(mcp.MethodListPrompts, mcp.MethodPromptListChangedNotification, params)
+	h.invalidate(ctx, mcp.MethodListPrompts, mcp.MethodPromptListChangedNotification, params)
 	return nil
 }
 
 func (h upstreamHandler) OnResourceListChanged(ctx context.Context, params *mcp.NotificationParams) error {
-	h.invalidate(mcp.MethodListResources, mcp.MethodResourceListChangedNotification, params)
+	h.invalidate(ctx, mcp.MethodListResources, mcp.MethodResourceListChangedNotification, params)
 	return nil
 }
 
 func (h upstreamHandler) OnResourceUpdated(ctx context.Context, params *mcp.ResourceUpdatedNotificationParams) error {
 	if h.p.opts.Cache != nil && params != nil {
-		h.p.opts.Cache.Invalidate(readTag(params.URI))
+		h.p.invalidations.Add(1)
+		h.p.opts.Cache.Invalidate(ctx, readTag(params.URI))
 	}
 	if params != nil && h.p.d != nil {
 		h.p.d.NotifyResourceUpdated(params.URI)
@@ -284,9 +304,10 @@ func (h upstreamHandler) OnResourceUpdated(ctx context.Context, params *mcp.Reso
 	return nil
 }
 
-func (h upstreamHandler) invalidate(tag, method string, params *mcp.NotificationParams) {
+func (h upstreamHandler) invalidate(ctx context.Context, tag, method string, params *mcp.NotificationParams) {
 	if h.p.opts.Cache != nil {
-		h.p.opts.Cache.Invalidate(tag)
+		h.p.invalidations.Add(1)
+		h.p.opts.Cache.Invalidate(ctx, tag)
 	}
 	h.p.changes.Notify(protocol.Change{Method: method})
 	if h.p.d != nil {

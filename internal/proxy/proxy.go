@@ -68,6 +68,32 @@ type Options struct {
 	// before. Empty: every revision of mcp.OlderRevisions, each client at
 	// the version it asks for.
 	InitializeVersions []string
+
+	// The plug-in seam, for what needs modules of its own (the main
+	// module depends on the standard library only): the otel module's
+	// mcpotel gives a Middleware for each side and, with
+	// ProxyCacheCounter, an OnCache; the replicas module's ProxyCache is
+	// a Store for Cache. An OAuth client goes in the Upstream
+	// HTTPTransport's Client (its Transport adds the token); a token
+	// verifier is a Middleware that refuses and a Principal that names
+	// the verified subject. proxycmd.Plugin sets these from flags.
+
+	// Middleware wraps the serving of every downstream request and
+	// notification, and the sending of what the proxy's dispatcher sends
+	// its clients (Call.Sent), outermost first, outside the proxy's own
+	// validation and cache: protocol.RequestLog, tracing, an access
+	// check.
+	Middleware []mcp.Middleware
+	// UpstreamMiddleware wraps the sending of every request and
+	// notification to the upstream (ClientOptions.Middleware), outermost
+	// first, outside the proxy's validation of the upstream's results: a
+	// tracer's CLIENT spans, whose trace context the request's _meta
+	// carries upstream.
+	UpstreamMiddleware []mcp.Middleware
+	// OnCache, if set, is called for each cacheable request the proxy
+	// answers from Cache (hit) or forwards (miss), with the request's
+	// context and method: a metric's hook.
+	OnCache func(ctx context.Context, method string, hit bool)
 }
 
 // Proxy forwards a downstream dispatcher's requests to an upstream client.
@@ -85,6 +111,9 @@ type Proxy struct {
 	upstream sync.Map // method -> *atomic.Int64
 	// raw counts the results that went down as JSON (the fast path).
 	raw atomic.Int64
+	// invalidations counts the changes heard (any tag): a result fetched
+	// while it moved is not cached.
+	invalidations atomic.Int64
 	// changes fans the upstream's list changes out to the downstream
 	// subscriptions/listen streams.
 	changes protocol.Notifier
@@ -120,7 +149,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		NoCache:                true,
 		SkipRequestValidation:  !opts.Strict,
 		SkipResponseValidation: !opts.Strict,
-		Middleware:             []mcp.Middleware{p.tap.upstream},
+		Middleware:             append(append([]mcp.Middleware(nil), opts.UpstreamMiddleware...), p.tap.upstream),
 		Logger:                 opts.Logger,
 		ProbeTimeout:           opts.ProbeTimeout,
 		RequestTimeout:         opts.RequestTimeout,
@@ -138,7 +167,7 @@ func New(ctx context.Context, opts Options) (*Proxy, error) {
 		Instructions:         up.Instructions(),
 		Principal:            opts.Principal,
 		SkipResultValidation: !opts.Strict,
-		Middleware:           []mcp.Middleware{p.tap.downstream, offer, finishAtEOF},
+		Middleware:           append(append([]mcp.Middleware(nil), opts.Middleware...), p.tap.downstream, offer, finishAtEOF),
 		Logger:               opts.Logger,
 		RequestTimeout:       opts.RequestTimeout,
 	}

@@ -58,8 +58,16 @@ type Tap struct {
 	unchecked map[string]int
 }
 
-// maxKept bounds the violations a Tap keeps (the counts go on).
-const maxKept = 100
+// maxKept bounds the violations a Tap keeps (the counts go on), and
+// maxCounted the distinct violations it counts apart: past it, the
+// violations of a new kind are counted together under otherKinds, so
+// that a peer that breaks rules at ever new pointers costs no more
+// memory.
+const (
+	maxKept    = 100
+	maxCounted = 1000
+	otherKinds = "(other violations, past the first 1000 kinds)"
+)
 
 func newTap(logger *slog.Logger, strict bool) *Tap {
 	return &Tap{logger: logger, strict: strict, counts: map[string]int{}, unchecked: map[string]int{}}
@@ -155,7 +163,11 @@ func (t *Tap) record(side, version, method, part string, err error) []Violation 
 	}
 	t.mu.Lock()
 	for _, v := range vs {
-		t.counts[fmt.Sprintf("%s %s %s %s %s %s", v.Side, v.Version, v.Method, v.Part, pointerText(v.Pointer), v.Keyword)]++
+		k := fmt.Sprintf("%s %s %s %s %s %s", v.Side, v.Version, v.Method, v.Part, pointerText(v.Pointer), v.Keyword)
+		if _, ok := t.counts[k]; !ok && len(t.counts) >= maxCounted {
+			k = otherKinds
+		}
+		t.counts[k]++
 		if len(t.first) < maxKept {
 			t.first = append(t.first, v)
 		}

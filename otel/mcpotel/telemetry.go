@@ -103,6 +103,7 @@ type Options struct {
 type Telemetry struct {
 	opts   Options
 	tracer trace.Tracer
+	meter  metric.Meter
 	prop   propagation.TextMapPropagator
 	clientOp, serverOp,
 	clientSess, serverSess metric.Float64Histogram
@@ -124,6 +125,7 @@ func New(opts Options) (*Telemetry, error) {
 		t.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
 	m := mp.Meter(ScopeName)
+	t.meter = m
 	var err error
 	hist := func(name, desc string) metric.Float64Histogram {
 		if err != nil {

@@ -19,9 +19,28 @@ import (
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/internal/cli"
 	"github.com/mcpgen/mcpgen/internal/proxy"
+	"github.com/mcpgen/mcpgen/runtime/protocol"
+	"github.com/spf13/pflag"
 )
 
 func init() { cli.Register("proxy", runProxy) }
+
+// A Plugin adds to mcpgen proxy what needs a module of its own (the main
+// module depends on the standard library and pflag only): a main in that
+// module registers it with AddPlugin and runs the proxy command
+// (replicas/cmd/mcpgen-proxy adds --redis, a cache shared through
+// Redis). A Plugin adds its flags to a run's flag set and returns the
+// function that, once they are parsed, changes the proxy's Options (a
+// Cache, Middleware, OnCache, the upstream transport's Client); the
+// function that one returns, if not nil, is called when the proxy has
+// closed. An error ends the run with exit 2.
+type Plugin func(fs *pflag.FlagSet) func(ctx context.Context, opts *proxy.Options) (closeFn func(), err error)
+
+var plugins []Plugin
+
+// AddPlugin registers p for every later run of the proxy command. Call it
+// before cli.Main, from one goroutine.
+func AddPlugin(p Plugin) { plugins = append(plugins, p) }
 
 const proxySynopsis = "mcpgen proxy [--listen stdio|HOST:PORT] [--strict] [--cache-bytes N] [flags] URL | -- COMMAND [ARGS...]"
 
@@ -40,11 +59,17 @@ func runProxy(ctx context.Context, args []string, env cli.Env) error {
 	timeout := fs.Duration("timeout", 5*time.Minute, "how long a forwarded request may take")
 	initVersions := fs.StringArray("initialize-version", nil, "offer the clients that open with initialize this `REVISION` only (2025-11-25, 2025-06-18 or 2025-03-26); repeatable, preferred first (default: each client's own)")
 	quiet := fs.Bool("quiet", false, "do not log each violation (the summary at exit stays)")
+	logRequests := fs.Bool("log-requests", false, "log each request served (method, name or URI, duration, outcome) on standard error")
+	maxResult := fs.Int("max-result-bytes", 0, "bound of a message from an HTTP upstream (a larger result is refused); 0 means 64 MiB")
+	var configure []func(context.Context, *proxy.Options) (func(), error)
+	for _, pl := range plugins {
+		configure = append(configure, pl(fs))
+	}
 	if done, err := cli.Parse(fs, args, env, proxySynopsis); done || err != nil {
 		return err
 	}
-	if *cacheBytes < 0 || *timeout <= 0 {
-		return cli.UsageError("--cache-bytes must not be negative and --timeout must be positive")
+	if *cacheBytes < 0 || *timeout <= 0 || *maxResult < 0 {
+		return cli.UsageError("--cache-bytes and --max-result-bytes must not be negative and --timeout must be positive")
 	}
 	var upstream mcp.Transport
 	rest := fs.Args()
@@ -64,7 +89,7 @@ func runProxy(ctx context.Context, args []string, env cli.Env) error {
 			}
 			h.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
-		upstream = &mcp.HTTPTransport{URL: rest[0], Header: h}
+		upstream = &mcp.HTTPTransport{URL: rest[0], Header: h, MaxMessageBytes: *maxResult}
 	case len(rest) == 0:
 		return cli.UsageError("proxy needs an upstream: a URL, or -- and the command that runs the server")
 	default:
@@ -100,6 +125,20 @@ func runProxy(ctx context.Context, args []string, env cli.Env) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	for _, c := range configure {
+		closeFn, err := c(ctx, &opts)
+		if err != nil {
+			return cli.ExitError(cli.ExitUsage, fmt.Errorf("mcpgen proxy: %w", err))
+		}
+		if closeFn != nil {
+			defer closeFn()
+		}
+	}
+	if *logRequests {
+		// The request log goes first, so that it times the whole request.
+		rl := protocol.RequestLog(slog.New(slog.NewTextHandler(env.Stderr, nil)), opts.Principal)
+		opts.Middleware = append([]mcp.Middleware{rl}, opts.Middleware...)
+	}
 	p, err := proxy.New(ctx, opts)
 	if err != nil {
 		return cli.ExitError(cli.ExitUsage, fmt.Errorf("mcpgen %w", err))

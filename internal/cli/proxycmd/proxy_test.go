@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/internal/check/fixture"
 	"github.com/mcpgen/mcpgen/internal/cli"
 	_ "github.com/mcpgen/mcpgen/internal/cli/proxycmd"
@@ -146,4 +151,103 @@ func TestProxyStdio(t *testing.T) {
 	if !strings.Contains(errOut, "mcpgen proxy: ") || !strings.Contains(errOut, "downstream 2025-11-25 tools/list params /cursor type") {
 		t.Errorf("stderr:\n%s", errOut)
 	}
+}
+
+// slowServer is a 2026-07-28 server over HTTP on 127.0.0.1 whose tool
+// "slow" answers after d.
+func slowServer(t *testing.T, d time.Duration) string {
+	t.Helper()
+	s := &mcp.Server{}
+	mcp.AddTool(s, mcp.Tool{Name: "slow"}, func(ctx context.Context, p *mcp.CallToolRequestParams, _ struct{}) (*mcp.CallToolResult, error) {
+		select {
+		case <-time.After(d):
+			return mcp.TextResult("done"), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	hs := httptest.NewServer(mcp.NewHTTPHandler(mcp.NewServerDispatcher(s, mcp.ServerOptions{}), mcp.HTTPOptions{}))
+	t.Cleanup(hs.Close)
+	return hs.URL
+}
+
+// startHTTPProxy runs mcpgen proxy --listen 127.0.0.1:0 with args until
+// ctx ends; it returns the proxy's URL and a channel with the exit code.
+func startHTTPProxy(t *testing.T, ctx context.Context, stderr *lockedBuffer, args ...string) (string, <-chan int) {
+	t.Helper()
+	env := cli.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: *stderr, Locator: &schema.Locator{Offline: true}}
+	code := make(chan int, 1)
+	go func() { code <- cli.Run(ctx, append([]string{"proxy", "--listen", "127.0.0.1:0"}, args...), env) }()
+	re := regexp.MustCompile(`serving (http://\S+/mcp)`)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		stderr.mu.Lock()
+		m := re.FindStringSubmatch(stderr.buf.String())
+		stderr.mu.Unlock()
+		if m != nil {
+			return m[1], code
+		}
+		select {
+		case c := <-code:
+			t.Fatalf("the proxy exited %d: %s", c, stderr.buf.String())
+		default:
+		}
+	}
+	t.Fatalf("the proxy did not say where it serves: %s", stderr.buf.String())
+	return "", nil
+}
+
+// TestProxyGracefulShutdown: when the proxy is told to stop (SIGINT or
+// SIGTERM end its context), a request in flight finishes with its result,
+// the proxy exits 0 with its summary, and new connections are refused.
+// --log-requests logs the request.
+func TestProxyGracefulShutdown(t *testing.T) {
+	up := slowServer(t, 500*time.Millisecond)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	stderr := &lockedBuffer{new(bytes.Buffer), new(sync.Mutex)}
+	url, code := startHTTPProxy(t, ctx, stderr, "--log-requests", up)
+	c, err := mcp.Connect(context.Background(), &mcp.HTTPTransport{URL: url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	type outcome struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := c.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "slow"})
+		done <- outcome{res, err}
+	}()
+	time.Sleep(150 * time.Millisecond) // the call is in flight
+	stop()
+	o := <-done
+	if o.err != nil || o.res == nil || len(o.res.Content) != 1 || !contentIs(o.res.Content[0], "done") {
+		t.Fatalf("the call in flight at shutdown: %+v, %v", o.res, o.err)
+	}
+	select {
+	case n := <-code:
+		if n != 0 {
+			t.Errorf("exit %d: %s", n, stderr.buf.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the proxy did not exit")
+	}
+	if _, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err == nil {
+		t.Error("the proxy still accepts connections after shutdown")
+	}
+	out := stderr.buf.String()
+	if !strings.Contains(out, "mcpgen proxy: ") || !strings.Contains(out, "messages checked") {
+		t.Errorf("no summary at exit:\n%s", out)
+	}
+	if !regexp.MustCompile(`msg="mcp: served tools/call" mcp.method.name=tools/call mcp.name=slow duration=[0-9.]+m?s outcome=ok`).MatchString(out) {
+		t.Errorf("--log-requests did not log the call:\n%s", out)
+	}
+}
+
+// contentIs says whether b is text content saying text.
+func contentIs(b mcp.ContentBlock, text string) bool {
+	j, err := b.AppendJSON(nil)
+	return err == nil && strings.Contains(string(j), fmt.Sprintf(`"text":%q`, text))
 }
