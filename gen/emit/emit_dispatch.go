@@ -359,8 +359,6 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		jen.Id("SkipResultValidation").Bool(),
 		jen.Comment(commentText(loggerDoc(e.pkg.MCP))),
 		jen.Id("Logger").Op("*").Qual("log/slog", "Logger"),
-		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text (message key=value ...). Prefer Logger.")),
-		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	if e.pkg.MCP {
 		fields = append(fields, e.middlewareOptionField(s.Dir == ir.ClientToServer))
@@ -924,7 +922,7 @@ func middlewareValue() jen.Code {
 
 // loggerValue sets a dispatcher's (or ClientConfig's) Logger from opts.
 func loggerValue() jen.Code {
-	return jen.Id("Logger").Op(":").Qual(jsonrpcPkg, "LoggerOf").Call(jen.Id("opts").Dot("Logger"), jen.Id("opts").Dot("Logf"))
+	return jen.Id("Logger").Op(":").Id("opts").Dot("Logger")
 }
 
 // loggerDoc documents the Logger option.

@@ -16,17 +16,39 @@ var _ codec.EnforceVersion[struct {
 
 // The names of mcpgen's runtime that this package's API uses, under this package's name.
 type (
-	Member          = codec.Member
-	Members         = codec.Members
-	Kind            = codec.Kind
-	SyntaxError     = codec.SyntaxError
+	// Member is one member of a JSON object that the schema does not name: its name and raw
+	// value (see [codec.Member]).
+	Member = codec.Member
+	// Members is the members of a JSON object that the schema does not name, in their order (see
+	// [codec.Members]).
+	Members = codec.Members
+	// Kind is the kind of a JSON value (KindNull, KindString, ...) (see [codec.Kind]).
+	Kind = codec.Kind
+	// SyntaxError is the error of malformed JSON, with the byte offset where it was found (see
+	// [codec.SyntaxError]).
+	SyntaxError = codec.SyntaxError
+	// ValidationError is the error of a value that breaks its schema: every Violation, each with
+	// its JSON pointer (see [codec.ValidationError]).
 	ValidationError = codec.ValidationError
-	Violation       = codec.Violation
-	EncodeError     = codec.EncodeError
-	RPCError        = jsonrpc.RPCError
-	RequestInfo     = jsonrpc.RequestInfo
+	// Violation is one way a value breaks its schema, with the JSON pointer of the member (see
+	// [codec.Violation]).
+	Violation = codec.Violation
+	// EncodeError is the error of a Go value that has no JSON form (a NaN, raw bytes that are
+	// not JSON) (see [codec.EncodeError]).
+	EncodeError = codec.EncodeError
+	// RPCError is a JSON-RPC error response: what a handler returns to answer with a code of its
+	// choice, and what a Client's methods return when the server answers with an error (see
+	// [jsonrpc.RPCError]).
+	RPCError = jsonrpc.RPCError
+	// RequestInfo is what a handler knows of the request it answers (method, id);
+	// RequestFromContext returns it (see [jsonrpc.RequestInfo]).
+	RequestInfo = jsonrpc.RequestInfo
+	// ExtensionMethod is a method outside the schema that a dispatcher serves
+	// (ServerOptions.ExtensionMethods) (see [jsonrpc.ExtensionMethod]).
 	ExtensionMethod = jsonrpc.ExtensionMethod
-	Stream          = jsonrpc.Stream
+	// Stream is a connection that carries whole JSON-RPC messages, for ServeStream and for
+	// transports of one's own (see [jsonrpc.Stream]).
+	Stream = jsonrpc.Stream
 )
 
 const (
