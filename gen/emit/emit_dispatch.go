@@ -695,7 +695,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 		if fillsResultType(p, s, st) {
 			fl := r.ResultType
 			body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
-				jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
+				jen.Id("c").Dot(fl.Name).Op("=").Id(spec.MemberResultType),
 			))
 		}
 		if r != nil && r.ServerInfo != nil {
@@ -739,7 +739,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	)
 	params := []jen.Code{jen.Id("r").Op("*").Id(st.Name)}
 	if fillsResultType(p, s, st) {
-		params = append(params, jen.Id("resultType").Id(p.ResultType.GoName()))
+		params = append(params, jen.Id(spec.MemberResultType).Id(p.ResultType.GoName()))
 	}
 	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(body...)
 }
