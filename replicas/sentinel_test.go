@@ -79,8 +79,8 @@ func TestSentinelFailover(t *testing.T) {
 		}
 	}()
 	time.Sleep(time.Second)
+	killed := time.Now() // before the signal: a write can fail while Kill9 waits for the exit
 	primary.Kill9()
-	killed := time.Now()
 	// Writes work again once a replica is promoted.
 	var back time.Time
 	for back.IsZero() {
