@@ -487,7 +487,42 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: opts.Logger, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: false, Versions: opts.SupportedVersions}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       false,
+			OmitUnknownID: false,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodComplete:                     {Call: d.callComplete},
+				MethodInitialize:                   {Call: d.callInitialize},
+				MethodSetLevel:                     {Call: d.callSetLevel},
+				MethodCancelledNotification:        {Notification: true, Call: d.callCancelledNotification},
+				MethodInitializedNotification:      {Notification: true, Call: d.callInitializedNotification},
+				MethodProgressNotification:         {Notification: true, Call: d.callProgressNotification},
+				MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification},
+				MethodPing:                         {Call: d.callPing},
+				MethodGetPrompt:                    {Call: d.callGetPrompt},
+				MethodListPrompts:                  {Call: d.callListPrompts},
+				MethodListResources:                {Call: d.callListResources},
+				MethodReadResource:                 {Call: d.callReadResource},
+				MethodSubscribe:                    {Call: d.callSubscribe},
+				MethodListResourceTemplates:        {Call: d.callListResourceTemplates},
+				MethodUnsubscribe:                  {Call: d.callUnsubscribe},
+				MethodCallTool:                     {Call: d.callCallTool},
+				MethodListTools:                    {Call: d.callListTools},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+		Modern:     false,
+		Versions:   opts.SupportedVersions,
+	}
 	d.rpc.Init()
 	d.rpc.AddExtensions(opts.ExtensionMethods)
 	attachServer(d)
@@ -1087,7 +1122,33 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: opts.Logger, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}, Middleware: protocol.Chain(opts.Middleware...)}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       false,
+			OmitUnknownID: false,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodCancelledNotification:           {Notification: true, Call: d.callCancelledNotification},
+				MethodLoggingMessageNotification:      {Notification: true, Call: d.callLoggingMessageNotification},
+				MethodProgressNotification:            {Notification: true, Call: d.callProgressNotification},
+				MethodPromptListChangedNotification:   {Notification: true, Call: d.callPromptListChangedNotification},
+				MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification},
+				MethodResourceUpdatedNotification:     {Notification: true, Call: d.callResourceUpdatedNotification},
+				MethodToolListChangedNotification:     {Notification: true, Call: d.callToolListChangedNotification},
+				MethodPing:                            {Call: d.callPing},
+				MethodListRoots:                       {Call: d.callListRoots},
+				MethodCreateMessage:                   {Call: d.callCreateMessage},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+	}
 	d.rpc.Init()
 	return d
 }

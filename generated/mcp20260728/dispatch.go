@@ -522,7 +522,38 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.Capabilities.Extensions = protocol.WithExtension(opts.Capabilities.Extensions, TasksExtension)
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logger: opts.Logger, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       false,
+			OmitUnknownID: true,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodComplete:              {Call: d.callComplete},
+				MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification},
+				MethodGetPrompt:             {Call: d.callGetPrompt},
+				MethodListPrompts:           {Call: d.callListPrompts},
+				MethodListResources:         {Call: d.callListResources},
+				MethodReadResource:          {Call: d.callReadResource},
+				MethodListResourceTemplates: {Call: d.callListResourceTemplates},
+				MethodDiscover:              {Call: d.callDiscover},
+				MethodSubscriptionsListen:   {Call: d.callSubscriptionsListen},
+				MethodCallTool:              {Call: d.callCallTool},
+				MethodListTools:             {Call: d.callListTools},
+				"initialize":                {Call: d.rejectInitialize},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+		Modern:     true,
+		Versions:   opts.SupportedVersions,
+		State:      protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal),
+	}
 	d.rpc.Init()
 	d.rpc.CheckInput = d.checkInputResponse
 	d.rpc.AddExtensions(opts.ExtensionMethods)
@@ -536,7 +567,13 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		}}, info)
 	}
 	if !opts.OnlyThisRevision {
-		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions})
+		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{
+			Version:      ProtocolVersion,
+			Olders:       OlderRevisions,
+			Capabilities: &d.opts.Capabilities,
+			ServerInfo:   &d.opts.ServerInfo,
+			Instructions: d.opts.Instructions,
+		})
 	}
 	attachServer(d)
 	return d
@@ -1425,7 +1462,31 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logger: opts.Logger, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}, Middleware: protocol.Chain(opts.Middleware...)}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       false,
+			OmitUnknownID: true,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodCancelledNotification:                 {Notification: true, Call: d.callCancelledNotification},
+				MethodLoggingMessageNotification:            {Notification: true, Call: d.callLoggingMessageNotification},
+				MethodProgressNotification:                  {Notification: true, Call: d.callProgressNotification},
+				MethodPromptListChangedNotification:         {Notification: true, Call: d.callPromptListChangedNotification},
+				MethodResourceListChangedNotification:       {Notification: true, Call: d.callResourceListChangedNotification},
+				MethodResourceUpdatedNotification:           {Notification: true, Call: d.callResourceUpdatedNotification},
+				MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification},
+				MethodToolListChangedNotification:           {Notification: true, Call: d.callToolListChangedNotification},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+	}
 	d.rpc.Init()
 	return d
 }

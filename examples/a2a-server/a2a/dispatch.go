@@ -298,7 +298,29 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: opts.Logger, Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
+	d.rpc = jsonrpc.Dispatcher{
+		Batches:       false,
+		OmitUnknownID: false,
+		Logger:        opts.Logger,
+		Limits: jsonrpc.Limits{
+			Grace:          opts.ShutdownGrace,
+			MaxInFlight:    opts.MaxInFlight,
+			MaxBuffered:    opts.MaxBufferedBytes,
+			MaxResult:      opts.MaxResultBytes,
+			RequestTimeout: opts.RequestTimeout,
+		},
+		Methods: map[string]*jsonrpc.Method{
+			MethodGetAuthenticatedExtendedCard:     {Call: d.callGetAuthenticatedExtendedCard},
+			MethodSendMessage:                      {Call: d.callSendMessage},
+			MethodSendStreamingMessage:             {Call: d.callSendStreamingMessage},
+			MethodCancelTask:                       {Call: d.callCancelTask},
+			MethodGetTask:                          {Call: d.callGetTask},
+			MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig},
+			MethodGetTaskPushNotificationConfig:    {Call: d.callGetTaskPushNotificationConfig},
+			MethodListTaskPushNotificationConfig:   {Call: d.callListTaskPushNotificationConfig},
+			MethodSetTaskPushNotificationConfig:    {Call: d.callSetTaskPushNotificationConfig},
+		},
+	}
 	d.rpc.AddExtensions(opts.ExtensionMethods, nil)
 	return d
 }
