@@ -33,16 +33,18 @@ STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # a tool of that module).
 AUTH_MODULES = auth examples/everything-client auth/interop
 
-# The replicas module (replicas/: go-redis): the Redis task store and bus
-# that replicas share (docs/replicas.md). Its tests start redis-server and
+# The replicas module (replicas/: go-redis, and the otel module for the
+# replicas' OTLP export): the Redis task store and bus that replicas share
+# (docs/replicas.md). Its tests start redis-server, redis-sentinel and
 # nginx (Debian packages; .ci/run installs them) on 127.0.0.1 and fail
 # when they are missing.
 REPLICA_MODULES = replicas
 
-# The OpenTelemetry instrumentation (otel/: go.opentelemetry.io/otel and its
-# SDK; docs/telemetry.md), a module of its own for the same reason. Its tests
-# build examples/everything-server with the instrumentation added and trace
-# a call across the two processes.
+# The OpenTelemetry instrumentation (otel/: go.opentelemetry.io/otel, its
+# SDK and OTLP/HTTP exporters; docs/telemetry.md), a module of its own for
+# the same reason. Its tests build examples/everything-server with the
+# instrumentation added and trace a call across the two processes, and run
+# otel/cmd/everything-server against an OTLP receiver of their own.
 OTEL_MODULES = otel
 
 # The test command (README, .ci/run): gofmt, vet and staticcheck (on mcpgen,

@@ -40,7 +40,14 @@ func main() {
 	flag.Parse()
 	logger := log.New(os.Stderr, "everything-server: ", log.LstdFlags|log.Lmicroseconds)
 	s := newServer(slog.New(slog.NewTextHandler(os.Stderr, nil)))
-	d := mcp.NewServerDispatcher(s, s.options())
+	opts, flush := s.options(), func(context.Context) error { return nil }
+	if instrument != nil {
+		var err error
+		if opts, flush, err = instrument(opts); err != nil {
+			logger.Fatal(err)
+		}
+	}
+	d := mcp.NewServerDispatcher(s, opts)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -59,10 +66,21 @@ func main() {
 	if cerr := s.close(shutdown); cerr != nil && err == nil {
 		err = cerr
 	}
+	if ferr := flush(shutdown); ferr != nil && err == nil {
+		err = ferr
+	}
 	if err != nil {
 		logger.Fatal(err)
 	}
 }
+
+// instrument, when set, adds to the server's options what observes the
+// server (middleware) and returns a function that sends out what it
+// recorded, which main calls before it exits. This build leaves it nil:
+// the example imports nothing but the generated package.
+// otel/cmd/everything-server, the same files built in the otel module,
+// sets it to export traces and metrics over OTLP (docs/telemetry.md).
+var instrument func(mcp.ServerOptions) (mcp.ServerOptions, func(context.Context) error, error)
 
 // serveHTTP serves d at /mcp until ctx is done, then shuts down: open
 // subscriptions end with a result, and the requests in flight finish.

@@ -23,7 +23,7 @@ import (
 // everythingBinary builds examples/everything-server with mcpotel's
 // middleware added the way an application adds it: a copy of its sources
 // in a module of its own, main.go's one NewServerDispatcher call given
-// withTelemetry(s.options()) (testdata/everything_telemetry.go.txt), which
+// withTelemetry(opts) (testdata/everything_telemetry.go.txt), which
 // writes the server's spans to $MCPOTEL_SPANS as they end. The server is
 // otherwise the repository's own: a change to that line fails the test
 // instead of silently testing something else.
@@ -70,11 +70,11 @@ func buildEverything(dir string) (string, []byte, error) {
 			return "", nil, err
 		}
 		if filepath.Base(f) == "main.go" {
-			const call = "mcp.NewServerDispatcher(s, s.options())"
+			const call = "mcp.NewServerDispatcher(s, opts)"
 			if n := bytes.Count(b, []byte(call)); n != 1 {
 				return "", nil, fmt.Errorf("examples/everything-server/main.go has %d calls %q, want 1: update TestEverythingServerTrace", n, call)
 			}
-			b = bytes.Replace(b, []byte(call), []byte("mcp.NewServerDispatcher(s, withTelemetry(s.options()))"), 1)
+			b = bytes.Replace(b, []byte(call), []byte("mcp.NewServerDispatcher(s, withTelemetry(opts))"), 1)
 		}
 		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
 			return "", nil, err

@@ -184,7 +184,8 @@ type Dispatcher struct {
 	// no request of the peer awaits, if set.
 	OnResponse func(msg []byte)
 	// OnBadMessage, if set, receives what Serve reads that is not a
-	// message it can route (msg nil for a line too long), with the error
+	// message it can route (msg nil for a line too long that is not a
+	// response: a response fails the request it answers), with the error
 	// response it would send otherwise: a client does not answer them.
 	OnBadMessage func(msg, errResp []byte)
 	// Logger, if set, receives what goes wrong outside a response: handler
@@ -716,7 +717,11 @@ func DecodeParams(raw []byte, p Params, required bool) error {
 // a *ValidationError with every violation.
 func CheckValue(raw []byte, v Params) error {
 	var d codec.Decoder
-	d.Init(raw) // handlers may keep strings; they must not alias the message
+	if isOwned(raw) {
+		d.InitShared(raw) // handed over by CallOwned: the handler's own
+	} else {
+		d.Init(raw) // handlers may keep strings; they must not alias the message
+	}
 	v.DecodeJSON(&d)
 	derr := d.Finish()
 	var dv *codec.ValidationError

@@ -29,7 +29,8 @@ const MaxMessageSize = 64 << 20
 type Stream interface {
 	// Read returns the next message. It returns io.EOF once the peer has
 	// ended the stream, an error wrapping ErrTooLong for a message it
-	// skipped for its size (the connection answers it and reads on), and
+	// skipped for its size (the connection answers it, or fails the
+	// request of its own that it may answer, and reads on), and
 	// ctx's error once ctx is done (the connection stops reading then).
 	Read(ctx context.Context) ([]byte, error)
 	// Write sends one message. The connection does not call it
@@ -361,13 +362,9 @@ func (c *Conn) Serve(ctx context.Context) error {
 					}
 				}
 			case errors.Is(r.err, ErrTooLong):
-				// The rest of the line was skipped: answer and go on.
-				resp := d.ErrorResponse(nil, CodeInvalidRequest, "invalid request: "+r.err.Error(), nil)
-				if d.OnBadMessage != nil {
-					d.OnBadMessage(nil, resp)
-				} else {
-					c.write(resp)
-				}
+				// The rest of the line was skipped: answer (or fail the
+				// request it answers) and go on.
+				c.tooLong(r.err)
 			case r.err == io.EOF:
 				end(io.EOF, nil)
 			default:
@@ -626,7 +623,7 @@ func readStream(ctx context.Context, st Stream, reads chan<- serveRead, stop <-c
 			send(serveRead{err: err})
 			return
 		case len(msg) > MaxMessageSize:
-			if !send(serveRead{err: ErrTooLong}) {
+			if !send(serveRead{err: newTooLong(MaxMessageSize, msg)}) {
 				return
 			}
 			continue
@@ -748,14 +745,20 @@ func readLineMax(r *bufio.Reader, max int) ([]byte, error) {
 			chunk = chunk[:len(chunk)-1] // the newline
 		}
 		if g.total+len(chunk) > max {
-			// Drop the rest of the oversized line.
+			// Keep the first bytes (what the message is, and its id);
+			// drop the rest of the oversized line.
+			first := chunk
+			if len(g.bufs) > 0 {
+				first = g.bufs[0]
+			}
+			tl := newTooLong(max, first)
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
 			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				return nil, err
 			}
-			return nil, ErrTooLong
+			return nil, tl
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			if g.bufs == nil {

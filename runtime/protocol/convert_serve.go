@@ -201,11 +201,20 @@ func (f *olderFront) wrap(name string, m *jsonrpc.Method) func(context.Context, 
 		if err != nil {
 			return nil, err
 		}
-		if m.Notification {
+		// The converted params are this call's own copy when the
+		// conversion made one: the method decodes them in place.
+		own := !sameStart(params, up) && !sameStart(params, raw)
+		call := func() (jsonrpc.Result, error) {
+			if own {
+				return jsonrpc.CallOwned(ctx, m, params)
+			}
 			return m.Call(ctx, params)
 		}
+		if m.Notification {
+			return call()
+		}
 		for round := 0; ; round++ {
-			res, err := m.Call(ctx, params)
+			res, err := call()
 			if err != nil || res == nil {
 				return res, olderError(name, err)
 			}
@@ -229,14 +238,24 @@ func (f *olderFront) wrap(name string, m *jsonrpc.Method) func(context.Context, 
 			if err != nil {
 				return nil, err
 			}
+			prev := params
 			params = dropMembers(params, "inputResponses", "requestState")
 			pairs := []string{"inputResponses", string(answers)}
 			if st := codec.Lookup(e.Buf, "requestState"); st != nil {
 				pairs = append(pairs, "requestState", string(st))
 			}
 			params = addPairs(params, pairs...)
+			// A new copy is the call's own; the same bytes stay as they
+			// were (neither function changes its input).
+			own = own || !sameStart(params, prev)
 		}
 	}
+}
+
+// sameStart reports whether a and b begin at the same byte of memory (the
+// functions of convert.go return their input itself, or a new copy).
+func sameStart(a, b []byte) bool {
+	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
 }
 
 // olderError is the error an older client gets for err: resources/read's

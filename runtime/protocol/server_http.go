@@ -356,7 +356,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.opts.Fallback != nil && h.wantsFallback(r) && !h.modernForOlder(r, body) {
-		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.Body = newPassedBody(body)
 		r.ContentLength = int64(len(body))
 		h.opts.Fallback.ServeHTTP(w, r)
 		return
@@ -423,6 +423,14 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 	if r.ContentLength > max {
 		return nil, http.StatusRequestEntityTooLarge, errors.New("content too large: the body has " + strconv.FormatInt(r.ContentLength, 10) + " bytes; this server takes at most " + strconv.FormatInt(max, 10))
 	}
+	if pb, ok := r.Body.(*passedBody); ok && pb.Len() == len(pb.b) {
+		// Read already, by the handler whose Fallback this is: taken as
+		// it is, not copied again.
+		if codec.FirstByte(pb.b) < 0 {
+			return nil, http.StatusBadRequest, errors.New("parse error: the body is empty")
+		}
+		return pb.b, 0, nil
+	}
 	rc := http.NewResponseController(w)
 	if h.opts.ReadTimeout > 0 {
 		if err := rc.SetReadDeadline(time.Now().Add(h.opts.ReadTimeout)); err == nil {
@@ -450,6 +458,24 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, 
 }
 
 var errBodyTooLarge = errors.New("body too large")
+
+// passedBody is the body of a POST that an HTTPHandler has read and hands
+// on to its Fallback. It reads as any body; a handler of this package
+// that is the Fallback takes its bytes as they are (readBody) rather than
+// reading them into a second buffer, which for a client of an older
+// revision (NewHTTPHandlerOlder) would hold the body twice.
+type passedBody struct {
+	bytes.Reader
+	b []byte
+}
+
+func newPassedBody(b []byte) *passedBody {
+	pb := &passedBody{b: b}
+	pb.Reset(b)
+	return pb
+}
+
+func (*passedBody) Close() error { return nil }
 
 // readLimited reads a body of at most max bytes. The buffer starts at
 // 16 KiB (or Content-Length, size, when that is less; -1 when unknown) and

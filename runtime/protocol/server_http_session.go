@@ -7,7 +7,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -756,7 +755,8 @@ func (st *sessionStore) servePost(w http.ResponseWriter, r *http.Request) {
 	if _, named := r.Header[spec.HeaderSessionID]; !named {
 		if batch || env.Method != spec.MethodInitialize || env.ID == nil {
 			if v, present, ok := headerOne(r.Header, spec.HeaderProtocolVersion); h.opts.Fallback != nil && (!ok || present && !h.supports(v)) {
-				r.Body = io.NopCloser(bytes.NewReader(body))
+				r.Body = newPassedBody(body)
+				r.ContentLength = int64(len(body))
 				h.opts.Fallback.ServeHTTP(w, r)
 				return
 			}

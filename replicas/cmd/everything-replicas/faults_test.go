@@ -18,7 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/replicas"
 	"github.com/mcpgen/mcpgen/replicas/internal/testinfra"
+	"github.com/redis/go-redis/v9"
 )
 
 // The test binary, run with EVERYTHING_REPLICAS_ARGS set, is the command
@@ -34,15 +36,50 @@ func TestMain(m *testing.M) {
 }
 
 type faultCluster struct {
-	redis    *testinfra.Redis
+	redis    *testinfra.Redis    // the Redis, or with Sentinel the first primary
+	sentinel *testinfra.Sentinel // with Sentinel
 	nginx    *testinfra.Nginx
 	replicas []*testinfra.Proc
 	urls     []string
 	url      string
 }
 
-func startFaultCluster(t *testing.T) *faultCluster {
+// startFaultCluster starts three replicas and nginx in front of them, on
+// one Redis, or with sentinel on a primary with two Redis replicas watched
+// by redis-sentinel (master mcp, down-after 2 s), which the replicas find
+// with -sentinel and write to with -sync-replicas 1.
+func startFaultCluster(t *testing.T, sentinel bool) *faultCluster {
 	c := &faultCluster{redis: testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true})}
+	redises := []*testinfra.Proc{c.redis.Proc}
+	redisArgs := " -redis " + c.redis.Addr
+	if sentinel {
+		for range 2 {
+			redises = append(redises, testinfra.StartRedis(t, testinfra.RedisOptions{AppendOnly: true, ReplicaOf: c.redis.Addr}).Proc)
+		}
+		// down-after 2 s: with 1 s, a loaded machine that stalls the
+		// promoted primary for a second made Sentinel fail over again.
+		c.sentinel = testinfra.StartSentinel(t, "mcp", c.redis, 2*time.Second)
+		redises = append(redises, c.sentinel.Proc)
+		// Both replicas in sync with the primary (WAIT counts them), and
+		// known to the sentinel.
+		sc := redis.NewSentinelClient(&redis.Options{Addr: c.sentinel.Addr})
+		defer sc.Close()
+		pc := redis.NewClient(&redis.Options{Addr: c.redis.Addr})
+		defer pc.Close()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			info, ierr := pc.Info(context.Background(), "replication").Result()
+			reps, err := sc.Replicas(context.Background(), "mcp").Result()
+			if ierr == nil && strings.Count(info, "state=online") == 2 && err == nil && len(reps) == 2 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the primary's replicas are not online, or sentinel does not see them: %q %v; %v %v", info, ierr, reps, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		redisArgs = " -sentinel " + c.sentinel.Addr + " -sentinel-master mcp -sync-replicas 1"
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +91,7 @@ func startFaultCluster(t *testing.T) *faultCluster {
 		addr := testinfra.Addr(testinfra.FreePort(t))
 		p := testinfra.StartProc(t, name, t.TempDir(), []string{
 			"EVERYTHING_STATE_KEY=" + hex.EncodeToString(key),
-			"EVERYTHING_REPLICAS_ARGS=-replica " + name + " -listen " + addr + " -redis " + c.redis.Addr,
+			"EVERYTHING_REPLICAS_ARGS=-replica " + name + " -listen " + addr + redisArgs,
 		}, exe)
 		if err := p.WaitTCP(addr, 20*time.Second, nil); err != nil {
 			t.Fatal(err)
@@ -68,7 +105,10 @@ func startFaultCluster(t *testing.T) *faultCluster {
 	t.Cleanup(func() {
 		if t.Failed() {
 			for _, p := range c.replicas {
-				t.Logf("%s:\n%s", p.Name, p.Tail(20))
+				t.Logf("%s:\n%s", p.Name, p.Tail(400))
+			}
+			for _, p := range redises {
+				t.Logf("%s:\n%s", p.Name, p.Tail(30))
 			}
 		}
 	})
@@ -95,10 +135,14 @@ type answer struct {
 // ok reports whether the request succeeded.
 func (a answer) ok() bool { return a.err == "" && a.status == 200 && a.Error == nil }
 
-// retryable reports whether a failure says to try again: 503 with
-// Retry-After and retryAfterMs in the error's data.
+// retryable reports whether a failure says to try again: an error with
+// retryAfterMs in its data, answered with 503 and Retry-After, or (when
+// the response had begun as a stream) as -32603 in a 200.
 func (a answer) retryable() bool {
-	return a.status == 503 && a.retryAfter != "" && a.Error != nil && strings.Contains(string(a.Error.Data), `"retryAfterMs"`)
+	if a.Error == nil || !strings.Contains(string(a.Error.Data), `"retryAfterMs"`) {
+		return false
+	}
+	return a.status == 503 && a.retryAfter != "" || a.status == 200 && a.Error.Code == -32603
 }
 
 func (a answer) String() string {
@@ -163,10 +207,41 @@ func toolNames(url string) (string, error) {
 	return strings.Join(names, ","), nil
 }
 
+// promptNames lists the prompts of the replica at url, sorted.
+func promptNames(url string) (string, error) {
+	a := rpc(url, "prompts/list", "", "")
+	if !a.ok() {
+		return "", fmt.Errorf("prompts/list: %v", a)
+	}
+	var r struct{ Prompts []struct{ Name string } }
+	json.Unmarshal(a.Result, &r)
+	var names []string
+	for _, p := range r.Prompts {
+		names = append(names, p.Name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ","), nil
+}
+
+// samePrompts reports whether every replica lists the same prompts.
+func (c *faultCluster) samePrompts() bool {
+	first, err := promptNames(c.urls[0])
+	if err != nil {
+		return false
+	}
+	for _, u := range c.urls[1:] {
+		if l, err := promptNames(u); err != nil || l != first {
+			return false
+		}
+	}
+	return true
+}
+
 func hasTransient(list string) bool { return strings.Contains(list, "test_transient_tool") }
 
 // agreeWithin waits until every replica lists the transient tool as want
-// (or, with any, all the same way), and returns how long that took.
+// (or, with any, all the same way) and the same prompts, and returns how
+// long that took.
 func (c *faultCluster) agreeWithin(t *testing.T, want bool, limit time.Duration, any ...bool) time.Duration {
 	t.Helper()
 	start := time.Now()
@@ -183,15 +258,16 @@ func (c *faultCluster) agreeWithin(t *testing.T, want bool, limit time.Duration,
 				break
 			}
 		}
-		if agree {
+		if agree && c.samePrompts() {
 			return time.Since(start)
 		}
 		if time.Since(start) > limit {
 			for _, u := range c.urls {
 				l, err := toolNames(u)
-				t.Logf("%s: %v %v", u, hasTransient(l), err)
+				p, perr := promptNames(u)
+				t.Logf("%s: transient tool %v %v; prompts %s %v", u, hasTransient(l), err, p, perr)
 			}
-			t.Fatalf("the replicas do not agree on the tool list (transient tool %v) within %v", want, limit)
+			t.Fatalf("the replicas do not agree on the lists (transient tool %v) within %v", want, limit)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -377,13 +453,16 @@ func TestFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Redis, nginx and three replicas, and breaks them")
 	}
-	c := startFaultCluster(t)
+	c := startFaultCluster(t, false)
 	on := c.urls[0] // r1 stays up: the listener and the checks use it
 	events := listenTools(t, on)
 	if a, want := c.trigger(t, c.url); !a.ok() || !want {
 		t.Fatalf("the first change: %v", a)
 	}
 	wantListChanged(t, events, "after the first change")
+	if a := callTool(c.url, "test_trigger_prompt_change", `{}`); !a.ok() {
+		t.Fatalf("the prompt change: %v", a)
+	}
 	c.agreeWithin(t, true, time.Second)
 
 	l := startLoad(c.url, 6)
@@ -404,6 +483,9 @@ func TestFaults(t *testing.T) {
 	if err != nil || !hasTransient(first) {
 		t.Errorf("the restarted replica's first tools/list lacks the shared change: %q %v", first, err)
 	}
+	if p, err := promptNames(c.urls[1]); err != nil || !strings.Contains(p, "test_transient_prompt") {
+		t.Errorf("the restarted replica's prompts/list lacks the shared change: %q %v", p, err)
+	}
 	killEnd := time.Now().Add(3 * time.Second) // nginx's fail_timeout (2s) and the lease (3s) ride over it
 	time.Sleep(time.Second)
 
@@ -421,7 +503,7 @@ func TestFaults(t *testing.T) {
 	c.redis.Stop(10 * time.Second)
 	time.Sleep(500 * time.Millisecond)
 	a, _ := c.trigger(t, c.url)
-	if a.ok() || !a.retryable() {
+	if a.ok() || !a.retryable() || a.status != 503 {
 		t.Errorf("a list change while Redis is down answered %v (Retry-After %q), want 503 with Retry-After", a, a.retryAfter)
 	}
 	time.Sleep(3500 * time.Millisecond)
@@ -503,4 +585,142 @@ func TestFaults(t *testing.T) {
 		t.Errorf("a task of a live replica ended %s", s)
 	}
 	t.Logf("load: %d tool calls, %d tasks; failures: %d around the kill -9 (%d tasks of the killed replica failed), %d in the Redis outage (all retryable)", l.calls, l.tasks, inKill, lostOfKilled, inRedis)
+}
+
+// TestSentinelFaults: under load through nginx, the Redis primary the
+// replicas find through redis-sentinel (-sentinel, -sync-replicas 1) is
+// killed with SIGKILL and Sentinel promotes one of its two replicas.
+// Asserted: the list changes acknowledged just before the kill are in the
+// promoted Redis and every replica lists them; a change tried while there
+// is no primary fails with 503 and Retry-After; a change succeeds again
+// once the promotion is done, the replicas agree on every list within 1 s
+// of it, and a listener on another replica hears it; failed requests
+// happen only between the kill and 1 s after that recovery, all
+// retryable; no acknowledged task is lost or failed.
+func TestSentinelFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three Redis, redis-sentinel, nginx and three replicas, and kills the primary")
+	}
+	c := startFaultCluster(t, true)
+	events := listenTools(t, c.urls[0])
+	l := startLoad(c.url, 6)
+	time.Sleep(time.Second)
+
+	// A change of each list, acknowledged just before the primary dies.
+	if a, want := c.trigger(t, c.url); !a.ok() || !want {
+		t.Fatalf("the tool list change: %v (adds the tool: %v)", a, want)
+	}
+	if a := callTool(c.url, "test_trigger_prompt_change", `{}`); !a.ok() {
+		t.Fatalf("the prompt list change: %v", a)
+	}
+	wantListChanged(t, events, "before the kill")
+	c.agreeWithin(t, true, time.Second)
+	if p, err := promptNames(c.urls[0]); err != nil || !strings.Contains(p, "test_transient_prompt") {
+		t.Fatalf("after the prompt change: %q %v", p, err)
+	}
+	killAt := time.Now() // before the signal: a request can fail while Kill9 waits for the exit
+	c.redis.Kill9()
+
+	// No primary: a change fails with the retryable error (the dead
+	// primary cannot have made it, and Sentinel waits 2 s to promote).
+	time.Sleep(300 * time.Millisecond)
+	if a, _ := c.trigger(t, c.url); a.ok() || !a.retryable() || a.status != 503 {
+		t.Errorf("a list change with the primary dead answered %v (Retry-After %q), want 503 with Retry-After", a, a.retryAfter)
+	}
+
+	// The promotion.
+	sc := redis.NewSentinelClient(&redis.Options{Addr: c.sentinel.Addr})
+	defer sc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var promoted time.Duration
+	var newPrimary string
+	for {
+		addr, err := sc.GetMasterAddrByName(ctx, "mcp").Result()
+		if err == nil && addr[1] != strconv.Itoa(c.redis.Port) {
+			promoted, newPrimary = time.Since(killAt), addr[1]
+			break
+		}
+		if time.Since(killAt) > 30*time.Second {
+			t.Fatalf("sentinel promotes no replica within 30s: %v %v", addr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// The acknowledged changes are in the promoted Redis.
+	rdb := redis.NewFailoverClient(replicas.FailoverOptions("mcp", []string{c.sentinel.Addr}))
+	defer rdb.Close()
+	bus := replicas.NewBus(rdb, replicas.Options{})
+	defer bus.Close()
+	for {
+		vals, _, err := bus.State(ctx)
+		if err == nil {
+			for method, name := range stateName {
+				if vals[name] != "1" {
+					t.Errorf("the promoted Redis lost the acknowledged change of %s: state %v", method, vals)
+				}
+			}
+			break
+		}
+		if time.Since(killAt) > 30*time.Second {
+			t.Fatalf("the promoted Redis does not answer: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	// A change succeeds again (through r2: the listener on r1 hears it
+	// from the bus); the replicas agree within 1 s.
+	var recoveredAt time.Time
+	for {
+		a := callTool(c.urls[1], "test_trigger_tool_change", `{}`)
+		if a.ok() {
+			recoveredAt = time.Now()
+			break
+		}
+		if !a.retryable() {
+			t.Errorf("a list change in the failover answered %v, want the retryable error", a)
+		}
+		if time.Since(killAt) > 30*time.Second {
+			t.Fatalf("no change succeeds 30s after the kill: %v", a)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A change tried after the promotion whose WAIT failed (the other
+	// Redis replica not yet following the new primary) may have been
+	// made: the replicas agree, on whichever tool list.
+	agree := c.agreeWithin(t, false, time.Second, true)
+	wantListChanged(t, events, "after the failover")
+	if p, err := promptNames(c.urls[2]); err != nil || !strings.Contains(p, "test_transient_prompt") {
+		t.Errorf("after the failover r3 lists the prompts %q (%v): the acknowledged prompt change is lost", p, err)
+	}
+	recovered := recoveredAt.Sub(killAt)
+	t.Logf("kill -9 of the primary: promoted after %v, a list change succeeded %v after the kill, all replicas agreed %v later",
+		promoted.Round(time.Millisecond), recovered.Round(time.Millisecond), agree.Round(time.Millisecond))
+	upEnd := recoveredAt.Add(time.Second)
+
+	time.Sleep(2 * time.Second) // tasks created after the recovery run to their end
+	l.end()
+	if addr, err := sc.GetMasterAddrByName(ctx, "mcp").Result(); err != nil || addr[1] != newPrimary {
+		t.Fatalf("sentinel names %v (%v) as the primary, not the one it promoted (port %s): it failed over again, the machine stalled Redis for the down-after time", addr, err, newPrimary)
+	}
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	inOutage := 0
+	for _, f := range l.failures {
+		if f.at.Before(killAt) || !f.at.Before(upEnd) {
+			t.Errorf("a failure outside the failover, at %v after the kill: %s", f.at.Sub(killAt), f.what)
+			continue
+		}
+		inOutage++
+		if !f.retryable {
+			t.Errorf("a failure in the failover is not retryable: %s", f.what)
+		}
+	}
+	for _, s := range l.lost {
+		t.Errorf("an acknowledged task ended %s", s)
+	}
+	if l.tasks == 0 || l.calls == 0 {
+		t.Fatalf("no load: %d tool calls, %d tasks", l.calls, l.tasks)
+	}
+	t.Logf("load: %d tool calls, %d tasks (none lost); %d requests failed, all in the failover and retryable", l.calls, l.tasks, inOutage)
 }

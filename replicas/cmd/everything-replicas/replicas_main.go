@@ -96,7 +96,17 @@ func runReplica(ctx context.Context, name, addr string, rdb redis.UniversalClien
 	s := newServer(slog.New(slog.NewTextHandler(os.Stderr, nil)).With("replica", name))
 	s.tasks = mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond,
 		Shared: replicas.NewTasks(rdb, ropts), Replica: name, Lease: 3 * time.Second})
-	opts := s.options()
+	opts, flush, err := withTelemetry(s.options())
+	if err != nil {
+		return err
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := flush(ctx); err != nil {
+			logger.Printf("telemetry: %v", err)
+		}
+	}()
 	opts.RequestStateKeys = [][]byte{key}
 	d := mcp.NewServerDispatcher(s, opts)
 
@@ -183,7 +193,7 @@ var stateName = map[string]string{
 // changed meanwhile is missed), trying until Redis answers or ctx ends:
 // the replica serves the same lists as the others from its first request.
 func (l *sharedLists) start(ctx context.Context) (<-chan protocol.BusMessage, error) {
-	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
+	for wait := 50 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
 		ch, err := l.bus.Subscribe(ctx)
 		if err == nil {
 			if err = l.catchUp(ctx); err == nil {
@@ -199,7 +209,11 @@ func (l *sharedLists) start(ctx context.Context) (<-chan protocol.BusMessage, er
 	}
 }
 
-// catchUp applies the shared state if it is not the one applied.
+// catchUp applies the shared state. Newer, older (Redis lost what it
+// had) or of the same version: its values are the truth, even at the
+// version applied (a change whose write a failover lost, read from the
+// old primary's stream, and another made since on the new one may share
+// a version). Applying a list as it is changes nothing.
 func (l *sharedLists) catchUp(ctx context.Context) error {
 	vals, v, err := l.bus.State(ctx)
 	if err != nil {
@@ -207,10 +221,6 @@ func (l *sharedLists) catchUp(ctx context.Context) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if v == l.applied && v != 0 {
-		return nil
-	}
-	// Newer, or older (Redis lost what it had: its state is the truth).
 	for method, name := range stateName {
 		l.s.hub.deliver(event{method: method, on: vals[name] == "1"})
 	}
@@ -242,7 +252,10 @@ func (l *sharedLists) forward(e event) error {
 func (l *sharedLists) follow(ctx context.Context, ch <-chan protocol.BusMessage) {
 	for m := range ch {
 		if m.Gap {
-			for wait := 50 * time.Millisecond; l.catchUp(ctx) != nil && ctx.Err() == nil; wait = min(2*wait, time.Second) {
+			// Tried every 200 ms at most, as the bus's reader does: the
+			// messages wait meanwhile, so the replica applies them
+			// within 1 s of Redis (TestSentinelFaults).
+			for wait := 50 * time.Millisecond; l.catchUp(ctx) != nil && ctx.Err() == nil; wait = min(2*wait, 200*time.Millisecond) {
 				time.Sleep(wait)
 			}
 			continue

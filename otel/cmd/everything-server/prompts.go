@@ -1,0 +1,1 @@
+../../../examples/everything-server/prompts.go
