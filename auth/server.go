@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // ResourceServer protects an MCP endpoint as an OAuth 2.1 resource
@@ -384,7 +386,7 @@ func (s *scopeScan) object(dec *json.Decoder) error {
 		return err
 	}
 	s.scopes = union(s.scopes, s.rs.MethodScopes[method])
-	if method == "tools/call" {
+	if method == spec.MethodCallTool {
 		s.scopes = union(s.scopes, s.rs.ToolScopes[tool])
 	}
 	return nil

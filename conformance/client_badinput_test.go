@@ -115,15 +115,10 @@ func TestClientBadInputStdio(t *testing.T) {
 		s2cW.Close()
 	}()
 	conn := pipeConn{Reader: s2cR, WriteCloser: c2sW, r: s2cR}
-	var logs strings.Builder
-	var lmu sync.Mutex
+	var logs logBuffer
 	c, err := mcp.Connect(context.Background(), &mcp.StreamTransport{Conn: conn}, nil, mcp.ClientOptions{
 		RequestTimeout: 300 * time.Millisecond,
-		Logf: func(format string, args ...any) {
-			lmu.Lock()
-			defer lmu.Unlock()
-			fmt.Fprintf(&logs, format+"\n", args...)
-		},
+		Logger:         logs.logger(),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -157,11 +152,9 @@ func TestClientBadInputStdio(t *testing.T) {
 	c.Close()
 	<-serverDone
 	waitGoroutines(t, before)
-	lmu.Lock()
 	if !strings.Contains(logs.String(), "dropped a message from the server") {
 		t.Errorf("the dropped messages were not logged:\n%s", logs.String())
 	}
-	lmu.Unlock()
 }
 
 func TestClientBadInputHTTP(t *testing.T) {

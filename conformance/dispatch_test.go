@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"sort"
 	"strconv"
@@ -496,13 +497,8 @@ func TestDispatchDuplicateMemberNotRouted(t *testing.T) {
 // TestDispatchNoResponse: notifications and responses are never answered.
 func TestDispatchNoResponse(t *testing.T) {
 	s := toolsServer()
-	var logged []string
-	var mu sync.Mutex
-	d := newServer(s, mcp.ServerOptions{Logf: func(f string, a ...any) {
-		mu.Lock()
-		logged = append(logged, fmt.Sprintf(f, a...))
-		mu.Unlock()
-	}})
+	var logged logBuffer
+	d := newServer(s, mcp.ServerOptions{Logger: logged.logger()})
 	for _, msg := range []string{
 		notification("notifications/cancelled", `{"requestId":1}`),
 		notification("notifications/cancelled", `{"requestId":"abc","reason":"user"}`),
@@ -523,11 +519,40 @@ func TestDispatchNoResponse(t *testing.T) {
 	if n := s.calls.Load(); n != 0 {
 		t.Errorf("tools/list without an id reached the handler")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(logged) < 3 {
-		t.Errorf("dropped notifications were not logged: %q", logged)
+	if lines := logged.lines(); len(lines) < 3 {
+		t.Errorf("dropped notifications were not logged: %q", lines)
 	}
+}
+
+// logBuffer collects a Logger's records, one line of text each, for
+// the tests that check what is logged.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// logger returns a Logger whose records of level Info and above b
+// receives.
+func (b *logBuffer) logger() *slog.Logger { return slog.New(slog.NewTextHandler(b, nil)) }
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// lines returns the records logged so far.
+func (b *logBuffer) lines() []string {
+	if b.String() == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 }
 
 // ---------------------------------------------------------------------------
@@ -674,7 +699,7 @@ func TestDispatchInvalidParams(t *testing.T) {
 // Internal errors
 
 func TestDispatchPanicIsInternalError(t *testing.T) {
-	var logged atomic.Value
+	var logged logBuffer
 	s := toolsServer()
 	s.callTool = func(_ context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 		if p.Name == "panic" {
@@ -684,10 +709,10 @@ func TestDispatchPanicIsInternalError(t *testing.T) {
 		m["nil map"]++ //lint:ignore SA5000 the point is a runtime error panic
 		return nil, nil
 	}
-	d := newServer(s, mcp.ServerOptions{Logf: func(f string, a ...any) { logged.Store(fmt.Sprintf(f, a...)) }})
+	d := newServer(s, mcp.ServerOptions{Logger: logged.logger()})
 	checkError(t, handle(d, request(`1`, "tools/call", `{`+meta+`,"name":"panic"}`)),
 		want{"1", -32603, "internal error: the handler panicked", ""})
-	if l, _ := logged.Load().(string); !strings.Contains(l, "boom") {
+	if l := logged.String(); !strings.Contains(l, "boom") {
 		t.Errorf("the panic was not logged: %q", l)
 	}
 	checkError(t, handle(d, request(`"2"`, "tools/call", `{`+meta+`,"name":"runtime"}`)),

@@ -67,7 +67,7 @@ func (b *builder) buildClient(p *ir.Protocol, defs map[string]ir.Decl) *ir.Clien
 		used[call.Name] = true
 		if c.Meta != nil && m.Params != nil {
 			if ps := structOfType(m.Params); ps != nil {
-				if f := toolField(ps, "_meta"); f != nil && !f.Pointer() && structOfType(f.Type) == c.Meta.Struct {
+				if f := toolField(ps, spec.MemberMeta); f != nil && !f.Pointer() && structOfType(f.Type) == c.Meta.Struct {
 					call.Meta = f
 				}
 			}
@@ -75,7 +75,7 @@ func (b *builder) buildClient(p *ir.Protocol, defs map[string]ir.Decl) *ir.Clien
 		if rs := structOfType(m.Result); rs != nil {
 			call.ResultType = resultTypes[rs]
 			if m.Cacheable && c.CacheScopePrivate != "" {
-				ttl, scope := toolField(rs, "ttlMs"), toolField(rs, "cacheScope")
+				ttl, scope := toolField(rs, spec.MemberTTL), toolField(rs, spec.MemberCacheScope)
 				if isKind(ttl, ir.TInt, true) && scope != nil && scope.Required && scope.Type.Same(&ir.Type{Kind: ir.TDecl, Decl: p.CacheScope}) {
 					call.TTL, call.CacheScope = ttl, scope
 				}

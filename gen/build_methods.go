@@ -516,8 +516,8 @@ func (b *builder) pairResult(m *ir.Method, defs map[string]ir.Decl, base string)
 	if st, ok := m.Result.Resolve().Decl.(*ir.Struct); ok {
 		var ttl, scope bool
 		for _, f := range st.Fields {
-			ttl = ttl || f.JSONName == "ttlMs"
-			scope = scope || f.JSONName == "cacheScope"
+			ttl = ttl || f.JSONName == spec.MemberTTL
+			scope = scope || f.JSONName == spec.MemberCacheScope
 		}
 		m.Cacheable = ttl && scope
 	}

@@ -85,7 +85,7 @@ func (b *builder) buildTools(p *ir.Protocol, defs map[string]ir.Decl) *ir.ToolSu
 		return nil
 	}
 	t.ListParams = lparams.Name
-	if c := toolField(lparams, "cursor"); c != nil && c.Pointer() {
+	if c := toolField(lparams, spec.MemberCursor); c != nil && c.Pointer() {
 		t.Cursor = c.Name
 	}
 
@@ -98,7 +98,7 @@ func (b *builder) buildTools(p *ir.Protocol, defs map[string]ir.Decl) *ir.ToolSu
 	}
 
 	// Cache hints on tools/list (2026-07-28).
-	ttl, scope := toolField(lres, "ttlMs"), toolField(lres, "cacheScope")
+	ttl, scope := toolField(lres, spec.MemberTTL), toolField(lres, spec.MemberCacheScope)
 	if isKind(ttl, ir.TInt, true) && scope != nil && scope.Required && p.CacheScope != nil && scope.Type.Same(&ir.Type{Kind: ir.TDecl, Decl: p.CacheScope}) {
 		if c := p.DefaultCacheScope; c != "" {
 			t.TTL, t.CacheScope, t.CacheScopeType, t.CacheScopePublic = ttl.Name, scope.Name, p.CacheScope.Name, c
@@ -270,10 +270,10 @@ func buildResources(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) 
 	r.ListParams, r.TemplatesParams = lp, tp
 	// The list results' cursor and cache fields are named as tools/list's.
 	for _, st := range []*ir.Struct{lr, tr} {
-		if t.Cursor != "" && fieldsOf(st, "nextCursor") == nil {
+		if t.Cursor != "" && fieldsOf(st, spec.MemberNextCursor) == nil {
 			return nil
 		}
-		if t.TTL != "" && fieldsOf(st, "ttlMs", "cacheScope") == nil {
+		if t.TTL != "" && fieldsOf(st, spec.MemberTTL, spec.MemberCacheScope) == nil {
 			return nil
 		}
 	}
@@ -318,7 +318,7 @@ func buildPrompts(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) *i
 	if !toolField(arg, "description").Pointer() || !toolField(arg, "required").Pointer() {
 		return nil
 	}
-	if t.Cursor != "" && fieldsOf(lr, "nextCursor") == nil || t.TTL != "" && fieldsOf(lr, "ttlMs", "cacheScope") == nil {
+	if t.Cursor != "" && fieldsOf(lr, spec.MemberNextCursor) == nil || t.TTL != "" && fieldsOf(lr, spec.MemberTTL, spec.MemberCacheScope) == nil {
 		return nil
 	}
 	c := toolField(p.ServerCapabilities, "prompts")
@@ -354,9 +354,9 @@ func buildListen(p *ir.Protocol, t *ir.ToolSupport, defs map[string]ir.Decl) boo
 	want := map[string][]string{
 		"SubscriptionFilter":                          {"toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions"},
 		"SubscriptionsListenRequestParams":            {"notifications"},
-		"SubscriptionsAcknowledgedNotificationParams": {"_meta", "notifications"},
-		"ResourceUpdatedNotificationParams":           {"_meta", "uri"},
-		"NotificationParams":                          {"_meta"},
+		"SubscriptionsAcknowledgedNotificationParams": {spec.MemberMeta, "notifications"},
+		"ResourceUpdatedNotificationParams":           {spec.MemberMeta, "uri"},
+		"NotificationParams":                          {spec.MemberMeta},
 		"NotificationMetaObject":                      {spec.MetaSubscriptionID},
 		"SubscriptionsListenResultMetaObject":         {spec.MetaSubscriptionID},
 	}
@@ -376,7 +376,7 @@ func listParams(m *ir.Method, t *ir.ToolSupport) string {
 		return ""
 	}
 	if t.Cursor != "" {
-		if c := toolField(st, "cursor"); c == nil || c.Name != t.Cursor || !c.Pointer() {
+		if c := toolField(st, spec.MemberCursor); c == nil || c.Name != t.Cursor || !c.Pointer() {
 			return ""
 		}
 	}

@@ -30,10 +30,10 @@ var typedNames = struct{ CallAs, Asker, AskFunc, Require, Form, FormValue string
 // notifications/message by the level the client asked for; SendProgress
 // needs the request's progressToken).
 var runtimeNotifications = map[string]bool{
-	spec.MethodCancelled:    true,
-	spec.MethodAcknowledged: true,
-	spec.MethodLogMessage:   true,
-	spec.MethodProgress:     true,
+	spec.MethodCancelled:          true,
+	spec.MethodListenAcknowledged: true,
+	spec.MethodLogMessage:         true,
+	spec.MethodProgress:           true,
 }
 
 // buildTyped decides the typed calls of a package (ir.TypedCalls,

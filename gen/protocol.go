@@ -24,7 +24,7 @@ import (
 // the definition's constants (resultType is ResultType, "complete" is
 // ResultTypeComplete).
 var typedMembers = map[string]string{
-	"resultType": "ResultType",
+	spec.MemberResultType: "ResultType",
 }
 
 // namedValues are the constants of those definitions (a plain string in

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -477,7 +478,7 @@ func callEverything(t *testing.T, tr *auth.Transport, resource string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: resource, Client: tr.Client()}, &mcp.UnimplementedClientHandler{}, mcp.ClientOptions{AuthContext: tr.AuthContext(), Logf: t.Logf})
+	c, err := mcp.Connect(ctx, &mcp.HTTPTransport{URL: resource, Client: tr.Client()}, &mcp.UnimplementedClientHandler{}, mcp.ClientOptions{AuthContext: tr.AuthContext(), Logger: slog.New(slog.NewTextHandler(t.Output(), nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func TestJudge(t *testing.T) {
 }
 
 func TestPanics(t *testing.T) {
-	log := "x: listening\nmcp: panic in handler for \"tools/call\": boom\n\tgoroutine 1\nx: shutting down\n"
+	log := "x: listening\njsonrpc: panic in handler for \"tools/call\": boom\n\tgoroutine 1\nx: shutting down\n"
 	if p := panics(log); len(p) != 1 || !strings.Contains(p[0], "boom") {
 		t.Errorf("panics %q", p)
 	}

@@ -18,6 +18,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"log/slog"
 	"os"
 	"os/signal"
 	"time"
@@ -79,7 +80,7 @@ func main() {
 		ServerInfo:   mcp.Implementation{Name: "discover-server", Version: "1.0.0"},
 		Instructions: "Call the add tool to add two integers.",
 		DiscoverTTL:  time.Hour,
-		Logf:         logf,
+		Logger:       slog.New(slog.NewTextHandler(os.Stderr, nil)),
 	})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -33,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -61,7 +62,7 @@ func run(ctx context.Context, url, scenario, scenarioContext string, logger *log
 	h := &handler{scenario: scenario, logf: logger.Printf}
 	opts := mcp.ClientOptions{
 		ClientInfo: mcp.Implementation{Name: "mcpgen-everything-client", Version: "1.0.0"},
-		Logf:       logger.Printf,
+		Logger:     slog.New(slog.NewTextHandler(logger.Writer(), nil)),
 	}
 	switch scenario {
 	case "sep-2322-client-request-state", "elicitation-sep1034-client-defaults":

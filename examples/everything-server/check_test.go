@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"slices"
@@ -34,7 +35,7 @@ func TestCheck(t *testing.T) {
 			if tr == "stdio" {
 				target.Command = []string{os.Args[0], "mcpgen-everything-stdio"}
 			} else {
-				s := newServer(t.Logf)
+				s := newServer(slog.New(slog.NewTextHandler(t.Output(), nil)))
 				d := mcp.NewServerDispatcher(s, s.options())
 				srv := httptest.NewServer(mcp.NewHTTPHandler(d))
 				t.Cleanup(func() {

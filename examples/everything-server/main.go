@@ -24,6 +24,7 @@ import (
 	"errors"
 	"flag"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -38,7 +39,7 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
 	flag.Parse()
 	logger := log.New(os.Stderr, "everything-server: ", log.LstdFlags|log.Lmicroseconds)
-	s := newServer(logger.Printf)
+	s := newServer(slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	opts, flush := s.options(), func(context.Context) error { return nil }
 	if instrument != nil {
 		var err error

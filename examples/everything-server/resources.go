@@ -76,7 +76,7 @@ func (s *server) watch(ctx context.Context) {
 			return
 		case <-t.C:
 			if err := s.hub.publish(event{method: mcp.MethodResourceUpdatedNotification, uri: watchedURI}); err != nil {
-				s.logf("publish the watched resource's update: %v", err)
+				s.log.Error("publish the watched resource's update", "err", err)
 			}
 		}
 	}

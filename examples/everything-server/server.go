@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -21,21 +22,21 @@ type server struct {
 
 	hub   *hub
 	tasks *mcp.TaskStore
-	logf  func(format string, args ...any)
+	log   *slog.Logger
 
 	mu sync.Mutex // transientTool, transientPrompt
 	// Whether the tool and the prompt that come and go are in the set.
 	transientTool, transientPrompt bool
 }
 
-func newServer(logf func(format string, args ...any)) *server {
+func newServer(log *slog.Logger) *server {
 	s := &server{
 		// The tool and prompt lists change (test_trigger_tool_change) and
 		// subscribers hear of it, so the lists are fresh for a short while
 		// only.
 		Server: &mcp.Server{TTL: 10 * time.Second},
 		tasks:  mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond}),
-		logf:   logf,
+		log:    log,
 	}
 	s.hub = &hub{apply: s.apply}
 	s.addTools()
@@ -60,7 +61,7 @@ func (s *server) options() mcp.ServerOptions {
 		Instructions: "A server that offers every kind of tool, resource and prompt the MCP conformance suite tests.",
 		DiscoverTTL:  time.Hour,
 		Tasks:        s.tasks,
-		Logf:         s.logf,
+		Logger:       s.log,
 	}
 }
 

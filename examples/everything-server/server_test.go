@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -36,7 +37,7 @@ type reply struct {
 
 func newTestServer(t *testing.T) (*server, *mcp.ServerDispatcher) {
 	t.Helper()
-	s := newServer(t.Logf)
+	s := newServer(slog.New(slog.NewTextHandler(t.Output(), nil)))
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

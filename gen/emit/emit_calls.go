@@ -120,8 +120,8 @@ func (e *emitter) emitClientList(f *jen.File, c *ir.ClientSupport, l *ir.ClientL
 	f.Func().Params(jen.Id("c").Op("*").Id(c.Client)).Id(l.Iter).Params(ctx.Clone()).Qual(iterPkg, "Seq2").Types(jen.Op("*").Add(item.Clone()), jen.Error()).Block(
 		jen.Return(jen.Qual(protocolPkg, "Pages").Call(
 			jen.Id("ctx"), jen.Id(m.Const), jen.Id("c").Dot("opts").Dot("MaxPages"),
-			jen.Func().Params(ctx.Clone(), jen.Id("cursor").Op("*").String()).Params(jen.Index().Add(item.Clone()), jen.Op("*").String(), jen.Error()).Block(
-				jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("c").Dot(l.Call.Name).Call(jen.Id("ctx"), jen.Op("&").Id(l.Params.Name).Values(jen.Id(l.Cursor).Op(":").Id("cursor"))),
+			jen.Func().Params(ctx.Clone(), jen.Id(spec.MemberCursor).Op("*").String()).Params(jen.Index().Add(item.Clone()), jen.Op("*").String(), jen.Error()).Block(
+				jen.List(jen.Id("r"), jen.Id("err")).Op(":=").Id("c").Dot(l.Call.Name).Call(jen.Id("ctx"), jen.Op("&").Id(l.Params.Name).Values(jen.Id(l.Cursor).Op(":").Id(spec.MemberCursor))),
 				jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Nil(), jen.Id("err"))),
 				jen.Return(jen.Id("r").Dot(l.Items), jen.Id("r").Dot(l.Next), jen.Nil()),
 			),

@@ -186,7 +186,7 @@ func (e *emitter) emitConnect(f *jen.File, p *ir.Protocol, c *ir.ClientSupport) 
 		cfg = append(cfg, jen.Id("Older").Op(":").Id(e.pkg.OlderRevisions))
 	}
 	body = append(body,
-		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Qual(protocolPkg, "NewClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Qual(protocolPkg, "ClientConfig").Values(cfg...)),
+		jen.List(jen.Id("core"), jen.Id("err")).Op(":=").Qual(protocolPkg, "NewClientCore").Call(jen.Id("ctx"), jen.Id("t"), jen.Qual(protocolPkg, "ClientConfig").Custom(oneALine, cfg...)),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("err"))),
 		jen.Return(jen.Op("&").Id(c.Client).Values(
 			jen.Id("core").Op(":").Id("core"),
@@ -398,7 +398,7 @@ func (e *emitter) emitFillMeta(f *jen.File, c *ir.ClientSupport) {
 			if cond == nil {
 				cond = jen.Add(x)
 			} else {
-				cond = cond.Op("&&").Add(x)
+				cond = cond.Op("&&").Line().Add(x) // one test a line
 			}
 		}
 		for _, fl := range m.CapsFields {

@@ -370,8 +370,6 @@ func (e *emitter) emitOptions(f *jen.File, p *ir.Protocol, s *ir.Side) {
 		jen.Id("SkipResultValidation").Bool(),
 		jen.Comment(commentText(logDoc)),
 		jen.Id("Logger").Op("*").Qual("log/slog", "Logger"),
-		jen.Comment(commentText("Logf, if set and Logger is nil, receives Logger's records of level Info and\nabove as lines of text (message key=value ...). Prefer Logger.")),
-		jen.Id("Logf").Func().Params(jen.Id("format").String(), jen.Id("args").Op("...").Any()),
 	)
 	if e.pkg.MCP {
 		fields = append(fields, e.middlewareOptionField(s.Dir == ir.ClientToServer))
@@ -460,11 +458,11 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		jen.Id("OmitUnknownID").Op(":").Lit(p.ErrorIDOptional),
 		loggerValue(),
 		serveLimitsValue(),
-		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(jsonrpcPkg, "Method").Values(table...),
+		jen.Id("Methods").Op(":").Map(jen.String()).Op("*").Qual(jsonrpcPkg, "Method").Custom(oneALine, table...),
 	}
 	fields := engineFields
 	if mcp {
-		fields = []jen.Code{jen.Id("Dispatcher").Op(":").Qual(jsonrpcPkg, "Dispatcher").Values(engineFields...)}
+		fields = []jen.Code{jen.Id("Dispatcher").Op(":").Qual(jsonrpcPkg, "Dispatcher").Custom(oneALine, engineFields...)}
 	}
 	if mcp {
 		fields = append(fields, middlewareValue())
@@ -485,7 +483,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 	body = append(body, e.tasksDefaults(p, s)...)
 	body = append(body,
 		jen.Id("d").Op(":=").Op("&").Id(s.Dispatcher).Values(jen.Id("h").Op(":").Id("h"), jen.Id("opts").Op(":").Id("opts")),
-		jen.Id("d").Dot("rpc").Op("=").Add(engine.Clone()).Values(fields...),
+		jen.Id("d").Dot("rpc").Op("=").Add(engine.Clone()).Custom(oneALine, fields...),
 	)
 	if mcp {
 		body = append(body, jen.Id("d").Dot("rpc").Dot("Init").Call())
@@ -501,7 +499,7 @@ func (e *emitter) emitDispatcher(f *jen.File, p *ir.Protocol, s *ir.Side, ms []*
 		}
 		body = append(body, tasksAttach(p, s)...)
 		if e.serveOlder(p) {
-			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("Older").Op("=").Qual(protocolPkg, "NewOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Qual(protocolPkg, "OlderServe").Values(
+			body = append(body, jen.If(jen.Op("!").Id("opts").Dot("OnlyThisRevision")).Block(jen.Id("d").Dot("rpc").Dot("Older").Op("=").Qual(protocolPkg, "NewOlderFront").Call(jen.Op("&").Id("d").Dot("rpc"), jen.Qual(protocolPkg, "OlderServe").Custom(oneALine,
 				jen.Id("Version").Op(":").Add(e.own("ProtocolVersion")),
 				jen.Id("Olders").Op(":").Id(e.pkg.OlderRevisions),
 				jen.Id("Capabilities").Op(":").Op("&").Id("d").Dot("opts").Dot("Capabilities"),
@@ -725,7 +723,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 		if fillsResultType(p, s, st) {
 			fl := r.ResultType
 			body = append(body, jen.If(jen.Id("c").Dot(fl.Name).Op("==").Lit("")).Block(
-				jen.Id("c").Dot(fl.Name).Op("=").Id("resultType"),
+				jen.Id("c").Dot(fl.Name).Op("=").Id(spec.MemberResultType),
 			))
 		}
 		if r != nil && r.ServerInfo != nil {
@@ -769,7 +767,7 @@ func (e *emitter) emitFinish(f *jen.File, p *ir.Protocol, s *ir.Side, st *ir.Str
 	)
 	params := []jen.Code{jen.Id("r").Op("*").Id(st.Name)}
 	if fillsResultType(p, s, st) {
-		params = append(params, jen.Id("resultType").Id(p.ResultType.GoName()))
+		params = append(params, jen.Id(spec.MemberResultType).Id(p.ResultType.GoName()))
 	}
 	f.Func().Params(jen.Id("d").Op("*").Id(s.Dispatcher)).Id(finishName(st)).Params(params...).Params(jen.Qual(jsonrpcPkg, "Result"), jen.Error()).Block(body...)
 }
@@ -950,9 +948,45 @@ func middlewareValue() jen.Code {
 	return jen.Id("Middleware").Op(":").Qual(protocolPkg, "Chain").Call(jen.Id("opts").Dot("Middleware").Op("..."))
 }
 
+// oneALine renders a composite literal with one element a line (in place
+// of Values, which writes them on one line): a dispatcher's method table
+// and the configurations, which would otherwise make lines of a thousand
+// characters (TestLineLength keeps these files' lines within 200).
+var oneALine = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
+
+// longLit is the string literal of s, written as a sum of literals of at
+// most 100 bytes cut after ", " when s is longer (lists of names that
+// would make lines of hundreds of characters).
+func longLit(s string) jen.Code {
+	if len(s) <= 100 {
+		return jen.Lit(s)
+	}
+	var parts []string
+	for s != "" {
+		cut := len(s)
+		if cut > 100 {
+			cut = strings.LastIndex(s[:100], ", ") + 2
+			if cut < 2 {
+				if i := strings.Index(s, ", "); i >= 0 {
+					cut = i + 2
+				} else {
+					cut = len(s)
+				}
+			}
+		}
+		parts = append(parts, s[:cut])
+		s = s[cut:]
+	}
+	lit := jen.Lit(parts[0])
+	for _, p := range parts[1:] {
+		lit = lit.Op("+").Line().Lit(p)
+	}
+	return lit
+}
+
 // loggerValue sets a dispatcher's (or ClientConfig's) Logger from opts.
 func loggerValue() jen.Code {
-	return jen.Id("Logger").Op(":").Qual(jsonrpcPkg, "LoggerOf").Call(jen.Id("opts").Dot("Logger"), jen.Id("opts").Dot("Logf"))
+	return jen.Id("Logger").Op(":").Id("opts").Dot("Logger")
 }
 
 // loggerDoc documents the Logger option.

@@ -42,7 +42,7 @@ func clientServeOptionFields() []jen.Code {
 
 // serveLimitsValue sets the dispatcher's serveLimits from opts.
 func serveLimitsValue() jen.Code {
-	return jen.Id("Limits").Op(":").Qual(jsonrpcPkg, "Limits").Values(
+	return jen.Id("Limits").Op(":").Qual(jsonrpcPkg, "Limits").Custom(oneALine,
 		jen.Id("Grace").Op(":").Id("opts").Dot("ShutdownGrace"),
 		jen.Id("MaxInFlight").Op(":").Id("opts").Dot("MaxInFlight"),
 		jen.Id("MaxBuffered").Op(":").Id("opts").Dot("MaxBufferedBytes"),

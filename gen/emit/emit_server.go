@@ -2,6 +2,7 @@ package emit
 
 import (
 	"github.com/dave/jennifer/jen"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
 )
@@ -78,7 +79,7 @@ func (e *emitter) emitResources(f *jen.File, t *ir.ToolSupport) {
 
 	code := "invalid params (-32602)"
 	if r.NotFoundCode != -32602 {
-		code = "-32002"
+		code = strconv.Itoa(r.NotFoundCode)
 	}
 	f.Comment(commentText("ResourceNotFound is the error of resources/read for a URI the server does not\nhave: " + code + ", the code the specification gives it, with the URI in\nits data."))
 	f.Func().Add(e.own("ResourceNotFound")).Params(jen.Id("uri").String()).Error().Block(

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/gen/ir"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // This file emits tools.go: the typed glue of the tool set (Tools,
@@ -129,7 +130,7 @@ func (e *emitter) emitTools() *jen.File {
 	)
 	if t.TTL != "" {
 		f.Comment(commentText("cacheScope is the cacheScope of the set's list answers."))
-		f.Func().Params(jen.Id("s").Op("*").Id(t.Set)).Id("cacheScope").Params().Id(t.CacheScopeType).Block(
+		f.Func().Params(jen.Id("s").Op("*").Id(t.Set)).Id(spec.MemberCacheScope).Params().Id(t.CacheScopeType).Block(
 			jen.If(jen.Id("s").Dot("CacheScope").Op("==").Lit("")).Block(jen.Return(jen.Id(t.CacheScopePublic))),
 			jen.Return(jen.Id("s").Dot("CacheScope")),
 		)
@@ -237,9 +238,9 @@ func (e *emitter) emitList(f *jen.File, t *ir.ToolSupport, name, params, result,
 	values := jen.Dict{}
 	if t.Cursor != "" {
 		body = append(body,
-			jen.Var().Id("cursor").Op("*").String(),
-			jen.If(jen.Id("p").Op("!=").Nil()).Block(jen.Id("cursor").Op("=").Id("p").Dot(t.Cursor)),
-			jen.List(jen.Id("items"), jen.Id("next"), jen.Err()).Op(":=").Id("s").Dot(field).Dot("Page").Call(jen.Id("cursor"), jen.Id("s").Dot("PageSize")),
+			jen.Var().Id(spec.MemberCursor).Op("*").String(),
+			jen.If(jen.Id("p").Op("!=").Nil()).Block(jen.Id(spec.MemberCursor).Op("=").Id("p").Dot(t.Cursor)),
+			jen.List(jen.Id("items"), jen.Id("next"), jen.Err()).Op(":=").Id("s").Dot(field).Dot("Page").Call(jen.Id(spec.MemberCursor), jen.Id("s").Dot("PageSize")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		)
 		values[jen.Id(listField)] = jen.Id("items")
@@ -249,7 +250,7 @@ func (e *emitter) emitList(f *jen.File, t *ir.ToolSupport, name, params, result,
 	}
 	if t.TTL != "" {
 		values[jen.Id(t.TTL)] = jen.Max(jen.Id("s").Dot("TTL").Dot("Milliseconds").Call(), jen.Lit(0))
-		values[jen.Id(t.CacheScope)] = jen.Id("s").Dot("cacheScope").Call()
+		values[jen.Id(t.CacheScope)] = jen.Id("s").Dot(spec.MemberCacheScope).Call()
 	}
 	body = append(body, jen.Return(jen.Op("&").Id(result).Values(values), jen.Nil()))
 	doc := name + " answers its list request with the " + what + " of s, in the order they were added"

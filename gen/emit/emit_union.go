@@ -152,7 +152,7 @@ func (e *emitter) emitUnion(u *ir.Union) {
 	}
 	body := []jen.Code{
 		jen.If(jen.Qual(codecPkg, "IsNil").Call(jen.Id("v").Dot("Value"))).Block(
-			jen.Id("s").Dot("Add").Call(jen.Lit(keyword), jen.Lit("no value: want one of "+branchNames(u))),
+			jen.Id("s").Dot("Add").Call(jen.Lit(keyword), longLit("no value: want one of "+branchNames(u))),
 			jen.Return(),
 		),
 	}
@@ -256,12 +256,12 @@ func (e *emitter) decodeByTag(u *ir.Union) []jen.Code {
 	for _, tc := range p.ByTag {
 		tagCases = append(tagCases, jen.Case(jen.Lit(tc.Value)).Block(e.decodeCandidates(u, tc.Candidates)...))
 	}
-	unknown := []jen.Code{jen.Id("d").Dot("BadTag").Call(jen.Lit(p.Discriminator), jen.Id("tag"), jen.Lit(u.Name), jen.Lit(list))}
+	unknown := []jen.Code{jen.Id("d").Dot("BadTag").Call(jen.Lit(p.Discriminator), jen.Id("tag"), jen.Lit(u.Name), longLit(list))}
 	if len(p.Unknown) > 0 {
 		unknown = e.decodeCandidates(u, p.Unknown)
 	}
 	tagCases = append(tagCases, jen.Default().Block(unknown...))
-	absent := []jen.Code{jen.Id("d").Dot("MissingTag").Call(jen.Lit(p.Discriminator), jen.Lit(u.Name), jen.Lit(list))}
+	absent := []jen.Code{jen.Id("d").Dot("MissingTag").Call(jen.Lit(p.Discriminator), jen.Lit(u.Name), longLit(list))}
 	if len(p.Untagged) > 0 {
 		absent = e.decodeCandidates(u, p.Untagged)
 	}
@@ -378,7 +378,11 @@ func (e *emitter) requiredGuards(u *ir.Union, cands []int, out *[]jen.Code) []st
 	for _, n := range names {
 		lits = append(lits, jen.Lit(n))
 	}
-	*out = append(*out, jen.Id("keys").Op(":=").Id("d").Dot("PeekKeys").Call(jen.Index().String().Values(lits...)))
+	keys := jen.Index().String().Values(lits...)
+	if len(lits) > 8 {
+		keys = jen.Index().String().Custom(oneALine, lits...)
+	}
+	*out = append(*out, jen.Id("keys").Op(":=").Id("d").Dot("PeekKeys").Call(keys))
 	guards := make([]string, len(cands))
 	var all, trues, vars []jen.Code
 	unguarded := false

@@ -253,7 +253,8 @@ func (v *ClientNotificationHolder) Validate() error {
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, "+
+			"*RootsListChangedNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -268,7 +269,10 @@ func (v *ClientRequestHolder) Validate() error {
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
+		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, "+
+			"*ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, "+
+			"*ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, "+
+			"*CompleteRequest")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -2105,7 +2109,9 @@ func (v *ServerNotificationHolder) Validate() error {
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, "+
+			"*ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, "+
+			"*ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -2135,7 +2141,9 @@ func (v *ServerResultHolder) Validate() error {
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
+		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, "+
+			"*ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, "+
+			"*ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}
 	v.Value.ValidateWith(s)

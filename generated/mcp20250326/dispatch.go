@@ -438,9 +438,6 @@ type ServerOptions struct {
 	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
 	// jsonrpc.request.id).
 	Logger *slog.Logger
-	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text (message key=value ...). Prefer Logger.
-	Logf func(format string, args ...any)
 	// Middleware wraps the serving of every request and notification the dispatcher receives,
 	// and the sending of the requests and notifications it sends the client (Session.Request,
 	// SendRequest, SendNotification, Log, SendProgress; not the broadcasts to every session);
@@ -490,7 +487,42 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: true, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodInitialize: {Call: d.callInitialize}, MethodSetLevel: {Call: d.callSetLevel}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodInitializedNotification: {Notification: true, Call: d.callInitializedNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification}, MethodPing: {Call: d.callPing}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodSubscribe: {Call: d.callSubscribe}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodUnsubscribe: {Call: d.callUnsubscribe}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: false, Versions: opts.SupportedVersions}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       true,
+			OmitUnknownID: false,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodComplete:                     {Call: d.callComplete},
+				MethodInitialize:                   {Call: d.callInitialize},
+				MethodSetLevel:                     {Call: d.callSetLevel},
+				MethodCancelledNotification:        {Notification: true, Call: d.callCancelledNotification},
+				MethodInitializedNotification:      {Notification: true, Call: d.callInitializedNotification},
+				MethodProgressNotification:         {Notification: true, Call: d.callProgressNotification},
+				MethodRootsListChangedNotification: {Notification: true, Call: d.callRootsListChangedNotification},
+				MethodPing:                         {Call: d.callPing},
+				MethodGetPrompt:                    {Call: d.callGetPrompt},
+				MethodListPrompts:                  {Call: d.callListPrompts},
+				MethodListResources:                {Call: d.callListResources},
+				MethodReadResource:                 {Call: d.callReadResource},
+				MethodSubscribe:                    {Call: d.callSubscribe},
+				MethodListResourceTemplates:        {Call: d.callListResourceTemplates},
+				MethodUnsubscribe:                  {Call: d.callUnsubscribe},
+				MethodCallTool:                     {Call: d.callCallTool},
+				MethodListTools:                    {Call: d.callListTools},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+		Modern:     false,
+		Versions:   opts.SupportedVersions,
+	}
 	d.rpc.Init()
 	d.rpc.AddExtensions(opts.ExtensionMethods)
 	attachServer(d)
@@ -1031,9 +1063,6 @@ type ClientOptions struct {
 	// failed writes (Warn). Nothing is logged per request at Info; log requests with a
 	// Middleware.
 	Logger *slog.Logger
-	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text (message key=value ...). Prefer Logger.
-	Logf func(format string, args ...any)
 	// Middleware wraps the sending of every request and notification the Client sends (each on
 	// the wire: the handshake's, each round of a multi round-trip request, each retry; not
 	// answers from the cache), and the serving of every one the server sends it; the first is
@@ -1090,7 +1119,33 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: true, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}, MethodPing: {Call: d.callPing}, MethodListRoots: {Call: d.callListRoots}, MethodCreateMessage: {Call: d.callCreateMessage}}}, Middleware: protocol.Chain(opts.Middleware...)}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       true,
+			OmitUnknownID: false,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodCancelledNotification:           {Notification: true, Call: d.callCancelledNotification},
+				MethodLoggingMessageNotification:      {Notification: true, Call: d.callLoggingMessageNotification},
+				MethodProgressNotification:            {Notification: true, Call: d.callProgressNotification},
+				MethodPromptListChangedNotification:   {Notification: true, Call: d.callPromptListChangedNotification},
+				MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification},
+				MethodResourceUpdatedNotification:     {Notification: true, Call: d.callResourceUpdatedNotification},
+				MethodToolListChangedNotification:     {Notification: true, Call: d.callToolListChangedNotification},
+				MethodPing:                            {Call: d.callPing},
+				MethodListRoots:                       {Call: d.callListRoots},
+				MethodCreateMessage:                   {Call: d.callCreateMessage},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+	}
 	d.rpc.Init()
 	return d
 }

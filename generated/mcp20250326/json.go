@@ -991,7 +991,8 @@ func (v *ClientNotificationHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
+			d.MissingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", "+
+				"\"notifications/roots/list_changed\"")
 		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
@@ -1011,10 +1012,12 @@ func (v *ClientNotificationHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
+				d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", "+
+					"\"notifications/roots/list_changed\"")
 			}
 		default:
-			d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/roots/list_changed\"")
+			d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", "+
+				"\"notifications/roots/list_changed\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -1058,7 +1061,9 @@ func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
+			d.MissingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+				"\"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", "+
+				"\"tools/call\", \"logging/setLevel\", \"completion/complete\"")
 		case codec.TagString:
 			switch tag {
 			case "initialize":
@@ -1114,10 +1119,14 @@ func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
+				d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+					"\"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", "+
+					"\"tools/call\", \"logging/setLevel\", \"completion/complete\"")
 			}
 		default:
-			d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"logging/setLevel\", \"completion/complete\"")
+			d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+				"\"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", "+
+				"\"tools/call\", \"logging/setLevel\", \"completion/complete\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -9213,7 +9222,9 @@ func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+				"\"notifications/resources/updated\", \"notifications/prompts/list_changed\", "+
+				"\"notifications/tools/list_changed\", \"notifications/message\"")
 		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
@@ -9245,10 +9256,14 @@ func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+					"\"notifications/resources/updated\", \"notifications/prompts/list_changed\", "+
+					"\"notifications/tools/list_changed\", \"notifications/message\"")
 			}
 		default:
-			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+				"\"notifications/resources/updated\", \"notifications/prompts/list_changed\", "+
+				"\"notifications/tools/list_changed\", \"notifications/message\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -9354,7 +9369,19 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 	case c == '{':
 		var t codec.Trial
 		var best ServerResult
-		keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "completion"})
+		keys := d.PeekKeys([]string{
+			"capabilities",
+			"protocolVersion",
+			"serverInfo",
+			"resources",
+			"resourceTemplates",
+			"contents",
+			"prompts",
+			"messages",
+			"tools",
+			"content",
+			"completion",
+		})
 		ok1 := keys&7 == 7
 		ok2 := keys&8 == 8
 		ok3 := keys&16 == 16

@@ -308,7 +308,8 @@ func (v *ClientNotificationHolder) Validate() error {
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, "+
+			"*RootsListChangedNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -323,7 +324,10 @@ func (v *ClientRequestHolder) Validate() error {
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest")
+		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, "+
+			"*ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, "+
+			"*ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, "+
+			"*CompleteRequest")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -2371,7 +2375,9 @@ func (v *ServerNotificationHolder) Validate() error {
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, "+
+			"*ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, "+
+			"*ToolListChangedNotification, *LoggingMessageNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -2401,7 +2407,9 @@ func (v *ServerResultHolder) Validate() error {
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
+		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, "+
+			"*ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, "+
+			"*ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}
 	v.Value.ValidateWith(s)

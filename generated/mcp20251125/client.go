@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	codec "github.com/mcpgen/mcpgen/runtime/codec"
-	jsonrpc "github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	protocol "github.com/mcpgen/mcpgen/runtime/protocol"
 )
 
@@ -66,7 +65,19 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, options ...Clien
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: false, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, SkipRequestValidation: opts.SkipRequestValidation, SkipResponseValidation: opts.SkipResponseValidation, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Incoming: &d.rpc, Middleware: protocol.Chain(opts.Middleware...), NoCache: true})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{
+		Revision:               ProtocolVersion,
+		Modern:                 false,
+		ClientInfo:             info,
+		Capabilities:           caps,
+		RequestTimeout:         opts.RequestTimeout,
+		SkipRequestValidation:  opts.SkipRequestValidation,
+		SkipResponseValidation: opts.SkipResponseValidation,
+		Logger:                 opts.Logger,
+		Incoming:               &d.rpc,
+		Middleware:             protocol.Chain(opts.Middleware...),
+		NoCache:                true,
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -2379,7 +2379,8 @@ func (v *ClientNotificationHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
+			d.MissingTag("method", "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", "+
+				"\"notifications/tasks/status\", \"notifications/roots/list_changed\"")
 		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
@@ -2403,10 +2404,12 @@ func (v *ClientNotificationHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
+				d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", "+
+					"\"notifications/tasks/status\", \"notifications/roots/list_changed\"")
 			}
 		default:
-			d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", \"notifications/tasks/status\", \"notifications/roots/list_changed\"")
+			d.BadTag("method", tag, "ClientNotification", "\"notifications/cancelled\", \"notifications/initialized\", \"notifications/progress\", "+
+				"\"notifications/tasks/status\", \"notifications/roots/list_changed\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -2450,7 +2453,10 @@ func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
+			d.MissingTag("method", "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+				"\"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", "+
+				"\"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", "+
+				"\"completion/complete\"")
 		case codec.TagString:
 			switch tag {
 			case "initialize":
@@ -2522,10 +2528,16 @@ func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
+				d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+					"\"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", "+
+					"\"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", "+
+					"\"completion/complete\"")
 			}
 		default:
-			d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", \"completion/complete\"")
+			d.BadTag("method", tag, "ClientRequest", "\"initialize\", \"ping\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+				"\"resources/subscribe\", \"resources/unsubscribe\", \"prompts/list\", \"prompts/get\", \"tools/list\", "+
+				"\"tools/call\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"logging/setLevel\", "+
+				"\"completion/complete\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -2655,7 +2667,19 @@ func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "cancelled":
 				var t codec.Trial
 				var best ClientResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"tasks",
+					"content",
+					"model",
+					"role",
+					"roots",
+					"action",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2763,7 +2787,19 @@ func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "completed":
 				var t codec.Trial
 				var best ClientResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"tasks",
+					"content",
+					"model",
+					"role",
+					"roots",
+					"action",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2871,7 +2907,19 @@ func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "failed":
 				var t codec.Trial
 				var best ClientResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"tasks",
+					"content",
+					"model",
+					"role",
+					"roots",
+					"action",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -2979,7 +3027,19 @@ func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "input_required":
 				var t codec.Trial
 				var best ClientResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"tasks",
+					"content",
+					"model",
+					"role",
+					"roots",
+					"action",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -3087,7 +3147,19 @@ func (v *ClientResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "working":
 				var t codec.Trial
 				var best ClientResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "tasks", "content", "model", "role", "roots", "action"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"tasks",
+					"content",
+					"model",
+					"role",
+					"roots",
+					"action",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok4 := keys&32 == 32
@@ -14800,7 +14872,10 @@ func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
+			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+				"\"notifications/resources/updated\", \"notifications/prompts/list_changed\", "+
+				"\"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", "+
+				"\"notifications/elicitation/complete\"")
 		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
@@ -14840,10 +14915,16 @@ func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
+				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+					"\"notifications/resources/updated\", \"notifications/prompts/list_changed\", "+
+					"\"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", "+
+					"\"notifications/elicitation/complete\"")
 			}
 		default:
-			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", \"notifications/elicitation/complete\"")
+			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+				"\"notifications/resources/updated\", \"notifications/prompts/list_changed\", "+
+				"\"notifications/tools/list_changed\", \"notifications/tasks/status\", \"notifications/message\", "+
+				"\"notifications/elicitation/complete\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -14887,7 +14968,8 @@ func (v *ServerRequestHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+			d.MissingTag("method", "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", "+
+				"\"roots/list\", \"elicitation/create\"")
 		case codec.TagString:
 			switch tag {
 			case "ping":
@@ -14923,10 +15005,12 @@ func (v *ServerRequestHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+				d.BadTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", "+
+					"\"roots/list\", \"elicitation/create\"")
 			}
 		default:
-			d.BadTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", \"roots/list\", \"elicitation/create\"")
+			d.BadTag("method", tag, "ServerRequest", "\"ping\", \"tasks/get\", \"tasks/result\", \"tasks/cancel\", \"tasks/list\", \"sampling/createMessage\", "+
+				"\"roots/list\", \"elicitation/create\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -14972,7 +15056,20 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 		case codec.TagAbsent:
 			var t codec.Trial
 			var best ServerResult
-			keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+			keys := d.PeekKeys([]string{
+				"capabilities",
+				"protocolVersion",
+				"serverInfo",
+				"resources",
+				"resourceTemplates",
+				"contents",
+				"prompts",
+				"messages",
+				"tools",
+				"content",
+				"tasks",
+				"completion",
+			})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
 			ok3 := keys&16 == 16
@@ -15134,7 +15231,25 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "cancelled":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"capabilities",
+					"protocolVersion",
+					"serverInfo",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"messages",
+					"tools",
+					"content",
+					"tasks",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15320,7 +15435,25 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "completed":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"capabilities",
+					"protocolVersion",
+					"serverInfo",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"messages",
+					"tools",
+					"content",
+					"tasks",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15506,7 +15639,25 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "failed":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"capabilities",
+					"protocolVersion",
+					"serverInfo",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"messages",
+					"tools",
+					"content",
+					"tasks",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15692,7 +15843,25 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "input_required":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"capabilities",
+					"protocolVersion",
+					"serverInfo",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"messages",
+					"tools",
+					"content",
+					"tasks",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -15878,7 +16047,25 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "working":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"createdAt", "lastUpdatedAt", "status", "taskId", "ttl", "capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{
+					"createdAt",
+					"lastUpdatedAt",
+					"status",
+					"taskId",
+					"ttl",
+					"capabilities",
+					"protocolVersion",
+					"serverInfo",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"messages",
+					"tools",
+					"content",
+					"tasks",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&31 == 31
 				ok3 := keys&224 == 224
@@ -16064,7 +16251,20 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			default:
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+				keys := d.PeekKeys([]string{
+					"capabilities",
+					"protocolVersion",
+					"serverInfo",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"messages",
+					"tools",
+					"content",
+					"tasks",
+					"completion",
+				})
 				ok1 := keys&7 == 7
 				ok2 := keys&8 == 8
 				ok3 := keys&16 == 16
@@ -16225,7 +16425,20 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 		default:
 			var t codec.Trial
 			var best ServerResult
-			keys := d.PeekKeys([]string{"capabilities", "protocolVersion", "serverInfo", "resources", "resourceTemplates", "contents", "prompts", "messages", "tools", "content", "tasks", "completion"})
+			keys := d.PeekKeys([]string{
+				"capabilities",
+				"protocolVersion",
+				"serverInfo",
+				"resources",
+				"resourceTemplates",
+				"contents",
+				"prompts",
+				"messages",
+				"tools",
+				"content",
+				"tasks",
+				"completion",
+			})
 			ok1 := keys&7 == 7
 			ok2 := keys&8 == 8
 			ok3 := keys&16 == 16

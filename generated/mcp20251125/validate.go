@@ -531,7 +531,8 @@ func (v *ClientNotificationHolder) Validate() error {
 
 func (v ClientNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *InitializedNotification, *ProgressNotification, "+
+			"*TaskStatusNotification, *RootsListChangedNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -546,7 +547,10 @@ func (v *ClientRequestHolder) Validate() error {
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
+		s.Add("anyOf", "no value: want one of *InitializeRequest, *PingRequest, *ListResourcesRequest, "+
+			"*ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, "+
+			"*ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, "+
+			"*GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -561,7 +565,8 @@ func (v *ClientResultHolder) Validate() error {
 
 func (v ClientResultHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
+		s.Add("anyOf", "no value: want one of *Result, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, "+
+			"*ListTasksResult, *CreateMessageResult, *ListRootsResult, *ElicitResult")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -860,7 +865,8 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, "+
+			"*ToolResultContent, CreateMessageResultContentArray")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1210,7 +1216,8 @@ func (v *EnumSchemaHolder) Validate() error {
 
 func (v EnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, "+
+			"*UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1665,7 +1672,8 @@ func (v *JSONRPCMessageHolder) Validate() error {
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, "+
+			"*JSONRPCErrorResponse")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -2386,7 +2394,9 @@ func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 
 func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, "+
+			"*UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, "+
+			"*TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3119,7 +3129,8 @@ func (v *SamplingMessageContentHolder) Validate() error {
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, "+
+			"*ToolResultContent, SamplingMessageContentArray")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3150,7 +3161,8 @@ func (v *SamplingMessageContentBlockHolder) Validate() error {
 
 func (v SamplingMessageContentBlockHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, "+
+			"*ToolResultContent")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3294,7 +3306,10 @@ func (v *ServerNotificationHolder) Validate() error {
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, "+
+			"*ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, "+
+			"*ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, "+
+			"*ElicitationCompleteNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3309,7 +3324,8 @@ func (v *ServerRequestHolder) Validate() error {
 
 func (v ServerRequestHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
+		s.Add("anyOf", "no value: want one of *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, "+
+			"*ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3324,7 +3340,10 @@ func (v *ServerResultHolder) Validate() error {
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, *ListTasksResult, *CompleteResult")
+		s.Add("anyOf", "no value: want one of *Result, *InitializeResult, *ListResourcesResult, "+
+			"*ListResourceTemplatesResult, *ReadResourceResult, *ListPromptsResult, *GetPromptResult, "+
+			"*ListToolsResult, *CallToolResult, *GetTaskResult, *GetTaskPayloadResult, *CancelTaskResult, "+
+			"*ListTasksResult, *CompleteResult")
 		return
 	}
 	v.Value.ValidateWith(s)

@@ -71,7 +71,25 @@ func Connect(ctx context.Context, t Transport, h ClientHandler, options ...Clien
 		return nil, fmt.Errorf("mcp: Connect: ClientOptions.Capabilities: %w", err)
 	}
 	d := NewClientDispatcher(h, opts)
-	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{Revision: ProtocolVersion, Modern: true, ClientInfo: info, Capabilities: caps, RequestTimeout: opts.RequestTimeout, SkipRequestValidation: opts.SkipRequestValidation, SkipResponseValidation: opts.SkipResponseValidation, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Incoming: &d.rpc, Middleware: protocol.Chain(opts.Middleware...), ProbeTimeout: opts.ProbeTimeout, MaxRounds: opts.MaxInputRounds, AnswerInput: d.answerInput, Cache: opts.Cache, NoCache: opts.NoCache, AuthContext: opts.AuthContext, Older: OlderRevisions})
+	core, err := protocol.NewClientCore(ctx, t, protocol.ClientConfig{
+		Revision:               ProtocolVersion,
+		Modern:                 true,
+		ClientInfo:             info,
+		Capabilities:           caps,
+		RequestTimeout:         opts.RequestTimeout,
+		SkipRequestValidation:  opts.SkipRequestValidation,
+		SkipResponseValidation: opts.SkipResponseValidation,
+		Logger:                 opts.Logger,
+		Incoming:               &d.rpc,
+		Middleware:             protocol.Chain(opts.Middleware...),
+		ProbeTimeout:           opts.ProbeTimeout,
+		MaxRounds:              opts.MaxInputRounds,
+		AnswerInput:            d.answerInput,
+		Cache:                  opts.Cache,
+		NoCache:                opts.NoCache,
+		AuthContext:            opts.AuthContext,
+		Older:                  OlderRevisions,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -411,7 +429,12 @@ func (c *Client) fillMeta(m *RequestMetaObject) {
 	if m.ClientInfo == nil {
 		m.ClientInfo = &c.opts.ClientInfo
 	}
-	if m.ClientCapabilities.Elicitation == nil && m.ClientCapabilities.Experimental == nil && m.ClientCapabilities.Extensions == nil && m.ClientCapabilities.Roots == nil && m.ClientCapabilities.Sampling == nil && len(m.ClientCapabilities.Extra) == 0 {
+	if m.ClientCapabilities.Elicitation == nil &&
+		m.ClientCapabilities.Experimental == nil &&
+		m.ClientCapabilities.Extensions == nil &&
+		m.ClientCapabilities.Roots == nil &&
+		m.ClientCapabilities.Sampling == nil &&
+		len(m.ClientCapabilities.Extra) == 0 {
 		m.ClientCapabilities = c.opts.Capabilities
 	}
 }

@@ -467,9 +467,6 @@ type ServerOptions struct {
 	// use the OpenTelemetry MCP attribute names where they have one (mcp.method.name,
 	// jsonrpc.request.id).
 	Logger *slog.Logger
-	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text (message key=value ...). Prefer Logger.
-	Logf func(format string, args ...any)
 	// Middleware wraps the serving of every request and notification the dispatcher receives,
 	// and the sending of the requests and notifications it sends the client (Session.Request,
 	// SendRequest, SendNotification, Log, SendProgress; not the broadcasts to every session);
@@ -525,7 +522,38 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.Capabilities.Extensions = protocol.WithExtension(opts.Capabilities.Extensions, TasksExtension)
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodComplete: {Call: d.callComplete}, MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodGetPrompt: {Call: d.callGetPrompt}, MethodListPrompts: {Call: d.callListPrompts}, MethodListResources: {Call: d.callListResources}, MethodReadResource: {Call: d.callReadResource}, MethodListResourceTemplates: {Call: d.callListResourceTemplates}, MethodDiscover: {Call: d.callDiscover}, MethodSubscriptionsListen: {Call: d.callSubscriptionsListen}, MethodCallTool: {Call: d.callCallTool}, MethodListTools: {Call: d.callListTools}, "initialize": {Call: d.rejectInitialize}}}, Middleware: protocol.Chain(opts.Middleware...), Modern: true, Versions: opts.SupportedVersions, State: protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal)}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       false,
+			OmitUnknownID: true,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodComplete:              {Call: d.callComplete},
+				MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification},
+				MethodGetPrompt:             {Call: d.callGetPrompt},
+				MethodListPrompts:           {Call: d.callListPrompts},
+				MethodListResources:         {Call: d.callListResources},
+				MethodReadResource:          {Call: d.callReadResource},
+				MethodListResourceTemplates: {Call: d.callListResourceTemplates},
+				MethodDiscover:              {Call: d.callDiscover},
+				MethodSubscriptionsListen:   {Call: d.callSubscriptionsListen},
+				MethodCallTool:              {Call: d.callCallTool},
+				MethodListTools:             {Call: d.callListTools},
+				"initialize":                {Call: d.rejectInitialize},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+		Modern:     true,
+		Versions:   opts.SupportedVersions,
+		State:      protocol.NewStateSealer(opts.RequestStateKeys, opts.RequestStateTTL, opts.Principal),
+	}
 	d.rpc.Init()
 	d.rpc.CheckInput = d.checkInputResponse
 	d.rpc.AddExtensions(opts.ExtensionMethods)
@@ -539,7 +567,13 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		}}, info)
 	}
 	if !opts.OnlyThisRevision {
-		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{Version: ProtocolVersion, Olders: OlderRevisions, Capabilities: &d.opts.Capabilities, ServerInfo: &d.opts.ServerInfo, Instructions: d.opts.Instructions})
+		d.rpc.Older = protocol.NewOlderFront(&d.rpc, protocol.OlderServe{
+			Version:      ProtocolVersion,
+			Olders:       OlderRevisions,
+			Capabilities: &d.opts.Capabilities,
+			ServerInfo:   &d.opts.ServerInfo,
+			Instructions: d.opts.Instructions,
+		})
 	}
 	attachServer(d)
 	return d
@@ -1355,9 +1389,6 @@ type ClientOptions struct {
 	// failed writes (Warn). Nothing is logged per request at Info; log requests with a
 	// Middleware.
 	Logger *slog.Logger
-	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text (message key=value ...). Prefer Logger.
-	Logf func(format string, args ...any)
 	// Middleware wraps the sending of every request and notification the Client sends (each on
 	// the wire: the handshake's, each round of a multi round-trip request, each retry; not
 	// answers from the cache), and the serving of every one the server sends it; the first is
@@ -1431,7 +1462,31 @@ func NewClientDispatcher(h ClientHandler, opts ClientOptions) *ClientDispatcher 
 		h = UnimplementedClientHandler{}
 	}
 	d := &ClientDispatcher{h: h, opts: opts}
-	d.rpc = protocol.Core{Dispatcher: jsonrpc.Dispatcher{Batches: false, OmitUnknownID: true, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodCancelledNotification: {Notification: true, Call: d.callCancelledNotification}, MethodLoggingMessageNotification: {Notification: true, Call: d.callLoggingMessageNotification}, MethodProgressNotification: {Notification: true, Call: d.callProgressNotification}, MethodPromptListChangedNotification: {Notification: true, Call: d.callPromptListChangedNotification}, MethodResourceListChangedNotification: {Notification: true, Call: d.callResourceListChangedNotification}, MethodResourceUpdatedNotification: {Notification: true, Call: d.callResourceUpdatedNotification}, MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification}, MethodToolListChangedNotification: {Notification: true, Call: d.callToolListChangedNotification}}}, Middleware: protocol.Chain(opts.Middleware...)}
+	d.rpc = protocol.Core{
+		Dispatcher: jsonrpc.Dispatcher{
+			Batches:       false,
+			OmitUnknownID: true,
+			Logger:        opts.Logger,
+			Limits: jsonrpc.Limits{
+				Grace:          opts.ShutdownGrace,
+				MaxInFlight:    opts.MaxInFlight,
+				MaxBuffered:    opts.MaxBufferedBytes,
+				MaxResult:      opts.MaxResultBytes,
+				RequestTimeout: opts.RequestTimeout,
+			},
+			Methods: map[string]*jsonrpc.Method{
+				MethodCancelledNotification:                 {Notification: true, Call: d.callCancelledNotification},
+				MethodLoggingMessageNotification:            {Notification: true, Call: d.callLoggingMessageNotification},
+				MethodProgressNotification:                  {Notification: true, Call: d.callProgressNotification},
+				MethodPromptListChangedNotification:         {Notification: true, Call: d.callPromptListChangedNotification},
+				MethodResourceListChangedNotification:       {Notification: true, Call: d.callResourceListChangedNotification},
+				MethodResourceUpdatedNotification:           {Notification: true, Call: d.callResourceUpdatedNotification},
+				MethodSubscriptionsAcknowledgedNotification: {Notification: true, Call: d.callSubscriptionsAcknowledgedNotification},
+				MethodToolListChangedNotification:           {Notification: true, Call: d.callToolListChangedNotification},
+			},
+		},
+		Middleware: protocol.Chain(opts.Middleware...),
+	}
 	d.rpc.Init()
 	return d
 }

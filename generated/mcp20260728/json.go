@@ -1950,7 +1950,9 @@ func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
+			d.MissingTag("method", "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+				"\"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", "+
+				"\"completion/complete\"")
 		case codec.TagString:
 			switch tag {
 			case "server/discover":
@@ -1994,10 +1996,14 @@ func (v *ClientRequestHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
+				d.BadTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+					"\"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", "+
+					"\"completion/complete\"")
 			}
 		default:
-			d.BadTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", \"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", \"completion/complete\"")
+			d.BadTag("method", tag, "ClientRequest", "\"server/discover\", \"resources/list\", \"resources/templates/list\", \"resources/read\", "+
+				"\"subscriptions/listen\", \"prompts/list\", \"prompts/get\", \"tools/list\", \"tools/call\", "+
+				"\"completion/complete\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -14123,7 +14129,9 @@ func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+			d.MissingTag("method", "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+				"\"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", "+
+				"\"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 		case codec.TagString:
 			switch tag {
 			case "notifications/cancelled":
@@ -14159,10 +14167,14 @@ func (v *ServerNotificationHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+				d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+					"\"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", "+
+					"\"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 			}
 		default:
-			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", \"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", \"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
+			d.BadTag("method", tag, "ServerNotification", "\"notifications/cancelled\", \"notifications/progress\", \"notifications/resources/list_changed\", "+
+				"\"notifications/subscriptions/acknowledged\", \"notifications/resources/updated\", "+
+				"\"notifications/prompts/list_changed\", \"notifications/tools/list_changed\", \"notifications/message\"")
 		}
 	default:
 		d.Mismatch("object")
@@ -14297,7 +14309,22 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "private":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
+				keys := d.PeekKeys([]string{
+					"cacheScope",
+					"capabilities",
+					"resultType",
+					"supportedVersions",
+					"ttlMs",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"tools",
+					"_meta",
+					"messages",
+					"content",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
 				ok2 := keys&85 == 85
@@ -14462,7 +14489,22 @@ func (v *ServerResultHolder) DecodeJSON(d *codec.Decoder) {
 			case "public":
 				var t codec.Trial
 				var best ServerResult
-				keys := d.PeekKeys([]string{"cacheScope", "capabilities", "resultType", "supportedVersions", "ttlMs", "resources", "resourceTemplates", "contents", "prompts", "tools", "_meta", "messages", "content", "completion"})
+				keys := d.PeekKeys([]string{
+					"cacheScope",
+					"capabilities",
+					"resultType",
+					"supportedVersions",
+					"ttlMs",
+					"resources",
+					"resourceTemplates",
+					"contents",
+					"prompts",
+					"tools",
+					"_meta",
+					"messages",
+					"content",
+					"completion",
+				})
 				ok0 := keys&31 == 31
 				ok1 := keys&53 == 53
 				ok2 := keys&85 == 85

@@ -500,7 +500,9 @@ func (v *ClientRequestHolder) Validate() error {
 
 func (v ClientRequestHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest")
+		s.Add("anyOf", "no value: want one of *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, "+
+			"*ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, "+
+			"*ListToolsRequest, *CallToolRequest, *CompleteRequest")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -771,7 +773,8 @@ func (v *CreateMessageResultContentHolder) Validate() error {
 
 func (v CreateMessageResultContentHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, CreateMessageResultContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, "+
+			"*ToolResultContent, CreateMessageResultContentArray")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1086,7 +1089,8 @@ func (v *EnumSchemaHolder) Validate() error {
 
 func (v EnumSchemaHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, "+
+			"*UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1539,7 +1543,8 @@ func (v *JSONRPCMessageHolder) Validate() error {
 
 func (v JSONRPCMessageHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, *JSONRPCErrorResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCRequest, *JSONRPCNotification, *JSONRPCResultResponse, "+
+			"*JSONRPCErrorResponse")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -2373,7 +2378,9 @@ func (v *PrimitiveSchemaDefinitionHolder) Validate() error {
 
 func (v PrimitiveSchemaDefinitionHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, *UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, *TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
+		s.Add("anyOf", "no value: want one of *StringSchema, *NumberSchema, *BooleanSchema, "+
+			"*UntitledSingleSelectEnumSchema, *TitledSingleSelectEnumSchema, *UntitledMultiSelectEnumSchema, "+
+			"*TitledMultiSelectEnumSchema, *LegacyTitledEnumSchema")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3070,7 +3077,8 @@ func (v *SamplingMessageContentHolder) Validate() error {
 
 func (v SamplingMessageContentHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, SamplingMessageContentArray")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, "+
+			"*ToolResultContent, SamplingMessageContentArray")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3101,7 +3109,8 @@ func (v *SamplingMessageContentBlockHolder) Validate() error {
 
 func (v SamplingMessageContentBlockHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent")
+		s.Add("anyOf", "no value: want one of *TextContent, *ImageContent, *AudioContent, *ToolUseContent, "+
+			"*ToolResultContent")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3223,7 +3232,10 @@ func (v *ServerNotificationHolder) Validate() error {
 
 func (v ServerNotificationHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification")
+		s.Add("anyOf", "no value: want one of *CancelledNotification, *ProgressNotification, "+
+			"*ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, "+
+			"*ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, "+
+			"*LoggingMessageNotification")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -3238,7 +3250,9 @@ func (v *ServerResultHolder) Validate() error {
 
 func (v ServerResultHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, *ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, *GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
+		s.Add("anyOf", "no value: want one of *Result, *InputRequiredResult, *DiscoverResult, *ListResourcesResult, "+
+			"*ListResourceTemplatesResult, *ReadResourceResult, *SubscriptionsListenResult, *ListPromptsResult, "+
+			"*GetPromptResult, *ListToolsResult, *CallToolResult, *CompleteResult")
 		return
 	}
 	v.Value.ValidateWith(s)

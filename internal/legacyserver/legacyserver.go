@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -43,8 +44,8 @@ type Options struct {
 	Hooks *Hooks
 	// RequestTimeout is the dispatcher's option of that name.
 	RequestTimeout time.Duration
-	// Logf is the dispatcher's option of that name.
-	Logf func(format string, args ...any)
+	// Logger is the dispatcher's option of that name.
+	Logger *slog.Logger
 }
 
 // HTTPConfig is the part of the revision's HTTPOptions the tests set.

@@ -41,7 +41,7 @@ func new20251125(opts Options) *Server {
 			Logging:   &mcp.ServerCapabilitiesLogging{},
 		},
 		RequestTimeout: opts.RequestTimeout,
-		Logf:           opts.Logf,
+		Logger:         opts.Logger,
 	})
 	return &Server{
 		Version: mcp.ProtocolVersion,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -21,8 +22,10 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio")
 	version := flag.String("version", "2025-11-25", "the protocol `revision` to serve: 2025-11-25 or 2025-06-18")
 	flag.Parse()
-	logf := log.New(os.Stderr, "legacyserver: ", 0).Printf
-	s, err := legacyserver.New(*version, legacyserver.Options{Logf: logf})
+	log.SetFlags(0)
+	log.SetPrefix("legacyserver: ")
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("server", "legacyserver")
+	s, err := legacyserver.New(*version, legacyserver.Options{Logger: logger})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -41,7 +44,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	logf("listening on http://%s/mcp", ln.Addr())
+	log.Printf("listening on http://%s/mcp", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

@@ -11,7 +11,10 @@
 // tests drive with the convention's own examples. See docs/telemetry.md.
 package mcpotel
 
-import "go.opentelemetry.io/otel/attribute"
+import (
+	"github.com/mcpgen/mcpgen/runtime/spec"
+	"go.opentelemetry.io/otel/attribute"
+)
 
 // The facts of the convention, each written once.
 
@@ -70,10 +73,10 @@ var DurationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
 
 // Methods whose params carry the resource URI (mcp.resource.uri).
 var resourceMethods = map[string]bool{
-	"resources/read":                  true,
-	"resources/subscribe":             true,
-	"resources/unsubscribe":           true,
-	"notifications/resources/updated": true,
+	spec.MethodReadResource:    true,
+	spec.MethodSubscribe:       true,
+	spec.MethodUnsubscribe:     true,
+	spec.MethodResourceUpdated: true,
 }
 
 // Context propagation keys in params._meta (W3C Trace Context and

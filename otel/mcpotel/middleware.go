@@ -125,9 +125,9 @@ func (t *Telemetry) outcome(ev *Event, m *protocol.Call, res jsonrpc.Result, err
 		return
 	}
 	switch {
-	case m.Method == "tools/call":
+	case m.Method == spec.MethodCallTool:
 		ev.Result = resultJSON(res, !t.opts.RecordToolPayloads)
-	case m.Method == "initialize":
+	case m.Method == spec.MethodInitialize:
 		// The version the handshake agreed on: the session records it
 		// only after the response.
 		if v := jsonString(codec.Lookup(resultJSON(res, false), "protocolVersion")); v != "" {

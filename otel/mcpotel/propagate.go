@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 	"go.opentelemetry.io/otel/propagation"
 )
 
@@ -68,7 +69,7 @@ func (c paramsCarrier) Keys() []string {
 
 // ExtractParams is Extract on a request's params (JSON).
 func ExtractParams(ctx context.Context, prop propagation.TextMapPropagator, params json.RawMessage) context.Context {
-	meta := codec.Lookup(params, "_meta")
+	meta := codec.Lookup(params, spec.MemberMeta)
 	if meta == nil || meta[0] != '{' {
 		return ctx
 	}
@@ -94,7 +95,7 @@ func InjectParams(ctx context.Context, prop propagation.TextMapPropagator, param
 	} else if params[i] != '{' {
 		return params, errors.New("mcpotel: params are not a JSON object")
 	}
-	meta := codec.Lookup(params, "_meta")
+	meta := codec.Lookup(params, spec.MemberMeta)
 	if string(meta) == "null" {
 		meta = nil
 	}
@@ -106,7 +107,7 @@ func InjectParams(ctx context.Context, prop propagation.TextMapPropagator, param
 			return params, errors.New("mcpotel: params._meta is not a JSON object: " + err.Error())
 		}
 	}
-	out, err := codec.MetaSet(params, "_meta", meta)
+	out, err := codec.MetaSet(params, spec.MemberMeta, meta)
 	if err != nil {
 		return params, errors.New("mcpotel: params are not a JSON object: " + err.Error())
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/codec"
 	"github.com/mcpgen/mcpgen/runtime/protocol"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -155,9 +156,9 @@ type target struct {
 func targetOf(method string, params json.RawMessage) target {
 	var t target
 	switch method {
-	case "tools/call":
+	case spec.MethodCallTool:
 		t.tool = jsonString(codec.Lookup(params, "name"))
-	case "prompts/get":
+	case spec.MethodGetPrompt:
 		t.prompt = jsonString(codec.Lookup(params, "name"))
 	}
 	if resourceMethods[method] {
@@ -253,7 +254,7 @@ func (t *Telemetry) Start(ctx context.Context, ev *Event) (context.Context, *Ope
 	if tg.prompt != "" {
 		common = append(common, KeyPromptName.String(tg.prompt))
 	}
-	if ev.Method == "tools/call" {
+	if ev.Method == spec.MethodCallTool {
 		common = append(common, KeyOperationName.String(OperationExecuteTool))
 	}
 	attrs := append([]attribute.KeyValue(nil), common...)
@@ -264,7 +265,7 @@ func (t *Telemetry) Start(ctx context.Context, ev *Event) (context.Context, *Ope
 	if tg.uri != "" {
 		attrs = append(attrs, KeyResourceURI.String(tg.uri))
 	}
-	if t.opts.RecordToolPayloads && ev.Method == "tools/call" {
+	if t.opts.RecordToolPayloads && ev.Method == spec.MethodCallTool {
 		if a := codec.Lookup(ev.Params, "arguments"); a != nil {
 			attrs = append(attrs, attribute.KeyValue{Key: KeyToolArguments, Value: jsonValue(a)})
 		}
@@ -351,7 +352,7 @@ func (op *Operation) End(ev *Event) {
 		metricAttrs = append(metricAttrs, KeyErrorType.String(errType))
 		span.SetStatus(codes.Error, desc)
 	}
-	if op.t.opts.RecordToolPayloads && ev.Method == "tools/call" && errType == "" && len(ev.Result) > 0 {
+	if op.t.opts.RecordToolPayloads && ev.Method == spec.MethodCallTool && errType == "" && len(ev.Result) > 0 {
 		spanAttrs = append(spanAttrs, attribute.KeyValue{Key: KeyToolResult, Value: jsonValue(ev.Result)})
 	}
 	span.SetAttributes(spanAttrs...)
@@ -379,7 +380,7 @@ func outcome(ev *Event) (errType, code, desc string) {
 		return c, c, ev.Error.Message
 	case ev.Err != nil:
 		return ErrorType(ev.Err), "", ev.Err.Error()
-	case ev.Method == "tools/call" && toolError(ev.Result):
+	case ev.Method == spec.MethodCallTool && toolError(ev.Result):
 		return ErrorTypeToolError, "", ""
 	}
 	return "", "", ""

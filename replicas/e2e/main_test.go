@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -40,7 +41,7 @@ func runReplica(name, addr, redisAddr string) error {
 	defer rdb.Close()
 	bus := replicas.NewBus(rdb, replicas.Options{})
 	defer bus.Close()
-	r, err := replicaserver.New(replicaserver.Config{Name: name, Tasks: replicas.NewTasks(rdb, replicas.Options{}), Bus: bus, Lease: lease, Logf: logger.Printf})
+	r, err := replicaserver.New(replicaserver.Config{Name: name, Tasks: replicas.NewTasks(rdb, replicas.Options{}), Bus: bus, Lease: lease, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil)).With("replica", name)})
 	if err != nil {
 		return err
 	}

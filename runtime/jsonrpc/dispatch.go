@@ -114,10 +114,10 @@ type ExtensionMethod func(ctx context.Context, params json.RawMessage) (json.Raw
 func (d *Dispatcher) AddExtensions(ext map[string]ExtensionMethod, check func(params []byte) error) {
 	for name, fn := range ext {
 		if _, ok := d.Methods[name]; ok {
-			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " is a method of this revision; its handler serves it")
+			panic("jsonrpc: ExtensionMethods: " + strconv.Quote(name) + " is a method of this revision; its handler serves it")
 		}
 		if fn == nil {
-			panic("mcp: ExtensionMethods: " + strconv.Quote(name) + " has a nil function")
+			panic("jsonrpc: ExtensionMethods: " + strconv.Quote(name) + " has a nil function")
 		}
 		d.Methods[name] = &Method{Call: func(ctx context.Context, params []byte) (Result, error) {
 			if check != nil {
@@ -420,7 +420,7 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		if d.OnResponse != nil {
 			d.OnResponse(msg)
 		} else {
-			d.LogAttrs(slog.LevelWarn, "mcp: dropped a response to a request that is not waiting for one", slog.String(LogKeyRequestID, codec.Clip(string(env.ID), codec.MaxQuoted)))
+			d.LogAttrs(slog.LevelWarn, "jsonrpc: dropped a response to a request that is not waiting for one", slog.String(LogKeyRequestID, codec.Clip(string(env.ID), codec.MaxQuoted)))
 		}
 		return nil
 	}
@@ -442,9 +442,9 @@ func (d *Dispatcher) HandleEnvelope(ctx context.Context, env Envelope, msg []byt
 		var nh *noHandler
 		switch {
 		case errors.As(err, &nh):
-			d.LogAttrs(slog.LevelWarn, "mcp: dropped a notification: no handler", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)))
+			d.LogAttrs(slog.LevelWarn, "jsonrpc: dropped a notification: no handler", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)))
 		case err != nil:
-			d.LogAttrs(slog.LevelWarn, "mcp: a notification failed", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.String("error", err.Error()))
+			d.LogAttrs(slog.LevelWarn, "jsonrpc: a notification failed", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.String("error", err.Error()))
 		case d.Protocol != nil:
 			d.Protocol.After(mctx, d, peer, &env, nil)
 		}
@@ -575,7 +575,7 @@ func (d *Dispatcher) serveAround(ctx context.Context, peer *Peer, env Envelope) 
 	s := &Serving{d: d, peer: peer, env: env, ctx: ctx}
 	defer func() {
 		if p := recover(); p != nil {
-			d.LogAttrs(slog.LevelError, "mcp: panic in middleware", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			d.LogAttrs(slog.LevelError, "jsonrpc: panic in middleware", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the middleware panicked"}
 		}
 	}()
@@ -593,7 +593,7 @@ func (d *Dispatcher) CallMethod(ctx context.Context, m *Method, env Envelope) (R
 func (d *Dispatcher) call(ctx context.Context, m *Method, env Envelope) (res Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			d.LogAttrs(slog.LevelError, "mcp: panic in handler", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
+			d.LogAttrs(slog.LevelError, "jsonrpc: panic in handler", slog.String(LogKeyMethod, codec.Clip(env.Method, codec.MaxQuoted)), slog.Any("panic", p), slog.String("stack", string(debug.Stack())))
 			res, err = nil, &RPCError{Code: CodeInternalError, Message: "internal error: the handler panicked"}
 		}
 	}()

@@ -74,7 +74,7 @@ func (p *RequestProgress) Progress(v float64) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.sent && !(v > p.last) {
-		return errors.New("mcp: SendProgress: progress must increase with each notification; it was " + strconv.FormatFloat(p.last, 'g', -1, 64) + ", now " + strconv.FormatFloat(v, 'g', -1, 64))
+		return errors.New("jsonrpc: SendProgress: progress must increase with each notification; it was " + strconv.FormatFloat(p.last, 'g', -1, 64) + ", now " + strconv.FormatFloat(v, 'g', -1, 64))
 	}
 	p.last, p.sent = v, true
 	return nil
@@ -82,7 +82,7 @@ func (p *RequestProgress) Progress(v float64) error {
 
 // ErrRequestDone is what a message about a request fails with once the
 // request has been answered, or cancelled by the peer.
-var ErrRequestDone = errors.New("mcp: the request has been answered or cancelled; nothing more about it is sent")
+var ErrRequestDone = errors.New("jsonrpc: the request has been answered or cancelled; nothing more about it is sent")
 
 // ErrCancelledByPeer is the cause of a request context cancelled by the
 // peer's cancellation notification: the response is then not sent.

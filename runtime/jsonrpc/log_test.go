@@ -3,7 +3,6 @@ package jsonrpc_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -64,26 +63,5 @@ func TestLogger(t *testing.T) {
 	}
 	if a := attrsOf(n); n.Level != slog.LevelWarn || a["mcp.method.name"] != "notifications/nobody" {
 		t.Errorf("the dropped notification's record: %v %q %v", n.Level, n.Message, a)
-	}
-}
-
-// TestLoggerOf: a Logf function still receives the records (Info and
-// above) as lines of text; a Logger wins over it; neither logs nothing.
-func TestLoggerOf(t *testing.T) {
-	var lines []string
-	l := jsonrpc.LoggerOf(nil, func(format string, args ...any) {
-		lines = append(lines, strings.TrimSpace(fmt.Sprintf(format, args...)))
-	})
-	l.Debug("not this")
-	l.With("a", 1).WithGroup("g").Warn("mcp: dropped", "mcp.method.name", "x/y", "error", "two words")
-	if len(lines) != 1 || lines[0] != `mcp: dropped a=1 g.mcp.method.name=x/y g.error="two words"` {
-		t.Errorf("lines %q", lines)
-	}
-	own := slog.New(&records{})
-	if jsonrpc.LoggerOf(own, func(string, ...any) { t.Error("logf called") }) != own {
-		t.Error("LoggerOf does not return the Logger given")
-	}
-	if jsonrpc.LoggerOf(nil, nil) != nil {
-		t.Error("LoggerOf(nil, nil) is not nil")
 	}
 }

@@ -27,7 +27,7 @@ const DefaultRequestTimeout = 5 * time.Minute
 
 // ErrPeerClosed is what a request sent to the peer fails with when the
 // connection (or HTTP session) ends before its response arrives.
-var ErrPeerClosed = errors.New("mcp: the connection closed before the response arrived")
+var ErrPeerClosed = errors.New("jsonrpc: the connection closed before the response arrived")
 
 // SendFunc writes one message to the peer.
 type SendFunc func(msg []byte) error
@@ -155,7 +155,7 @@ func (o *outbound) call(ctx context.Context, send, sendCancel SendFunc, cancel, 
 	}
 	if params != nil {
 		if i := codec.FirstByte(params); i < 0 || params[i] != '{' {
-			return nil, errors.New("mcp: the params of " + codec.Quote(method) + " must be a JSON object")
+			return nil, errors.New("jsonrpc: the params of " + codec.Quote(method) + " must be a JSON object")
 		}
 	}
 	o.mu.Lock()
@@ -208,7 +208,7 @@ func (o *outbound) call(ctx context.Context, send, sendCancel SendFunc, cancel, 
 	case <-ctx.Done():
 		err, reason = context.Cause(ctx), "the request was cancelled: "+ctx.Err().Error()
 	case <-timer:
-		err = fmt.Errorf("mcp: no response to %s within %v: %w", codec.Quote(method), timeout, context.DeadlineExceeded)
+		err = fmt.Errorf("jsonrpc: no response to %s within %v: %w", codec.Quote(method), timeout, context.DeadlineExceeded)
 		reason = "timed out after " + timeout.String()
 	}
 	if !o.forget(key, c) {

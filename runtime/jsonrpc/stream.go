@@ -220,7 +220,7 @@ func (l *connLink) Dispatcher() *Dispatcher    { return l.c.d }
 func (l *connLink) HTTPRequest() *http.Request { return nil }
 
 // ErrConnClosed is what a write returns after Serve has returned.
-var ErrConnClosed = errors.New("mcp: the connection is closed (Serve has returned)")
+var ErrConnClosed = errors.New("jsonrpc: the connection is closed (Serve has returned)")
 
 // serveRead is one message read by readStream, or the error that ends
 // (or, for ErrTooLong, interrupts) the input.
@@ -331,7 +331,7 @@ func (c *Conn) Serve(ctx context.Context) error {
 				c.forget(call)
 				call.cancel(nil)
 				buffered -= call.cost
-				d.LogAttrs(slog.LevelDebug, "mcp: a request was cancelled by the peer; not answering it", slog.String(LogKeyRequestID, codec.Clip(string(call.id), codec.MaxQuoted)))
+				d.LogAttrs(slog.LevelDebug, "jsonrpc: a request was cancelled by the peer; not answering it", slog.String(LogKeyRequestID, codec.Clip(string(call.id), codec.MaxQuoted)))
 				continue
 			}
 			inFlight++
@@ -395,7 +395,7 @@ func (c *Conn) Serve(ctx context.Context) error {
 			stopC = nil
 			end(context.Cause(ctx), nil)
 		case <-graceC:
-			d.LogAttrs(slog.LevelWarn, "mcp: Serve returns with requests still running after the shutdown grace period", slog.Int("running", inFlight), slog.Int("not_started", len(pending)))
+			d.LogAttrs(slog.LevelWarn, "jsonrpc: Serve returns with requests still running after the shutdown grace period", slog.Int("running", inFlight), slog.Int("not_started", len(pending)))
 			return endErr
 		}
 	}
@@ -465,7 +465,7 @@ func (c *Conn) run(call *rpcCall, done chan<- *rpcCall, stop <-chan struct{}) {
 	// reuse it as soon as it reads the response.
 	c.forget(call)
 	if err := c.writeFor(call, resp, true); errors.Is(err, ErrRequestDone) {
-		c.d.LogAttrs(slog.LevelDebug, "mcp: a request was cancelled by the peer; not answering it", slog.String(LogKeyRequestID, codec.Clip(string(call.id), codec.MaxQuoted)))
+		c.d.LogAttrs(slog.LevelDebug, "jsonrpc: a request was cancelled by the peer; not answering it", slog.String(LogKeyRequestID, codec.Clip(string(call.id), codec.MaxQuoted)))
 	}
 	call.cancel(nil)
 	select {
@@ -585,7 +585,7 @@ func (c *Conn) writeFor(call *rpcCall, msg []byte, final bool) error {
 		return ErrConnClosed
 	}
 	if err := c.s.Write(c.wctx, msg); err != nil {
-		c.d.LogAttrs(slog.LevelWarn, "mcp: write failed", slog.String("error", err.Error()))
+		c.d.LogAttrs(slog.LevelWarn, "jsonrpc: write failed", slog.String("error", err.Error()))
 		return err
 	}
 	return nil

@@ -591,7 +591,7 @@ func (c *ClientCore) modernMeta(params []byte) []byte {
 				k := d.Key
 				d.Peek()
 				v := d.Raw()
-				if k == "_meta" {
+				if k == spec.MemberMeta {
 					continue
 				}
 				e.Buf = append(e.Buf, ',')
@@ -953,7 +953,7 @@ func (c *ClientCore) refreshTools(ctx context.Context) bool {
 			return false
 		}
 		c.schemas.learn(c.learnTools(raw))
-		cursor = codec.Lookup(raw, "nextCursor")
+		cursor = codec.Lookup(raw, spec.MemberNextCursor)
 		if cursor == nil || cursor[0] != '"' {
 			return true
 		}
@@ -1144,7 +1144,7 @@ func (c *ClientCore) afterError(m *ClientMethod, params []byte, err error) {
 		return
 	}
 	switch {
-	case m.Cacheable && codec.Lookup(params, "cursor") != nil:
+	case m.Cacheable && codec.Lookup(params, spec.MemberCursor) != nil:
 		c.cache.invalidate(c.serverKey, m.Name, "")
 	case m.Name == spec.MethodCallTool:
 		c.cache.invalidate(c.serverKey, spec.MethodListTools, "")
@@ -1463,7 +1463,7 @@ func ResultError(method string, raw []byte, err error, optional ...string) (miss
 	if err != nil {
 		return 0, fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), err)
 	}
-	if len(optional) > 0 && optional[0] == "resultType" {
+	if len(optional) > 0 && optional[0] == spec.MemberResultType {
 		if _, kerr := ResultKind(raw, false); kerr != nil {
 			return 0, fmt.Errorf("mcp: the result of %s: %w", codec.Quote(method), kerr)
 		}

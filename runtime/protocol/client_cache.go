@@ -123,12 +123,12 @@ func (c *Cache) get(server, auth, key string) ([]byte, bool) {
 // put records a result under key from its caching hints.
 func (c *Cache) put(server, auth, key, method string, params, result []byte) {
 	ttl := time.Duration(0)
-	if raw := codec.Lookup(result, "ttlMs"); raw != nil {
+	if raw := codec.Lookup(result, spec.MemberTTL); raw != nil {
 		if n, isInt, inRange := codec.ParseInt(raw); isInt && inRange {
 			ttl = TTL(n)
 		}
 	}
-	scope, _ := HeaderText(codec.Lookup(result, "cacheScope"))
+	scope, _ := HeaderText(codec.Lookup(result, spec.MemberCacheScope))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	private := cacheID{server, auth, key}

@@ -97,7 +97,7 @@ func (s *httpStream) Write(ctx context.Context, msg []byte) error {
 	method, _ := HeaderText(codec.Lookup(msg, "method"))
 	params := codec.Lookup(msg, "params")
 	r := &clientRequest{method: method, params: params}
-	if v, ok := HeaderText(codec.Lookup(params, "_meta", spec.MetaProtocolVersion)); ok && v != "" {
+	if v, ok := HeaderText(codec.Lookup(params, spec.MemberMeta, spec.MetaProtocolVersion)); ok && v != "" {
 		r.version, r.modern = v, true
 		s.headers.fill(r)
 	} else {

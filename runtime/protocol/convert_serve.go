@@ -223,7 +223,7 @@ func (f *olderFront) wrap(name string, m *jsonrpc.Method) func(context.Context, 
 			if e.Err != nil {
 				return nil, e.Err
 			}
-			if string(codec.Lookup(e.Buf, "resultType")) != `"input_required"` {
+			if string(codec.Lookup(e.Buf, spec.MemberResultType)) != `"input_required"` {
 				b, err := o.resultDown(om, e.Buf)
 				if err != nil {
 					err = o.fail(err, true)
@@ -278,7 +278,7 @@ func (f *olderFront) params(b, meta []byte, sess *Session) ([]byte, error) {
 		b = []byte("{}")
 	}
 	if meta == nil {
-		meta = codec.Lookup(b, "_meta")
+		meta = codec.Lookup(b, spec.MemberMeta)
 	}
 	switch {
 	case meta == nil:
@@ -301,7 +301,7 @@ func (f *olderFront) params(b, meta []byte, sess *Session) ([]byte, error) {
 		pairs = append(pairs, spec.MetaClientInfo, string(info))
 	}
 	meta = addPairs(meta, pairs...)
-	return setMember(b, "_meta", meta), nil
+	return setMember(b, spec.MemberMeta, meta), nil
 }
 
 // askClient sends each input request of an InputRequiredResult to the

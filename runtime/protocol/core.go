@@ -193,7 +193,7 @@ func (c *Core) Route(ctx context.Context, d *jsonrpc.Dispatcher, peer *jsonrpc.P
 		}
 		return d, ctx
 	}
-	if codec.Lookup(codec.Lookup(env.Params, "_meta"), spec.MetaProtocolVersion) != nil {
+	if codec.Lookup(codec.Lookup(env.Params, spec.MemberMeta), spec.MetaProtocolVersion) != nil {
 		return d, ctx
 	}
 	if env.Method == spec.MethodInitialize || env.Method == spec.MethodPing || sess.ProtocolVersion() != "" {

@@ -69,7 +69,7 @@ func (r *Call) ProtocolVersion() string {
 			return v
 		}
 	}
-	if v, ok := HeaderText(codec.Lookup(r.Params, "_meta", spec.MetaProtocolVersion)); ok {
+	if v, ok := HeaderText(codec.Lookup(r.Params, spec.MemberMeta, spec.MetaProtocolVersion)); ok {
 		return v
 	}
 	if r.HTTP != nil {

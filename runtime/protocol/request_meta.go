@@ -27,7 +27,7 @@ import (
 // (-32022). A missing version is left to params validation (-32602), as
 // the specification says for a missing required member.
 func CheckProtocolVersion(params []byte, supported []string) error {
-	raw := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaProtocolVersion)
+	raw := codec.Lookup(codec.Lookup(params, spec.MemberMeta), spec.MetaProtocolVersion)
 	if raw == nil || raw[0] != '"' {
 		return nil
 	}
@@ -59,7 +59,7 @@ func RequireClientCapabilities(required json.RawMessage) error {
 // is missing, or nil. The specification forbids asking a client for input
 // it has not declared support for.
 func InputRequestCapabilities(params, result []byte) error {
-	caps := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaClientCapabilities)
+	caps := codec.Lookup(codec.Lookup(params, spec.MemberMeta), spec.MetaClientCapabilities)
 	has := func(path ...string) bool {
 		v := caps
 		for _, p := range path {
@@ -189,7 +189,7 @@ func CacheKey(method string, params []byte) (key string, ok bool) {
 		d.Peek()
 		v := d.Raw()
 		switch k {
-		case "_meta":
+		case spec.MemberMeta:
 			continue
 		case "inputResponses", "requestState":
 			return "", false
@@ -267,7 +267,7 @@ func TTL(ms int64) time.Duration {
 // modern request for a method the revision does not have: method not found
 // (streamable-http.mdx: 404 with -32601), whose message names the versions.
 func RejectInitialize(params []byte, supported []string) error {
-	if v := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaProtocolVersion); v != nil {
+	if v := codec.Lookup(codec.Lookup(params, spec.MemberMeta), spec.MetaProtocolVersion); v != nil {
 		return &jsonrpc.RPCError{Code: jsonrpc.CodeMethodNotFound,
 			Message: `method not found: "initialize" (this server has no initialize handshake; it supports protocol versions ` + codec.QuoteList(supported) + `)`}
 	}
@@ -311,7 +311,7 @@ func OnlyMissing(err error, name string) bool {
 // method allows it). Any other value is an error: the specification says a
 // client must treat an unrecognized resultType as invalid.
 func ResultKind(result []byte, inputRequired bool) (isInputRequired bool, err error) {
-	raw := codec.Lookup(result, "resultType")
+	raw := codec.Lookup(result, spec.MemberResultType)
 	switch string(raw) {
 	case "", `"complete"`:
 		return false, nil

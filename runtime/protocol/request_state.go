@@ -220,7 +220,7 @@ func salientDigest(method string, params []byte) []byte {
 			names := make([]string, 0, len(m))
 			for k := range m {
 				switch k {
-				case "_meta", "inputResponses", "requestState":
+				case spec.MemberMeta, "inputResponses", "requestState":
 					continue
 				}
 				names = append(names, k)

@@ -43,7 +43,7 @@ func (c *Core) tooLarge(env *jsonrpc.Envelope, result []byte, max int) jsonrpc.R
 func toolResultTooLarge(result []byte, max int, modern bool) jsonrpc.RawResult {
 	e := codec.Encoder{Buf: make([]byte, 0, 256)}
 	e.Buf = append(e.Buf, '{')
-	if meta := codec.Lookup(result, "_meta"); len(meta) > 0 && len(meta) <= maxKeptMeta && meta[0] == '{' {
+	if meta := codec.Lookup(result, spec.MemberMeta); len(meta) > 0 && len(meta) <= maxKeptMeta && meta[0] == '{' {
 		e.Buf = append(e.Buf, `"_meta":`...)
 		e.Buf = append(e.Buf, meta...)
 		e.Buf = append(e.Buf, ',')

@@ -545,7 +545,7 @@ func (h *HTTPHandler) modernForOlder(r *http.Request, body []byte) bool {
 	if _, ok := r.Header[spec.HeaderSessionID]; ok {
 		return false
 	}
-	return codec.Lookup(codec.Lookup(codec.Lookup(body, "params"), "_meta"), spec.MetaProtocolVersion) != nil
+	return codec.Lookup(codec.Lookup(codec.Lookup(body, "params"), spec.MemberMeta), spec.MetaProtocolVersion) != nil
 }
 
 func (h *HTTPHandler) supports(version string) bool {
@@ -768,7 +768,7 @@ func (h *HTTPHandler) checkHeaders(ctx context.Context, r *http.Request, env *js
 		}{h.d.Versions, codec.Clip(version, codec.MaxQuoted)})
 		return &jsonrpc.RPCError{Code: spec.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version " + codec.Quote(version) + " (MCP-Protocol-Version header); supported: " + codec.QuoteList(h.d.Versions), Data: data}
 	}
-	if raw := codec.Lookup(codec.Lookup(env.Params, "_meta"), spec.MetaProtocolVersion); raw != nil {
+	if raw := codec.Lookup(codec.Lookup(env.Params, spec.MemberMeta), spec.MetaProtocolVersion); raw != nil {
 		if s, ok := HeaderText(raw); ok && raw[0] == '"' && s != version {
 			return headerMismatch("the MCP-Protocol-Version header " + codec.Quote(version) + " does not match the body's " + spec.MetaProtocolVersion + " " + codec.Quote(s))
 		}
@@ -874,7 +874,7 @@ func (h *HTTPHandler) toolHeaders(ctx context.Context, tool string, callParams [
 	if m == nil || m.Notification {
 		return nil, nil
 	}
-	meta := codec.Lookup(callParams, "_meta")
+	meta := codec.Lookup(callParams, spec.MemberMeta)
 	idx := &toolIndex{tools: map[string][]paramHeader{}}
 	cacheable := true
 	var ttl int64 = -1

@@ -610,7 +610,7 @@ func Log[L ~string](ctx context.Context, level L, logger string, data any) error
 		if ri := jsonrpc.RequestFromContext(ctx); ri != nil {
 			params = ri.Params
 		}
-		min := levelOf(codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaLogLevel))
+		min := levelOf(codec.Lookup(codec.Lookup(params, spec.MemberMeta), spec.MetaLogLevel))
 		if min < 0 || lv < min {
 			return nil
 		}
@@ -656,7 +656,7 @@ func SendProgress(ctx context.Context, progress, total float64, message string) 
 	if ri := jsonrpc.RequestFromContext(ctx); ri != nil {
 		params = ri.Params
 	}
-	token := codec.Lookup(codec.Lookup(params, "_meta"), "progressToken")
+	token := codec.Lookup(codec.Lookup(params, spec.MemberMeta), "progressToken")
 	if token == nil || !jsonrpc.IsRequestID(token) {
 		return nil
 	}

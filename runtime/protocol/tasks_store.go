@@ -231,7 +231,7 @@ func RunAsTask(ctx context.Context, method string, fn func(context.Context) (jso
 // clientHasExtension reports whether the client capabilities in params'
 // _meta declare the extension id.
 func clientHasExtension(params []byte, id string) bool {
-	caps := codec.Lookup(codec.Lookup(params, "_meta"), spec.MetaClientCapabilities)
+	caps := codec.Lookup(codec.Lookup(params, spec.MemberMeta), spec.MetaClientCapabilities)
 	ext := codec.Lookup(codec.Lookup(caps, "extensions"), id)
 	return ext != nil && ext[0] == '{'
 }
@@ -276,7 +276,7 @@ func (s *taskStore) create(ctx context.Context, ri *jsonrpc.RequestInfo, fn func
 		Updated: now,
 		Expires: now.Add(s.ttl),
 	}
-	if m := codec.Lookup(ri.Params, "_meta"); m != nil {
+	if m := codec.Lookup(ri.Params, spec.MemberMeta); m != nil {
 		rec.Meta = append(append([]byte(`{"_meta":`), m...), '}')
 	}
 	rec.Principal = s.principalOf(ctx)
@@ -656,7 +656,7 @@ func checkRequestMeta(params []byte) error {
 	if params == nil || params[0] != '{' {
 		return paramError("", "required", `missing required member "params"`)
 	}
-	meta := codec.Lookup(params, "_meta")
+	meta := codec.Lookup(params, spec.MemberMeta)
 	switch {
 	case meta == nil:
 		return paramError("/params", "required", `missing required member "_meta"`)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -43,6 +44,16 @@ type taskEnv struct {
 	ids   int
 }
 
+// envLog appends each record written to it to env.logs.
+type envLog struct{ env *taskEnv }
+
+func (w envLog) Write(p []byte) (int, error) {
+	w.env.mu.Lock()
+	w.env.logs = append(w.env.logs, string(p))
+	w.env.mu.Unlock()
+	return len(p), nil
+}
+
 func newTaskEnv(t *testing.T, max int, ttl time.Duration) *taskEnv {
 	env := &taskEnv{t: t}
 	env.clock.Store(time.Now().UnixNano())
@@ -55,11 +66,7 @@ func newTaskEnv(t *testing.T, max int, ttl time.Duration) *taskEnv {
 		State:      testSealer(key1),
 		CheckInput: checkTypes,
 		Dispatcher: jsonrpc.Dispatcher{
-			Logger: jsonrpc.LoggerOf(nil, func(format string, args ...any) {
-				env.mu.Lock()
-				env.logs = append(env.logs, fmt.Sprintf(format, args...))
-				env.mu.Unlock()
-			}),
+			Logger: slog.New(slog.NewTextHandler(envLog{env}, nil)),
 			Methods: map[string]*jsonrpc.Method{
 				"tools/call": {Call: func(ctx context.Context, params []byte) (jsonrpc.Result, error) {
 					return nil, RunAsTask(ctx, "tools/call", env.run)

@@ -41,7 +41,7 @@ const (
 	MethodSetLevel              = "logging/setLevel"
 	MethodLogMessage            = "notifications/message"
 	MethodListen                = "subscriptions/listen"                     // 2026-07-28: the stream of notifications
-	MethodListenAcknowledged    = "notifications/subscriptions/acknowledged" // its first notification
+	MethodListenAcknowledged    = "notifications/subscriptions/acknowledged" // its first notification, sent by the runtime
 
 	MethodToolsListChanged     = "notifications/tools/list_changed"
 	MethodPromptsListChanged   = "notifications/prompts/list_changed"
@@ -94,10 +94,6 @@ const (
 
 // TasksExtension is the identifier of the tasks extension.
 const TasksExtension = "io.modelcontextprotocol/tasks"
-
-// MethodAcknowledged is the notification with which a server confirms a
-// subscriptions/listen (2026-07-28), sent by the runtime.
-const MethodAcknowledged = "notifications/subscriptions/acknowledged"
 
 // ServerAsks are the requests a server sends to ask its client for input
 // (client/elicitation.mdx, client/sampling.mdx, client/roots.mdx): in

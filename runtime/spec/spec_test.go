@@ -32,17 +32,19 @@ func TestOf(t *testing.T) {
 	}
 }
 
-// TestOneHome: outside this package, the generator and the runtime name
-// the methods, _meta keys and headers spec declares by their constants,
-// never by a string literal of the same value (a literal inside JSON text
-// or a comment is not one).
+// TestOneHome: outside this package, the generator, the runtime and the
+// modules beside them (auth, otel, replicas) name the methods, _meta keys,
+// headers, members and error codes spec declares by their constants, never
+// by a literal of the same value, quoted or raw (a literal inside JSON
+// text or a comment is not one).
 func TestOneHome(t *testing.T) {
-	values := map[string]string{} // value -> constant
+	values := map[string]string{} // value (a string's, or a code's digits) -> constant
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "spec.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	kinds := map[string]int{}
 	for _, d := range f.Decls {
 		g, ok := d.(*ast.GenDecl)
 		if !ok || g.Tok != token.CONST {
@@ -51,23 +53,29 @@ func TestOneHome(t *testing.T) {
 		for _, s := range g.Specs {
 			vs := s.(*ast.ValueSpec)
 			for i, n := range vs.Names {
-				if !strings.HasPrefix(n.Name, "Method") && !strings.HasPrefix(n.Name, "Meta") && !strings.HasPrefix(n.Name, "Header") {
+				kind := ""
+				for _, k := range []string{"Method", "Meta", "Header", "Member", "Code"} {
+					if strings.HasPrefix(n.Name, k) {
+						kind = k
+					}
+				}
+				if kind == "" || i >= len(vs.Values) {
 					continue
 				}
-				if i < len(vs.Values) {
-					if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						v, _ := strconv.Unquote(lit.Value)
-						values[v] = n.Name
-					}
+				if v, ok := literal(vs.Values[i]); ok {
+					values[v] = n.Name
+					kinds[kind]++
 				}
 			}
 		}
 	}
-	if len(values) < 30 {
-		t.Fatalf("read %d constants from spec.go", len(values))
+	for _, k := range []string{"Method", "Meta", "Header", "Member", "Code"} {
+		if kinds[k] < 4 {
+			t.Fatalf("read %d %s constants from spec.go: %v", kinds[k], k, kinds)
+		}
 	}
 	var found []string
-	for _, root := range []string{"..", "../../gen"} {
+	for _, root := range []string{"..", "../../gen", "../../auth", "../../otel", "../../replicas"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -75,7 +83,9 @@ func TestOneHome(t *testing.T) {
 			if d.IsDir() && (d.Name() == "testdata" || d.Name() == "spec") {
 				return filepath.SkipDir // fixtures, and the home itself
 			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			// Tests, and the files linked in from elsewhere (replicas' copy of
+			// examples/everything-server), are not checked.
+			if d.IsDir() || d.Type()&fs.ModeSymlink != 0 || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 				return nil
 			}
 			f, err := parser.ParseFile(fset, path, nil, 0)
@@ -83,15 +93,18 @@ func TestOneHome(t *testing.T) {
 				return err
 			}
 			ast.Inspect(f, func(n ast.Node) bool {
-				lit, ok := n.(*ast.BasicLit)
-				if !ok || lit.Kind != token.STRING || lit.Value[0] == '`' {
+				e, ok := n.(ast.Expr)
+				if !ok {
 					return true
 				}
-				v, _ := strconv.Unquote(lit.Value)
-				if c, ok := values[v]; ok {
-					found = append(found, fset.Position(lit.Pos()).String()+": "+lit.Value+" is spec."+c)
+				v, ok := literal(e)
+				if !ok {
+					return true
 				}
-				return true
+				if c, ok := values[v]; ok {
+					found = append(found, fset.Position(e.Pos()).String()+": "+v+" is spec."+c)
+				}
+				return false
 			})
 			return nil
 		})
@@ -102,4 +115,22 @@ func TestOneHome(t *testing.T) {
 	for _, f := range found {
 		t.Error(f)
 	}
+}
+
+// literal returns the value of a string literal (quoted or raw), or
+// "code " and the value of a negative integer literal (an error code), and
+// whether e is one.
+func literal(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind == token.STRING {
+			v, err := strconv.Unquote(e.Value)
+			return v, err == nil
+		}
+	case *ast.UnaryExpr:
+		if lit, ok := e.X.(*ast.BasicLit); ok && e.Op == token.SUB && lit.Kind == token.INT {
+			return "code -" + lit.Value, true
+		}
+	}
+	return "", false
 }

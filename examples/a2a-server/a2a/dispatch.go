@@ -257,9 +257,6 @@ type ServerOptions struct {
 	// dropped notifications and messages, failed writes (Warn); requests cancelled by the peer
 	// (Debug). Nothing is logged per request at Info.
 	Logger *slog.Logger
-	// Logf, if set and Logger is nil, receives Logger's records of level Info and above as lines
-	// of text (message key=value ...). Prefer Logger.
-	Logf func(format string, args ...any)
 	// ShutdownGrace is how long Serve waits, once its input ends or ctx is done, for the
 	// handlers still running (their contexts are cancelled then, with the cause io.EOF at the
 	// end of the input) before it returns without their responses. 0 means 5 seconds; a negative
@@ -301,7 +298,29 @@ func NewServerDispatcher(h ServerHandler, opts ServerOptions) *ServerDispatcher 
 		opts.SupportedVersions = []string{ProtocolVersion}
 	}
 	d := &ServerDispatcher{h: h, opts: opts}
-	d.rpc = jsonrpc.Dispatcher{Batches: false, OmitUnknownID: false, Logger: jsonrpc.LoggerOf(opts.Logger, opts.Logf), Limits: jsonrpc.Limits{Grace: opts.ShutdownGrace, MaxInFlight: opts.MaxInFlight, MaxBuffered: opts.MaxBufferedBytes, MaxResult: opts.MaxResultBytes, RequestTimeout: opts.RequestTimeout}, Methods: map[string]*jsonrpc.Method{MethodGetAuthenticatedExtendedCard: {Call: d.callGetAuthenticatedExtendedCard}, MethodSendMessage: {Call: d.callSendMessage}, MethodSendStreamingMessage: {Call: d.callSendStreamingMessage}, MethodCancelTask: {Call: d.callCancelTask}, MethodGetTask: {Call: d.callGetTask}, MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig}, MethodGetTaskPushNotificationConfig: {Call: d.callGetTaskPushNotificationConfig}, MethodListTaskPushNotificationConfig: {Call: d.callListTaskPushNotificationConfig}, MethodSetTaskPushNotificationConfig: {Call: d.callSetTaskPushNotificationConfig}}}
+	d.rpc = jsonrpc.Dispatcher{
+		Batches:       false,
+		OmitUnknownID: false,
+		Logger:        opts.Logger,
+		Limits: jsonrpc.Limits{
+			Grace:          opts.ShutdownGrace,
+			MaxInFlight:    opts.MaxInFlight,
+			MaxBuffered:    opts.MaxBufferedBytes,
+			MaxResult:      opts.MaxResultBytes,
+			RequestTimeout: opts.RequestTimeout,
+		},
+		Methods: map[string]*jsonrpc.Method{
+			MethodGetAuthenticatedExtendedCard:     {Call: d.callGetAuthenticatedExtendedCard},
+			MethodSendMessage:                      {Call: d.callSendMessage},
+			MethodSendStreamingMessage:             {Call: d.callSendStreamingMessage},
+			MethodCancelTask:                       {Call: d.callCancelTask},
+			MethodGetTask:                          {Call: d.callGetTask},
+			MethodDeleteTaskPushNotificationConfig: {Call: d.callDeleteTaskPushNotificationConfig},
+			MethodGetTaskPushNotificationConfig:    {Call: d.callGetTaskPushNotificationConfig},
+			MethodListTaskPushNotificationConfig:   {Call: d.callListTaskPushNotificationConfig},
+			MethodSetTaskPushNotificationConfig:    {Call: d.callSetTaskPushNotificationConfig},
+		},
+	}
 	d.rpc.AddExtensions(opts.ExtensionMethods, nil)
 	return d
 }

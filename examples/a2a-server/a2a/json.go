@@ -253,7 +253,9 @@ func (v *A2ARequestHolder) DecodeJSON(d *codec.Decoder) {
 		tag, state := d.PeekTag("method")
 		switch state {
 		case codec.TagAbsent:
-			d.MissingTag("method", "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
+			d.MissingTag("method", "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", "+
+				"\"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", "+
+				"\"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
 		case codec.TagString:
 			switch tag {
 			case "message/send":
@@ -297,10 +299,14 @@ func (v *A2ARequestHolder) DecodeJSON(d *codec.Decoder) {
 				x.DecodeJSON(d)
 				v.Value = x
 			default:
-				d.BadTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
+				d.BadTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", "+
+					"\"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", "+
+					"\"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
 			}
 		default:
-			d.BadTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", \"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", \"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
+			d.BadTag("method", tag, "A2ARequest", "\"message/send\", \"message/stream\", \"tasks/get\", \"tasks/cancel\", \"tasks/pushNotificationConfig/set\", "+
+				"\"tasks/pushNotificationConfig/get\", \"tasks/resubscribe\", \"tasks/pushNotificationConfig/list\", "+
+				"\"tasks/pushNotificationConfig/delete\", \"agent/getAuthenticatedExtendedCard\"")
 		}
 	default:
 		d.Mismatch("object")

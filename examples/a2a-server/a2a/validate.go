@@ -22,7 +22,10 @@ func (v *A2AErrorHolder) Validate() error {
 
 func (v A2AErrorHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
+		s.Add("anyOf", "no value: want one of *JSONParseError, *InvalidRequestError, *MethodNotFoundError, "+
+			"*InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, "+
+			"*PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, "+
+			"*InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -37,7 +40,10 @@ func (v *A2ARequestHolder) Validate() error {
 
 func (v A2ARequestHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *SendMessageRequest, *SendStreamingMessageRequest, *GetTaskRequest, *CancelTaskRequest, *SetTaskPushNotificationConfigRequest, *GetTaskPushNotificationConfigRequest, *TaskResubscriptionRequest, *ListTaskPushNotificationConfigRequest, *DeleteTaskPushNotificationConfigRequest, *GetAuthenticatedExtendedCardRequest")
+		s.Add("anyOf", "no value: want one of *SendMessageRequest, *SendStreamingMessageRequest, *GetTaskRequest, "+
+			"*CancelTaskRequest, *SetTaskPushNotificationConfigRequest, *GetTaskPushNotificationConfigRequest, "+
+			"*TaskResubscriptionRequest, *ListTaskPushNotificationConfigRequest, "+
+			"*DeleteTaskPushNotificationConfigRequest, *GetAuthenticatedExtendedCardRequest")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1034,7 +1040,10 @@ func (v *JSONRPCErrorResponseErrorHolder) Validate() error {
 
 func (v JSONRPCErrorResponseErrorHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *JSONRPCError, *JSONParseError, *InvalidRequestError, *MethodNotFoundError, *InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, *PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, *InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
+		s.Add("anyOf", "no value: want one of *JSONRPCError, *JSONParseError, *InvalidRequestError, *MethodNotFoundError, "+
+			"*InvalidParamsError, *InternalError, *TaskNotFoundError, *TaskNotCancelableError, "+
+			"*PushNotificationNotSupportedError, *UnsupportedOperationError, *ContentTypeNotSupportedError, "+
+			"*InvalidAgentResponseError, *AuthenticatedExtendedCardNotConfiguredError")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1148,7 +1157,11 @@ func (v *JSONRPCResponseHolder) Validate() error {
 
 func (v JSONRPCResponseHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse, *SendStreamingMessageSuccessResponse, *GetTaskSuccessResponse, *CancelTaskSuccessResponse, *SetTaskPushNotificationConfigSuccessResponse, *GetTaskPushNotificationConfigSuccessResponse, *ListTaskPushNotificationConfigSuccessResponse, *DeleteTaskPushNotificationConfigSuccessResponse, *GetAuthenticatedExtendedCardSuccessResponse")
+		s.Add("anyOf", "no value: want one of *JSONRPCErrorResponse, *SendMessageSuccessResponse, "+
+			"*SendStreamingMessageSuccessResponse, *GetTaskSuccessResponse, *CancelTaskSuccessResponse, "+
+			"*SetTaskPushNotificationConfigSuccessResponse, *GetTaskPushNotificationConfigSuccessResponse, "+
+			"*ListTaskPushNotificationConfigSuccessResponse, *DeleteTaskPushNotificationConfigSuccessResponse, "+
+			"*GetAuthenticatedExtendedCardSuccessResponse")
 		return
 	}
 	v.Value.ValidateWith(s)
@@ -1526,7 +1539,8 @@ func (v *SecuritySchemeHolder) Validate() error {
 
 func (v SecuritySchemeHolder) ValidateWith(s *codec.Validator) {
 	if codec.IsNil(v.Value) {
-		s.Add("anyOf", "no value: want one of *APIKeySecurityScheme, *HTTPAuthSecurityScheme, *OAuth2SecurityScheme, *OpenIdConnectSecurityScheme, *MutualTLSSecurityScheme")
+		s.Add("anyOf", "no value: want one of *APIKeySecurityScheme, *HTTPAuthSecurityScheme, *OAuth2SecurityScheme, "+
+			"*OpenIdConnectSecurityScheme, *MutualTLSSecurityScheme")
 		return
 	}
 	v.Value.ValidateWith(s)

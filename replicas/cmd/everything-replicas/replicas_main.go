@@ -32,6 +32,7 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -92,7 +93,7 @@ func runReplica(ctx context.Context, name, addr string, rdb redis.UniversalClien
 	if err != nil || len(key) < 16 {
 		return errors.New("EVERYTHING_STATE_KEY must be the requestState key the replicas share, in hex (at least 16 bytes)")
 	}
-	s := newServer(logger.Printf)
+	s := newServer(slog.New(slog.NewTextHandler(os.Stderr, nil)).With("replica", name))
 	s.tasks = mcp.NewTaskStore(mcp.TaskStoreOptions{TTL: time.Hour, PollInterval: 500 * time.Millisecond,
 		Shared: replicas.NewTasks(rdb, ropts), Replica: name, Lease: 3 * time.Second})
 	opts, flush, err := withTelemetry(s.options())

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -27,7 +28,8 @@ type Config struct {
 	Bus   protocol.Bus
 	// Lease is TaskStoreOptions.Lease.
 	Lease time.Duration
-	Logf  func(format string, args ...any)
+	// Logger is ServerOptions.Logger.
+	Logger *slog.Logger
 }
 
 // Replica is one running replica.
@@ -54,8 +56,8 @@ func New(cfg Config) (*Replica, error) {
 			Tools:     &mcp.ServerCapabilitiesTools{},
 			Resources: &mcp.ServerCapabilitiesResources{Subscribe: new(true)},
 		},
-		Tasks: ts,
-		Logf:  cfg.Logf,
+		Tasks:  ts,
+		Logger: cfg.Logger,
 	})
 	r.Handler = mcp.NewHTTPHandler(r.d, mcp.HTTPOptions{SessionIDPrefix: cfg.Name + "."})
 	// The clients of older revisions on this replica hear of updates
