@@ -36,7 +36,7 @@ func httpServer(t *testing.T, ctx context.Context) (string, *exec.Cmd, *logBuffe
 		}
 	})
 	stderr.waitFor(t, ctx, "listening on ")
-	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(stderr.String())
+	m := regexp.MustCompile(`listening on (http://[^\s"]+)`).FindStringSubmatch(stderr.String())
 	if m == nil {
 		t.Fatalf("no address in %q", stderr.String())
 	}

@@ -44,7 +44,7 @@ func legacyHTTP(t *testing.T, ctx context.Context, version string) string {
 		}
 	})
 	stderr.waitFor(t, ctx, "listening on ")
-	m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(stderr.String())
+	m := regexp.MustCompile(`listening on (http://[^\s"]+)`).FindStringSubmatch(stderr.String())
 	if m == nil {
 		t.Fatalf("no address in %q", stderr.String())
 	}

@@ -263,7 +263,7 @@ func sharedEverythingURL(t *testing.T) string {
 			s.err = fmt.Errorf("everything-server -http: %v; stderr:\n%s", s.err, s.stderr.String())
 			return
 		}
-		m := regexp.MustCompile(`listening on (http://\S+)`).FindStringSubmatch(s.stderr.String())
+		m := regexp.MustCompile(`listening on (http://[^\s"]+)`).FindStringSubmatch(s.stderr.String())
 		if m == nil {
 			s.err = fmt.Errorf("no address in %q", s.stderr.String())
 			return

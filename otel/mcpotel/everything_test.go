@@ -253,7 +253,7 @@ func startEverythingHTTP(t *testing.T, bin string, env []string) *mcp.HTTPTransp
 	})
 	addr := make(chan string, 1)
 	go func() {
-		re := regexp.MustCompile(`listening on (http://\S+/mcp)`)
+		re := regexp.MustCompile(`listening on (http://[^\s"]+/mcp)`)
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
