@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/check/wire"
+	"github.com/mcpgen/mcpgen/runtime/spec"
 )
 
 // tool is a listed tool and where it was listed.
@@ -186,7 +187,7 @@ func (r *run) walk() {
 	}
 	if r.capsKnown() && !r.declared("completions") && r.dead == nil {
 		params := r.params(`"ref":{"type":"ref/prompt","name":"mcpgen-check-none"},"argument":{"name":"x","value":""}`)
-		x := r.send(req{step: "completion/complete (completions not declared)", method: "completion/complete", params: params})
+		x := r.send(req{step: "completion/complete (completions not declared)", method: spec.MethodComplete, params: params})
 		r.expectRefused("completion/complete (completions not declared)", x, "completions")
 	}
 	r.checkTools()
